@@ -1,0 +1,113 @@
+// {file} ! playbin ! {null | frames | any registered sink}
+//
+// Plays a movie to a video sink chosen by name and prints a progress line.
+// Usage: mediaplay [--sink NAME[:key=value,...]] [--list-sinks] FILE
+import FileSource
+import Foundation
+import MediaEngine
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+struct Arguments {
+    var sinkName = VideoSinkRegistry.shared.defaultSinkName
+    var sinkOptions: [String: String] = [:]
+    var listSinks = false
+    var file: String?
+
+    init(_ arguments: [String]) throws {
+        var iterator = arguments.makeIterator()
+        while let argument = iterator.next() {
+            switch argument {
+            case "--sink":
+                guard let value = iterator.next() else { throw UsageError("--sink needs a name") }
+                let parts = value.split(separator: ":", maxSplits: 1)
+                sinkName = String(parts[0])
+                for option in parts.dropFirst().flatMap({ $0.split(separator: ",") }) {
+                    let pair = option.split(separator: "=", maxSplits: 1)
+                    guard pair.count == 2 else { throw UsageError("sink option '\(option)' is not key=value") }
+                    sinkOptions[String(pair[0])] = String(pair[1])
+                }
+            case "--list-sinks":
+                listSinks = true
+            case "--help", "-h":
+                throw UsageError(nil)
+            default:
+                guard !argument.hasPrefix("--"), file == nil else { throw UsageError("unexpected '\(argument)'") }
+                file = argument
+            }
+        }
+    }
+}
+
+struct UsageError: Error {
+    let message: String?
+    init(_ message: String?) { self.message = message }
+}
+
+extension Duration {
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+    exit(1)
+}
+
+let arguments: Arguments
+do {
+    arguments = try Arguments(Array(CommandLine.arguments.dropFirst()))
+} catch let error as UsageError {
+    fail(
+        (error.message.map { "mediaplay: \($0)\n" } ?? "")
+            + "usage: mediaplay [--sink NAME[:key=value,...]] [--list-sinks] FILE")
+}
+
+if arguments.listSinks {
+    for entry in VideoSinkRegistry.shared.all {
+        let name = entry.name.padding(toLength: 10, withPad: " ", startingAt: 0)
+        let capabilities = entry.capabilities.description.padding(toLength: 28, withPad: " ", startingAt: 0)
+        print("\(name) \(capabilities) \(entry.summary)")
+    }
+    exit(0)
+}
+
+guard let file = arguments.file else { fail("usage: mediaplay [--sink NAME[:key=value,...]] [--list-sinks] FILE") }
+
+let sink: any VideoSink
+do {
+    sink = try VideoSinkRegistry.shared.makeSink(named: arguments.sinkName, options: arguments.sinkOptions)
+} catch {
+    fail("mediaplay: \(error.code): \(error.message)")
+}
+
+let player = MoviePlayer(source: FileSource(path: file), videoSink: sink)
+let events = player.events
+do {
+    try await player.prepareToPlay()
+    let duration = player.duration.map { String(format: "%.2f s", $0.seconds) } ?? "unknown length"
+    print("playing \(file): \(player.naturalSize), \(player.movieMediaTypes), \(duration) to '\(arguments.sinkName)'")
+    try await player.play()
+} catch {
+    fail("mediaplay: \(error.code): \(error.message)")
+}
+
+// Progress every half second until the movie finishes.
+let progress = Task {
+    while !Task.isCancelled {
+        let seconds = player.currentPlaybackTime.seconds
+        let frames = (sink as? FrameSink).map { ", \($0.framesDelivered) frames" } ?? ""
+        print(String(format: "  %7.2f s%@", seconds, frames))
+        try? await Task.sleep(for: .milliseconds(500))
+    }
+}
+
+for await event in events {
+    guard case .playbackDidFinish(let reason, let error) = event else { continue }
+    progress.cancel()
+    if let error { fail("mediaplay: \(error.code): \(error.message)") }
+    let frames = (sink as? FrameSink).map { " (\($0.framesDelivered) frames)" } ?? ""
+    print("finished: \(reason)\(frames)")
+    break
+}

@@ -1,0 +1,85 @@
+# swift-media-engine: two commands from a fresh Debian 12 machine with Swift to green.
+#   make demo   installs what is missing, builds, and plays the built-in sample movie
+#   make test   installs what is missing, checks formatting, runs every test
+# Other targets: build, release, bench, leaks, format, docs, clean.
+
+SHELL := /bin/bash
+SWIFT ?= swift
+SAMPLE ?= .build/sample/sample.mp4
+SINK ?=
+
+# Debian packages the engine builds and runs against (GStreamer 1.22), the tools its tests
+# use (gst-launch-1.0 makes test media, Xvfb and xdotool drive window tests, nginx serves
+# streams), and ffmpeg, the benchmark's peer.
+PACKAGES := libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-plugins-base \
+	gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-libav \
+	gstreamer1.0-tools gstreamer1.0-x pkg-config
+TEST_PACKAGES := xvfb xdotool x11-apps
+BENCH_PACKAGES := ffmpeg
+
+.PHONY: all deps test-deps bench-deps build release demo test lint format bench leaks docs clean
+
+all: build
+
+# Installs the packages that are missing (as root, or through sudo when there is one).
+define install_missing
+	@missing=$$(for p in $(1); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q "install ok installed" || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "Installing:" $$missing; \
+		if [ "$$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi; \
+		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+endef
+
+deps:
+	$(call install_missing,$(PACKAGES))
+
+test-deps: deps
+	$(call install_missing,$(TEST_PACKAGES))
+
+bench-deps: deps
+	$(call install_missing,$(BENCH_PACKAGES))
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+$(SAMPLE): deps
+	@mkdir -p $(dir $(SAMPLE))
+	gst-launch-1.0 -q videotestsrc num-buffers=150 pattern=smpte ! video/x-raw,width=640,height=360,framerate=30/1 ! \
+		timeoverlay font-desc="Sans 24" ! x264enc speed-preset=veryfast key-int-max=30 ! h264parse ! \
+		mp4mux name=mux faststart=true ! filesink location=$(SAMPLE) \
+		audiotestsrc num-buffers=216 wave=sine ! audioconvert ! avenc_aac ! mux.
+
+demo: build $(SAMPLE)
+	$(SWIFT) run mediaprobe $(SAMPLE)
+	$(SWIFT) run mediaplay $(if $(SINK),--sink $(SINK),) $(SAMPLE)
+
+lint:
+	$(SWIFT) format lint --strict -r Sources Tests Examples Plugins Benchmarks Package.swift
+
+format:
+	$(SWIFT) format format -i -r Sources Tests Examples Plugins Benchmarks Package.swift
+
+test: test-deps lint
+	$(SWIFT) build --build-tests
+	$(SWIFT) test
+
+bench: bench-deps
+	$(SWIFT) build -c release --product engine-bench
+	.build/release/engine-bench $(BENCH_ARGS)
+
+leaks: build
+	$(SWIFT) build --product engine-leak-check
+	.build/debug/engine-leak-check
+
+docs: deps
+	$(SWIFT) package generate-documentation --target MediaEngine 2>/dev/null || \
+		echo "docc plugin not available: documentation comments are checked by the build instead"
+
+clean:
+	$(SWIFT) package clean
+	rm -rf .build/sample

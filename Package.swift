@@ -1,0 +1,22 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "swift-media-engine",
+    products: [
+        .library(name: "MediaEngine", targets: ["MediaEngine"]),
+        .library(name: "FileSource", targets: ["FileSource"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CGStreamer",
+            pkgConfig: "gstreamer-pbutils-1.0",
+            providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]
+        ),
+        .target(name: "CGStreamerShim", dependencies: ["CGStreamer"]),
+        .target(name: "MediaEngine", dependencies: ["CGStreamer", "CGStreamerShim"]),
+        .target(name: "FileSource", dependencies: ["MediaEngine"]),
+        .executableTarget(name: "mediaplay", dependencies: ["MediaEngine", "FileSource"], path: "Examples/mediaplay"),
+        .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine"]),
+    ]
+)

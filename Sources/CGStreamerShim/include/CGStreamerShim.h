@@ -1,0 +1,83 @@
+// CGStreamerShim: the small part of GStreamer's C API that Swift cannot import
+// (macros, varargs, GType constants) and the C callbacks that must run on
+// GStreamer's streaming threads without touching Swift. Every name is
+// prefixed `me_` so it never collides with GStreamer's own symbols.
+#pragma once
+#include <gst/gst.h>
+#include <gst/app/gstappsink.h>
+#include <gst/video/video.h>
+
+// MARK: GType constants (G_TYPE_* are macros with casts, which Swift cannot import).
+GType me_type_boolean(void);
+GType me_type_int(void);
+GType me_type_uint(void);
+GType me_type_long(void);
+GType me_type_ulong(void);
+GType me_type_int64(void);
+GType me_type_uint64(void);
+GType me_type_float(void);
+GType me_type_double(void);
+GType me_type_string(void);
+GType me_type_enum(void);
+GType me_type_flags(void);
+GType me_type_object(void);
+GType me_type_char(void);
+GType me_type_uchar(void);
+
+// MARK: GObject and GValue macros.
+/// G_VALUE_TYPE
+GType me_value_type(const GValue *value);
+/// G_OBJECT_TYPE
+GType me_object_type(gpointer object);
+/// G_OBJECT_GET_CLASS + g_object_class_find_property
+GParamSpec *me_object_find_property(gpointer object, const gchar *name);
+/// g_object_set (object, name, value, NULL) for an object-valued property (g_object_set is varargs).
+void me_object_set_object(gpointer object, const gchar *name, gpointer value);
+/// GST_IS_BIN
+gboolean me_is_bin(gpointer object);
+/// GST_MESSAGE_SRC: borrowed, may be NULL.
+GstObject *me_message_source(GstMessage *message);
+/// GST_MESSAGE_TYPE
+GstMessageType me_message_type(GstMessage *message);
+/// GST_OBJECT_NAME of an element's factory, or NULL.
+const gchar *me_element_factory_name(GstElement *element);
+
+// MARK: Messages posted by the engine's own probes.
+// Posts an application message named `name` on `element`'s bus.
+gboolean me_post_application_message(GstElement *element, const gchar *name);
+
+/// Watches every typefind element that `bin` (or any bin below it) creates and
+/// posts an application message "me-stream-type" with field "caps" (string)
+/// and "probability" (uint) when it finds the stream's type. Lets the engine
+/// refuse images and text before decodebin tries to play them.
+void me_watch_stream_types(GstElement *bin);
+
+/// Adds a buffer probe on `pad` that posts an application message
+/// "me-first-frame" (fields width, height, par-n, par-d, pts) on `element` for
+/// the first buffer after start and after each flush. Runs in C on the
+/// streaming thread: no Swift code is entered per frame.
+gulong me_watch_first_frame(GstPad *pad, GstElement *element);
+
+// MARK: Signals with typed callbacks (g_signal_connect is a macro over GCallback).
+typedef void (*me_element_callback)(GstElement *self, GstElement *element, gpointer user_data);
+/// Connects a handler for a signal of signature void (GstElement*, GstElement*, gpointer),
+/// such as playbin's "source-setup".
+gulong me_signal_connect_element(gpointer instance, const gchar *signal, me_element_callback callback,
+                                 gpointer user_data, GClosureNotify destroy);
+
+// MARK: Video frames (GstVideoFrame and GstVideoInfo fields are fixed-size arrays and macros).
+guint8 *me_video_frame_plane_data(GstVideoFrame *frame, guint plane);
+gint me_video_frame_plane_stride(GstVideoFrame *frame, guint plane);
+gint me_video_frame_plane_height(GstVideoFrame *frame, guint plane);
+gint me_video_frame_plane_width_bytes(GstVideoFrame *frame, guint plane);
+guint me_video_frame_plane_count(GstVideoFrame *frame);
+
+// MARK: Buffers.
+GstClockTime me_buffer_pts(GstBuffer *buffer);
+GstClockTime me_buffer_duration(GstBuffer *buffer);
+/// Whether the buffer is a keyframe (GST_BUFFER_FLAG_DELTA_UNIT unset).
+gboolean me_buffer_is_keyframe(GstBuffer *buffer);
+
+// MARK: Threads.
+/// Names the calling thread (pthread_setname_np needs _GNU_SOURCE, which Swift's Glibc module lacks).
+void me_name_current_thread(const char *name);

@@ -1,0 +1,153 @@
+#define _GNU_SOURCE
+#include <pthread.h>
+#include "CGStreamerShim.h"
+
+GType me_type_boolean(void) { return G_TYPE_BOOLEAN; }
+GType me_type_int(void) { return G_TYPE_INT; }
+GType me_type_uint(void) { return G_TYPE_UINT; }
+GType me_type_long(void) { return G_TYPE_LONG; }
+GType me_type_ulong(void) { return G_TYPE_ULONG; }
+GType me_type_int64(void) { return G_TYPE_INT64; }
+GType me_type_uint64(void) { return G_TYPE_UINT64; }
+GType me_type_float(void) { return G_TYPE_FLOAT; }
+GType me_type_double(void) { return G_TYPE_DOUBLE; }
+GType me_type_string(void) { return G_TYPE_STRING; }
+GType me_type_enum(void) { return G_TYPE_ENUM; }
+GType me_type_flags(void) { return G_TYPE_FLAGS; }
+GType me_type_object(void) { return G_TYPE_OBJECT; }
+GType me_type_char(void) { return G_TYPE_CHAR; }
+GType me_type_uchar(void) { return G_TYPE_UCHAR; }
+
+GType me_value_type(const GValue *value) { return G_VALUE_TYPE(value); }
+GType me_object_type(gpointer object) { return G_OBJECT_TYPE(object); }
+
+GParamSpec *me_object_find_property(gpointer object, const gchar *name) {
+    return g_object_class_find_property(G_OBJECT_GET_CLASS(object), name);
+}
+
+void me_object_set_object(gpointer object, const gchar *name, gpointer value) {
+    g_object_set(object, name, value, NULL);
+}
+
+gboolean me_is_bin(gpointer object) { return GST_IS_BIN(object); }
+GstObject *me_message_source(GstMessage *message) { return GST_MESSAGE_SRC(message); }
+GstMessageType me_message_type(GstMessage *message) { return GST_MESSAGE_TYPE(message); }
+
+const gchar *me_element_factory_name(GstElement *element) {
+    GstElementFactory *factory = gst_element_get_factory(element);
+    return factory ? GST_OBJECT_NAME(factory) : NULL;
+}
+
+gboolean me_post_application_message(GstElement *element, const gchar *name) {
+    GstMessage *message = gst_message_new_application(GST_OBJECT(element), gst_structure_new_empty(name));
+    return gst_element_post_message(element, message);
+}
+
+// MARK: stream type watch
+
+static void on_have_type(GstElement *typefind, guint probability, GstCaps *caps, gpointer user_data) {
+    (void)user_data;
+    gchar *text = gst_caps_to_string(caps);
+    GstStructure *s = gst_structure_new("me-stream-type", "caps", G_TYPE_STRING, text, "probability", G_TYPE_UINT,
+                                        probability, NULL);
+    g_free(text);
+    gst_element_post_message(typefind, gst_message_new_application(GST_OBJECT(typefind), s));
+}
+
+static void on_deep_element_added(GstBin *bin, GstBin *sub_bin, GstElement *element, gpointer user_data) {
+    (void)bin; (void)sub_bin; (void)user_data;
+    const gchar *factory = me_element_factory_name(element);
+    if (factory && g_str_equal(factory, "typefind")) {
+        g_signal_connect(element, "have-type", G_CALLBACK(on_have_type), NULL);
+    }
+}
+
+void me_watch_stream_types(GstElement *bin) {
+    g_signal_connect(bin, "deep-element-added", G_CALLBACK(on_deep_element_added), NULL);
+}
+
+// MARK: first frame probe
+
+typedef struct {
+    GstElement *element; // weak: the probe is removed with the pad, which the element owns
+    gboolean seen;
+} FirstFrameWatch;
+
+static GstPadProbeReturn on_first_frame_probe(GstPad *pad, GstPadProbeInfo *info, gpointer user_data) {
+    FirstFrameWatch *watch = user_data;
+    if (GST_PAD_PROBE_INFO_TYPE(info) & GST_PAD_PROBE_TYPE_EVENT_FLUSH) {
+        GstEvent *event = GST_PAD_PROBE_INFO_EVENT(info);
+        if (GST_EVENT_TYPE(event) == GST_EVENT_FLUSH_STOP) {
+            g_atomic_int_set(&watch->seen, FALSE);
+        }
+        return GST_PAD_PROBE_OK;
+    }
+    if (!(GST_PAD_PROBE_INFO_TYPE(info) & GST_PAD_PROBE_TYPE_BUFFER)) {
+        return GST_PAD_PROBE_OK;
+    }
+    if (!g_atomic_int_compare_and_exchange(&watch->seen, FALSE, TRUE)) {
+        return GST_PAD_PROBE_OK;
+    }
+    gint width = 0, height = 0, par_n = 1, par_d = 1;
+    GstCaps *caps = gst_pad_get_current_caps(pad);
+    if (caps) {
+        GstStructure *s = gst_caps_get_structure(caps, 0);
+        gst_structure_get_int(s, "width", &width);
+        gst_structure_get_int(s, "height", &height);
+        if (!gst_structure_get_fraction(s, "pixel-aspect-ratio", &par_n, &par_d)) {
+            par_n = 1;
+            par_d = 1;
+        }
+        gst_caps_unref(caps);
+    }
+    GstBuffer *buffer = GST_PAD_PROBE_INFO_BUFFER(info);
+    GstStructure *s = gst_structure_new("me-first-frame", "width", G_TYPE_INT, width, "height", G_TYPE_INT, height,
+                                        "par-n", G_TYPE_INT, par_n, "par-d", G_TYPE_INT, par_d, "pts", G_TYPE_UINT64,
+                                        (guint64)GST_BUFFER_PTS(buffer), NULL);
+    gst_element_post_message(watch->element, gst_message_new_application(GST_OBJECT(watch->element), s));
+    return GST_PAD_PROBE_OK;
+}
+
+gulong me_watch_first_frame(GstPad *pad, GstElement *element) {
+    FirstFrameWatch *watch = g_new0(FirstFrameWatch, 1);
+    watch->element = element;
+    return gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_EVENT_FLUSH, on_first_frame_probe,
+                             watch, g_free);
+}
+
+// MARK: signals
+
+gulong me_signal_connect_element(gpointer instance, const gchar *signal, me_element_callback callback,
+                                 gpointer user_data, GClosureNotify destroy) {
+    return g_signal_connect_data(instance, signal, G_CALLBACK(callback), user_data, destroy, 0);
+}
+
+// MARK: video frames
+
+guint8 *me_video_frame_plane_data(GstVideoFrame *frame, guint plane) { return GST_VIDEO_FRAME_PLANE_DATA(frame, plane); }
+gint me_video_frame_plane_stride(GstVideoFrame *frame, guint plane) { return GST_VIDEO_FRAME_PLANE_STRIDE(frame, plane); }
+guint me_video_frame_plane_count(GstVideoFrame *frame) { return GST_VIDEO_FRAME_N_PLANES(frame); }
+
+gint me_video_frame_plane_height(GstVideoFrame *frame, guint plane) {
+    gint components[GST_VIDEO_MAX_COMPONENTS];
+    gst_video_format_info_component(frame->info.finfo, plane, components);
+    return GST_VIDEO_FRAME_COMP_HEIGHT(frame, components[0]);
+}
+
+gint me_video_frame_plane_width_bytes(GstVideoFrame *frame, guint plane) {
+    gint components[GST_VIDEO_MAX_COMPONENTS];
+    gst_video_format_info_component(frame->info.finfo, plane, components);
+    gint width = GST_VIDEO_FRAME_COMP_WIDTH(frame, components[0]);
+    gint pixel_stride = GST_VIDEO_FRAME_COMP_PSTRIDE(frame, components[0]);
+    return width * pixel_stride;
+}
+
+// MARK: buffers
+
+GstClockTime me_buffer_pts(GstBuffer *buffer) { return GST_BUFFER_PTS(buffer); }
+GstClockTime me_buffer_duration(GstBuffer *buffer) { return GST_BUFFER_DURATION(buffer); }
+gboolean me_buffer_is_keyframe(GstBuffer *buffer) { return !GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_DELTA_UNIT); }
+
+// MARK: threads
+
+void me_name_current_thread(const char *name) { pthread_setname_np(pthread_self(), name); }

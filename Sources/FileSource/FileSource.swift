@@ -1,0 +1,115 @@
+import Foundation
+import MediaEngine
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A movie in a local file, checked before any pipeline is built.
+///
+/// ``validate()`` tells apart what GStreamer would report alike or not at all: a missing file,
+/// one this process may not read, a directory, a FIFO or device (which would block GStreamer
+/// forever), an empty file. After a failure, ``interpret(_:)`` looks at the file's container
+/// structure to tell a truncated movie from a corrupt one. Content is judged by its bytes,
+/// never by the file's extension.
+public struct FileSource: MediaSource {
+    /// The file's absolute path.
+    public let path: String
+
+    /// A file at a path (relative paths are resolved against the current directory).
+    /// - Parameter path: The file's path.
+    public init(path: String) {
+        self.path = URL(fileURLWithPath: path).standardizedFileURL.path
+    }
+
+    /// A file at a `file:` URL.
+    /// - Parameter url: The file's URL; other schemes fail ``validate()`` with ``MediaError/Code/invalidArgument``.
+    public init(url: URL) {
+        self.path = url.isFileURL ? url.standardizedFileURL.path : url.absoluteString
+        self.isFileURL = url.isFileURL
+    }
+
+    private var isFileURL = true
+
+    /// `file://` followed by the path with every byte outside RFC 3986's unreserved set
+    /// (and `/`) percent-encoded, so spaces, `%`, `#`, `?` and non-ASCII names survive.
+    public var uri: String { FileURI.make(path: path) }
+
+    /// ``MovieSourceType/file``.
+    public var sourceType: MovieSourceType { .file }
+
+    /// Refuses what cannot be a playable file.
+    /// - Throws: ``MediaError`` with code ``MediaError/Code/fileNotFound``, ``MediaError/Code/permissionDenied``,
+    ///   ``MediaError/Code/isDirectory``, ``MediaError/Code/notRegularFile``, ``MediaError/Code/emptyFile``
+    ///   or ``MediaError/Code/invalidArgument`` (a URL that is not a file URL).
+    public func validate() throws(MediaError) {
+        guard isFileURL else {
+            throw MediaError(.invalidArgument, "'\(path)' is not a file URL")
+        }
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            let code = errno
+            switch code {
+            case ENOENT, ENOTDIR:
+                throw MediaError(.fileNotFound, "no file at \(path)")
+            case EACCES, EPERM:
+                throw MediaError(.permissionDenied, "no permission to reach \(path)")
+            default:
+                throw MediaError(.fileNotFound, "cannot look at \(path): \(String(cString: strerror(code)))")
+            }
+        }
+        let type = info.st_mode & S_IFMT
+        if type == S_IFDIR {
+            throw MediaError(.isDirectory, "\(path) is a directory, not a movie file")
+        }
+        guard type == S_IFREG else {
+            let kind =
+                switch type {
+                case S_IFIFO: "a FIFO"
+                case S_IFCHR: "a character device"
+                case S_IFBLK: "a block device"
+                case S_IFSOCK: "a socket"
+                default: "not a regular file"
+                }
+            throw MediaError(.notRegularFile, "\(path) is \(kind), not a regular file")
+        }
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            if code == EACCES || code == EPERM {
+                throw MediaError(.permissionDenied, "no permission to read \(path)")
+            }
+            throw MediaError(.fileNotFound, "cannot open \(path): \(String(cString: strerror(code)))")
+        }
+        close(descriptor)
+        if info.st_size == 0 {
+            throw MediaError(.emptyFile, "\(path) is empty")
+        }
+    }
+
+    /// Turns a container error into ``MediaError/Code/truncatedMovie`` when the file's own
+    /// structure says it is cut short (an MP4 box or Matroska segment running past the end).
+    /// - Parameter error: The error the engine reported.
+    /// - Returns: The more precise error, or `error` unchanged.
+    public func interpret(_ error: MediaError) -> MediaError {
+        guard error.code == .corruptContainer || error.code == .streamFailure || error.code == .notAMovie,
+            ContainerInspector.isTruncated(path: path)
+        else { return error }
+        return MediaError(
+            .truncatedMovie, "\(path) is cut short: its container runs past the end of the file",
+            debugDetail: error.description, element: error.element)
+    }
+}
+
+extension MoviePlayer {
+    /// Creates a player for a URL: a ``FileSource`` for `file:` URLs, any other URI GStreamer
+    /// can open otherwise (MPMoviePlayerController's `init(contentURL:)`).
+    /// - Parameter contentURL: The movie's URL.
+    public convenience init(contentURL: URL) {
+        if contentURL.isFileURL {
+            self.init(source: FileSource(url: contentURL))
+        } else {
+            self.init(source: URISource(uri: contentURL.absoluteString))
+        }
+    }
+}

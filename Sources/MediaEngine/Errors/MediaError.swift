@@ -1,0 +1,92 @@
+/// An error from the engine: what went wrong (``code``), a sentence for people
+/// (``message``), GStreamer's own detail (``debugDetail``) and the element that
+/// failed (``element``).
+///
+/// The code is a struct over a private enum, so new codes can be added without
+/// breaking code that switches over the existing ones: compare with `==`
+/// (`error.code == .fileNotFound`) rather than switching exhaustively.
+public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What kind of failure this is.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Base: String, Hashable, Sendable {
+            case fileNotFound, permissionDenied, isDirectory, notRegularFile, emptyFile
+            case notAMovie, corruptContainer, truncatedMovie, missingPlugin
+            case invalidProperty, invalidArgument, notPrepared, cancelled, timedOut
+            case pipelineFailure, streamFailure, unknownSink, duplicateSink
+        }
+
+        private let base: Base
+        private init(_ base: Base) { self.base = base }
+
+        /// The code's name, as printed in logs and by the examples (for example `fileNotFound`).
+        public var name: String { base.rawValue }
+        /// The code's name.
+        public var description: String { base.rawValue }
+
+        /// No file or directory exists at the path.
+        public static let fileNotFound = Code(.fileNotFound)
+        /// The file exists but this process may not read it.
+        public static let permissionDenied = Code(.permissionDenied)
+        /// The path names a directory.
+        public static let isDirectory = Code(.isDirectory)
+        /// The path names a FIFO, socket or device; these are refused before GStreamer opens them
+        /// (opening a FIFO would block forever).
+        public static let notRegularFile = Code(.notRegularFile)
+        /// The file has no bytes.
+        public static let emptyFile = Code(.emptyFile)
+        /// The content is not audio or video: text, an image, random bytes.
+        public static let notAMovie = Code(.notAMovie)
+        /// The container was recognised but its structure is damaged.
+        public static let corruptContainer = Code(.corruptContainer)
+        /// The movie ends before its own header says it should (a partial download or copy).
+        public static let truncatedMovie = Code(.truncatedMovie)
+        /// A GStreamer plugin needed for this content is not installed; the message names the Debian package.
+        public static let missingPlugin = Code(.missingPlugin)
+        /// An element has no such property, or the value has the wrong type or range.
+        public static let invalidProperty = Code(.invalidProperty)
+        /// An argument is out of range (a negative time, a rate of zero, ...).
+        public static let invalidArgument = Code(.invalidArgument)
+        /// The operation needs a prepared player.
+        public static let notPrepared = Code(.notPrepared)
+        /// The operation was cancelled by a later command (stop, a new source) or task cancellation.
+        public static let cancelled = Code(.cancelled)
+        /// The pipeline did not answer in time.
+        public static let timedOut = Code(.timedOut)
+        /// GStreamer refused a state change or failed in a way no other code describes.
+        public static let pipelineFailure = Code(.pipelineFailure)
+        /// A stream failed while playing (decoding, reading) in a way no other code describes.
+        public static let streamFailure = Code(.streamFailure)
+        /// No video sink is registered under that name.
+        public static let unknownSink = Code(.unknownSink)
+        /// A video sink is already registered under that name.
+        public static let duplicateSink = Code(.duplicateSink)
+    }
+
+    /// What kind of failure this is.
+    public var code: Code
+    /// A sentence that says what failed, for people.
+    public var message: String
+    /// GStreamer's debug string or other detail for developers, if any.
+    public var debugDetail: String?
+    /// The name of the element (or factory) that failed, if one did.
+    public var element: String?
+
+    /// Creates an error.
+    /// - Parameters:
+    ///   - code: What kind of failure this is.
+    ///   - message: A sentence that says what failed.
+    ///   - debugDetail: Detail for developers.
+    ///   - element: The element or factory that failed.
+    public init(_ code: Code, _ message: String, debugDetail: String? = nil, element: String? = nil) {
+        self.code = code
+        self.message = message
+        self.debugDetail = debugDetail
+        self.element = element
+    }
+
+    /// `code: message`, with the element when one failed.
+    public var description: String {
+        if let element { return "\(code): \(message) [\(element)]" }
+        return "\(code): \(message)"
+    }
+}

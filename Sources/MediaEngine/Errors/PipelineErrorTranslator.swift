@@ -1,0 +1,85 @@
+internal import CGStreamer
+
+/// Turns what the pipeline reported into a ``MediaError``, using what the player saw before
+/// the failure (the stream's type, a missing-plugin message). GStreamer gives several bad
+/// inputs the same error; this is where they are told apart.
+struct PipelineErrorTranslator {
+    /// The caps typefind reported for the stream, if it got that far.
+    var streamCaps: String?
+    /// decodebin's missing-plugin report, if there was one.
+    var missingPlugin: (description: String, caps: String?)?
+
+    func translate(_ failure: PipelineFailure) -> MediaError {
+        let element = failure.elementName
+        func error(_ code: MediaError.Code, _ message: String) -> MediaError {
+            MediaError(code, message, debugDetail: failure.debug, element: element)
+        }
+        if let missingPlugin {
+            if let caps = missingPlugin.caps, !StreamTypePolicy.isPlayable(caps) {
+                return error(.notAMovie, "the content is \(StreamTypePolicy.mediaType(of: caps)), not a movie")
+            }
+            var translated = MissingPluginAdvisor.errorForMissingDecoder(
+                description: missingPlugin.description, caps: missingPlugin.caps)
+            translated.element = element
+            return translated
+        }
+        switch failure.domain {
+        case .resource:
+            if failure.isResource(GST_RESOURCE_ERROR_NOT_FOUND) { return error(.fileNotFound, failure.message) }
+            if failure.isResource(GST_RESOURCE_ERROR_NOT_AUTHORIZED) {
+                return error(.permissionDenied, failure.message)
+            }
+            if failure.isResource(GST_RESOURCE_ERROR_OPEN_READ)
+                || failure.isResource(GST_RESOURCE_ERROR_OPEN_READ_WRITE)
+            {
+                return error(.permissionDenied, failure.message)
+            }
+            return error(.streamFailure, failure.message)
+        case .stream:
+            if failure.isStream(GST_STREAM_ERROR_TYPE_NOT_FOUND) || failure.isStream(GST_STREAM_ERROR_WRONG_TYPE) {
+                return error(.notAMovie, "the content is not a movie GStreamer recognises (\(failure.message))")
+            }
+            if failure.isStream(GST_STREAM_ERROR_CODEC_NOT_FOUND) {
+                return error(
+                    .missingPlugin, "\(failure.message): install gstreamer1.0-libav and gstreamer1.0-plugins-bad")
+            }
+            if failure.isStream(GST_STREAM_ERROR_DEMUX) || failure.isStream(GST_STREAM_ERROR_FORMAT)
+                || failure.isStream(GST_STREAM_ERROR_DECODE)
+            {
+                return error(.corruptContainer, failure.message)
+            }
+            return error(.streamFailure, failure.message)
+        case .core:
+            if failure.isCore(GST_CORE_ERROR_MISSING_PLUGIN) {
+                return error(.missingPlugin, "\(failure.message): a GStreamer plugin is missing")
+            }
+            return error(.pipelineFailure, failure.message)
+        case .library, .other:
+            return error(.pipelineFailure, failure.message)
+        }
+    }
+}
+
+/// Which stream types a movie player accepts. Typefind also recognises images, text,
+/// subtitles and archives; decodebin would happily show an image as a one-frame video,
+/// so those are refused as soon as their type is known.
+enum StreamTypePolicy {
+    private static let mediaApplicationTypes: Set<String> = [
+        "application/ogg", "application/x-id3", "application/x-apetag", "application/x-hls", "application/dash+xml",
+        "application/vnd.ms-sstr+xml", "application/mxf", "application/x-yuv4mpeg", "application/x-annodex",
+        "application/x-ogm-video", "application/x-ogm-audio", "application/sdp", "application/x-rtp",
+        "application/vnd.rn-realmedia", "application/x-pn-realaudio", "application/x-icy", "application/x-3gp",
+        "application/x-rtsp",
+    ]
+
+    /// The media type of caps (`"video/quicktime, variant=iso"` -> `"video/quicktime"`).
+    static func mediaType(of caps: String) -> String {
+        String(caps.prefix { $0 != "," && $0 != ";" }).filter { !$0.isWhitespace }
+    }
+
+    /// Whether a stream of these caps can be a movie (video or audio).
+    static func isPlayable(_ caps: String) -> Bool {
+        let type = mediaType(of: caps)
+        return type.hasPrefix("video/") || type.hasPrefix("audio/") || mediaApplicationTypes.contains(type)
+    }
+}

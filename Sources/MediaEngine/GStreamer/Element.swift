@@ -1,0 +1,169 @@
+internal import CGStreamer
+internal import CGStreamerShim
+
+/// An owned reference to a `GstElement`; `deinit` drops it with `gst_object_unref`.
+///
+/// `@unchecked Sendable`: GStreamer objects are thread-safe. Their reference counts
+/// are atomic, and GStreamer guards an element's state, pads and properties with the
+/// element's own object lock (`GST_OBJECT_LOCK`) and state lock; this wrapper adds no
+/// mutable state of its own.
+class Element: @unchecked Sendable, CustomStringConvertible {
+    let pointer: UnsafeMutablePointer<GstElement>
+
+    /// Adopts a reference the caller already owns (a `transfer full` return value).
+    init(owning pointer: UnsafeMutablePointer<GstElement>) {
+        self.pointer = pointer
+    }
+
+    /// Takes a new reference to an element someone else owns (`gst_object_ref`).
+    convenience init(borrowing pointer: UnsafeMutablePointer<GstElement>) {
+        gst_object_ref(pointer)
+        self.init(owning: pointer)
+    }
+
+    /// Sinks a floating reference, as returned by `gst_element_factory_make` (`gst_object_ref_sink`).
+    convenience init(sinking pointer: UnsafeMutablePointer<GstElement>) {
+        gst_object_ref_sink(pointer)
+        self.init(owning: pointer)
+    }
+
+    deinit {
+        gst_object_unref(pointer)
+    }
+
+    /// Makes an element from a factory (`gst_element_factory_make`).
+    /// - Throws: ``MediaError/Code/missingPlugin`` naming the Debian package that has the factory.
+    static func make(_ factory: String, name: String? = nil) throws(MediaError) -> Element {
+        try GStreamer.initialize()
+        guard let raw = gst_element_factory_make(factory, name) else {
+            throw MissingPluginAdvisor.errorForMissingFactory(factory)
+        }
+        return Element(sinking: raw)
+    }
+
+    var objectPointer: UnsafeMutablePointer<GstObject> { gcast(pointer) }
+
+    /// The element's name (`gst_object_get_name`).
+    var name: String { takeGString(gst_object_get_name(objectPointer)) ?? "" }
+
+    /// The name of the factory that made the element, or "" for bins made by hand.
+    var factoryName: String {
+        me_element_factory_name(pointer).map { String(cString: $0) } ?? ""
+    }
+
+    var description: String { "\(factoryName):\(name)" }
+
+    /// `gst_element_set_state`.
+    @discardableResult
+    func setState(_ state: GstState) -> GstStateChangeReturn {
+        gst_element_set_state(pointer, state)
+    }
+
+    /// `gst_element_get_state` with a timeout in nanoseconds (0 returns at once).
+    func state(timeout: GstClockTime = 0) -> (result: GstStateChangeReturn, current: GstState, pending: GstState) {
+        var current = GST_STATE_VOID_PENDING
+        var pending = GST_STATE_VOID_PENDING
+        let result = gst_element_get_state(pointer, &current, &pending, timeout)
+        return (result, current, pending)
+    }
+
+    /// `gst_element_get_static_pad`.
+    func staticPad(_ name: String) -> Pad? {
+        gst_element_get_static_pad(pointer, name).map { Pad(owning: $0) }
+    }
+
+    /// `gst_element_link`.
+    func link(to next: Element) throws(MediaError) {
+        guard gst_element_link(pointer, next.pointer) != 0 else {
+            throw MediaError(.pipelineFailure, "could not link \(self) to \(next)", element: name)
+        }
+    }
+
+    /// `gst_element_get_bus`.
+    var bus: Bus? {
+        gst_element_get_bus(pointer).map { Bus(owning: $0) }
+    }
+
+    /// Sends an event (`gst_element_send_event`, which takes ownership of it).
+    @discardableResult
+    func send(_ event: UnsafeMutablePointer<GstEvent>) -> Bool {
+        gst_element_send_event(pointer, event) != 0
+    }
+
+    /// `gst_element_query_position` in time format.
+    func queryPosition() -> GstClockTime? {
+        var position: gint64 = -1
+        guard gst_element_query_position(pointer, GST_FORMAT_TIME, &position) != 0, position >= 0 else { return nil }
+        return GstClockTime(position)
+    }
+
+    /// `gst_element_query_duration` in time format.
+    func queryDuration() -> GstClockTime? {
+        var duration: gint64 = -1
+        guard gst_element_query_duration(pointer, GST_FORMAT_TIME, &duration) != 0, duration >= 0 else { return nil }
+        return GstClockTime(duration)
+    }
+
+    /// Posts an empty application message named `name` on this element's bus.
+    @discardableResult
+    func postApplicationMessage(_ name: String) -> Bool {
+        me_post_application_message(pointer, name) != 0
+    }
+}
+
+/// An owned reference to a `GstBin`.
+final class Bin: Element, @unchecked Sendable {
+    var binPointer: UnsafeMutablePointer<GstBin> { gcast(pointer) }
+
+    /// Makes an empty bin (`gst_bin_new`).
+    static func make(name: String? = nil) throws(MediaError) -> Bin {
+        try GStreamer.initialize()
+        return Bin(sinking: gst_bin_new(name))
+    }
+
+    /// Builds a bin from a `gst-launch-1.0` description (`gst_parse_bin_from_description`), ghosting
+    /// its unlinked pads.
+    static func parse(_ description: String) throws(MediaError) -> Bin {
+        try GStreamer.initialize()
+        var error: UnsafeMutablePointer<GError>?
+        let raw = gst_parse_bin_from_description(description, 1, &error)
+        if let error {
+            let message = String(cString: error.pointee.message)
+            let missing =
+                error.pointee.domain == gst_parse_error_quark()
+                && error.pointee.code == GST_PARSE_ERROR_NO_SUCH_ELEMENT.rawValue
+            g_error_free(error)
+            if let raw { gst_object_unref(raw) }
+            if missing, let factory = MissingPluginAdvisor.factoryNamed(inParseMessage: message) {
+                throw MissingPluginAdvisor.errorForMissingFactory(factory)
+            }
+            throw MediaError(.invalidArgument, "cannot build '\(description)': \(message)")
+        }
+        guard let raw else { throw MediaError(.invalidArgument, "cannot build '\(description)'") }
+        return Bin(sinking: gcast(raw))
+    }
+
+    /// Adds an element (`gst_bin_add`); the bin takes its own reference.
+    func add(_ element: Element) throws(MediaError) {
+        guard gst_bin_add(binPointer, element.pointer) != 0 else {
+            throw MediaError(.pipelineFailure, "could not add \(element) to \(self)", element: element.name)
+        }
+    }
+
+    /// Adds elements and links them in order.
+    func addAndLink(_ elements: [Element]) throws(MediaError) {
+        for element in elements { try add(element) }
+        for (upstream, downstream) in zip(elements, elements.dropFirst()) {
+            try upstream.link(to: downstream)
+        }
+    }
+
+    /// Exposes a pad of a child as the bin's own pad (`gst_ghost_pad_new` + `gst_element_add_pad`).
+    func addGhostPad(named name: String, target: Pad) throws(MediaError) {
+        guard let ghost = gst_ghost_pad_new(name, target.pointer),
+            gst_element_add_pad(pointer, ghost) != 0
+        else {
+            throw MediaError(.pipelineFailure, "could not expose pad '\(name)' on \(self)")
+        }
+    }
+}

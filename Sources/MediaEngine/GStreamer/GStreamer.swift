@@ -1,0 +1,33 @@
+internal import CGStreamer
+
+/// Process-wide GStreamer set-up. The engine initializes GStreamer by itself the first
+/// time it needs it; call ``initialize()`` only to pay that cost (and see its error) early.
+public enum GStreamer {
+    private static let initialization: Result<Void, MediaError> = {
+        var error: UnsafeMutablePointer<GError>?
+        guard gst_init_check(nil, nil, &error) != 0 else {
+            let message = error.map { String(cString: $0.pointee.message) } ?? "gst_init_check failed"
+            if let error { g_error_free(error) }
+            return .failure(MediaError(.pipelineFailure, "GStreamer could not be initialized: \(message)"))
+        }
+        return .success(())
+    }()
+
+    /// Initializes GStreamer once for the process (`gst_init_check`). Later calls return at once.
+    /// - Throws: ``MediaError`` with code ``MediaError/Code/pipelineFailure`` when GStreamer cannot start.
+    public static func initialize() throws(MediaError) {
+        try initialization.get()
+    }
+
+    /// The version of the GStreamer library in use, for example `"GStreamer 1.22.0"`.
+    public static var version: String {
+        String(cString: gst_version_string())
+    }
+
+    /// Releases GStreamer's global resources (`gst_deinit`) so that `GST_TRACERS=leaks`
+    /// can report what is still alive. Call it at most once, at the very end of a process,
+    /// after every player is gone; nothing in the engine may be used afterwards.
+    public static func deinitializeForLeakCheck() {
+        gst_deinit()
+    }
+}

@@ -1,0 +1,45 @@
+internal import CGStreamer
+internal import CGStreamerShim
+
+/// An owned reference to a `GstMessage`; `deinit` drops it with `gst_message_unref`.
+///
+/// `@unchecked Sendable`: messages are immutable once posted and reference counted atomically.
+final class Message: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<GstMessage>
+
+    init(owning pointer: UnsafeMutablePointer<GstMessage>) {
+        self.pointer = pointer
+    }
+
+    deinit {
+        gst_message_unref(pointer)
+    }
+
+    /// `GST_MESSAGE_TYPE`.
+    var type: GstMessageType { me_message_type(pointer) }
+
+    /// `gst_message_get_seqnum`.
+    var seqnum: UInt32 { gst_message_get_seqnum(pointer) }
+
+    /// `GST_MESSAGE_SRC` as a raw pointer, for identity checks only.
+    var sourcePointer: UnsafeMutableRawPointer? { me_message_source(pointer).map { UnsafeMutableRawPointer($0) } }
+
+    /// The name of the object that posted the message.
+    var sourceName: String? {
+        me_message_source(pointer).flatMap { takeGString(gst_object_get_name($0)) }
+    }
+
+    /// The factory name of the element that posted the message, if an element did.
+    var sourceFactoryName: String? {
+        guard let source = me_message_source(pointer),
+            g_type_check_instance_is_a(gcast(source, to: GTypeInstance.self), gst_element_get_type()) != 0,
+            let name = me_element_factory_name(gcast(source))
+        else { return nil }
+        return String(cString: name)
+    }
+
+    /// `gst_message_get_structure`, valid while this message lives.
+    var structure: Structure? {
+        gst_message_get_structure(pointer).map { Structure(borrowing: $0, owner: self) }
+    }
+}

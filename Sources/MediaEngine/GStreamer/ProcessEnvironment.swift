@@ -1,0 +1,6 @@
+import Foundation
+
+/// The process's environment variables.
+enum ProcessEnvironment {
+    static var current: [String: String] { ProcessInfo.processInfo.environment }
+}

@@ -1,0 +1,133 @@
+internal import CGStreamer
+internal import CGStreamerShim
+
+/// A bus message the player cares about, as a `Sendable` value. The bus thread turns each
+/// `GstMessage` into one of these, so no C type leaves the thread that popped it.
+enum BusMessage: Sendable {
+    /// The pipeline (not a child) changed state.
+    case pipelineStateChanged(old: GstStateValue, new: GstStateValue, pending: GstStateValue)
+    /// The pipeline finished an asynchronous state change or flushing seek.
+    case asyncDone(seqnum: UInt32)
+    case endOfStream
+    case error(PipelineFailure)
+    case warning(PipelineFailure)
+    case durationChanged
+    case tags([String: String])
+    case buffering(percent: Int)
+    /// decodebin found no element for a stream.
+    case missingPlugin(description: String, caps: String?)
+    /// A typefind element recognised the stream (posted by the shim's typefind watch).
+    case streamTypeFound(caps: String)
+    /// The first frame since start or since a flush reached the video sink.
+    case firstFrame(width: Int, height: Int, pixelAspectRatio: Double)
+    case clockLost
+    case latencyChanged
+    /// Something the engine posted to itself (its name).
+    case application(String)
+
+    /// The message types the bus thread pops; GStreamer drops the rest unread.
+    static let interestingTypes: GstMessageType = GstMessageType(
+        rawValue: GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_WARNING.rawValue
+            | GST_MESSAGE_STATE_CHANGED.rawValue | GST_MESSAGE_ASYNC_DONE.rawValue
+            | GST_MESSAGE_DURATION_CHANGED.rawValue | GST_MESSAGE_TAG.rawValue | GST_MESSAGE_BUFFERING.rawValue
+            | GST_MESSAGE_ELEMENT.rawValue | GST_MESSAGE_APPLICATION.rawValue | GST_MESSAGE_CLOCK_LOST.rawValue
+            | GST_MESSAGE_LATENCY.rawValue)
+
+    /// Translates a message, or returns nil for one the player does not need
+    /// (a child's state change, an unrelated element message).
+    init?(_ message: Message, pipeline: Element) {
+        switch message.type {
+        case GST_MESSAGE_STATE_CHANGED:
+            guard message.sourcePointer == UnsafeMutableRawPointer(pipeline.pointer) else { return nil }
+            var old = GST_STATE_VOID_PENDING
+            var new = GST_STATE_VOID_PENDING
+            var pending = GST_STATE_VOID_PENDING
+            gst_message_parse_state_changed(message.pointer, &old, &new, &pending)
+            self = .pipelineStateChanged(old: .init(old), new: .init(new), pending: .init(pending))
+        case GST_MESSAGE_ASYNC_DONE:
+            guard message.sourcePointer == UnsafeMutableRawPointer(pipeline.pointer) else { return nil }
+            self = .asyncDone(seqnum: message.seqnum)
+        case GST_MESSAGE_EOS:
+            self = .endOfStream
+        case GST_MESSAGE_ERROR:
+            self = .error(PipelineFailure(parsing: message, isError: true))
+        case GST_MESSAGE_WARNING:
+            self = .warning(PipelineFailure(parsing: message, isError: false))
+        case GST_MESSAGE_DURATION_CHANGED:
+            self = .durationChanged
+        case GST_MESSAGE_TAG:
+            self = .tags(Self.tags(in: message))
+        case GST_MESSAGE_BUFFERING:
+            var percent: gint = 0
+            gst_message_parse_buffering(message.pointer, &percent)
+            self = .buffering(percent: Int(percent))
+        case GST_MESSAGE_CLOCK_LOST:
+            self = .clockLost
+        case GST_MESSAGE_LATENCY:
+            self = .latencyChanged
+        case GST_MESSAGE_ELEMENT:
+            guard gst_is_missing_plugin_message(message.pointer) != 0 else { return nil }
+            let description = takeGString(gst_missing_plugin_message_get_description(message.pointer)) ?? "plugin"
+            let caps = message.structure.flatMap { structure -> String? in
+                guard let value = gst_structure_get_value(structure.pointer, "detail"),
+                    me_value_type(value) == gst_caps_get_type(),
+                    let caps = gst_value_get_caps(value)
+                else { return nil }
+                return Caps(borrowing: UnsafeMutablePointer(mutating: caps)).description
+            }
+            self = .missingPlugin(description: description, caps: caps)
+        case GST_MESSAGE_APPLICATION:
+            guard let structure = message.structure else { return nil }
+            switch structure.name {
+            case "me-stream-type":
+                self = .streamTypeFound(caps: structure.string("caps") ?? "")
+            case "me-first-frame":
+                let parN = structure.int("par-n") ?? 1
+                let parD = structure.int("par-d") ?? 1
+                self = .firstFrame(
+                    width: structure.int("width") ?? 0, height: structure.int("height") ?? 0,
+                    pixelAspectRatio: parN > 0 && parD > 0 ? Double(parN) / Double(parD) : 1)
+            case let name:
+                self = .application(name)
+            }
+        default:
+            return nil
+        }
+    }
+
+    private static func tags(in message: Message) -> [String: String] {
+        var list: UnsafeMutablePointer<GstTagList>?
+        gst_message_parse_tag(message.pointer, &list)
+        guard let list else { return [:] }
+        defer { gst_tag_list_unref(list) }
+        var result: [String: String] = [:]
+        for index in 0..<gst_tag_list_n_tags(list) {
+            guard let rawName = gst_tag_list_nth_tag_name(list, guint(index)) else { continue }
+            let name = String(cString: rawName)
+            guard let value = gst_tag_list_get_value_index(list, rawName, 0) else { continue }
+            if me_value_type(value) == me_type_string() {
+                result[name] = g_value_get_string(value).map { String(cString: $0) }
+            } else if me_value_type(value) == gst_sample_get_type() || me_value_type(value) == gst_buffer_get_type() {
+                continue  // cover art and other binary tags: not text
+            } else if let text = takeGString(gst_value_serialize(value)) {
+                result[name] = text
+            }
+        }
+        return result
+    }
+}
+
+/// `GstState` as a Swift value.
+enum GstStateValue: Sendable, Equatable {
+    case voidPending, null, ready, paused, playing
+
+    init(_ state: GstState) {
+        switch state {
+        case GST_STATE_NULL: self = .null
+        case GST_STATE_READY: self = .ready
+        case GST_STATE_PAUSED: self = .paused
+        case GST_STATE_PLAYING: self = .playing
+        default: self = .voidPending
+        }
+    }
+}

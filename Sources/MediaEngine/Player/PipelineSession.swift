@@ -1,0 +1,186 @@
+internal import CGStreamer
+internal import CGStreamerShim
+import Synchronization
+
+/// One playbin pipeline and the bus thread that watches it: everything a player builds for
+/// one prepared movie, and tears down when the movie stops or fails.
+final class PipelineSession: Sendable {
+    /// playbin's GstPlayFlags: video, audio, soft-volume, native-video. No deinterlace or
+    /// colour-balance filters (the engine adds its own stages to the video bin), no subtitles yet.
+    private static let playFlags = 0x01 | 0x02 | 0x10 | 0x40
+
+    let id: Int
+    let playbin: Element
+    let videoOutput: VideoOutputBin
+    let sourceSetup: SourceSetup
+    private let busThread: Mutex<BusThread?>
+
+    /// Builds the pipeline for `source`; it stays in NULL until ``start()``.
+    /// - Parameters:
+    ///   - id: Tells this session's messages from those of earlier ones.
+    ///   - source: What to play.
+    ///   - videoSink: Where the video goes.
+    ///   - audioOutput: Where the audio goes.
+    ///   - handler: Called on the bus thread with each message.
+    init(
+        id: Int, source: any MediaSource, videoSink: any VideoSink, audioOutput: AudioOutput,
+        handler: @escaping @Sendable (BusMessage) -> BusThread.Verdict
+    ) throws(MediaError) {
+        self.id = id
+        playbin = try Element.make("playbin", name: "me-playbin-\(id)")
+        videoOutput = try VideoOutputBin(output: try videoSink.makeOutput())
+        let audioSink = try VideoOutputBin.makeElement(audioOutput.resolved)
+        try playbin.set(["uri": .string(source.uri), "flags": .int(Self.playFlags)])
+        playbin.set("video-sink", element: videoOutput.bin)
+        playbin.set("audio-sink", element: audioSink)
+        sourceSetup = SourceSetup(settings: source.settings)
+        sourceSetup.connect(to: playbin)
+        me_watch_stream_types(playbin.pointer)
+        busThread = Mutex(try BusThread(pipeline: playbin, handler: handler))
+    }
+
+    /// Starts prerolling (`PAUSED`). A refusal is reported on the bus like any other failure.
+    func start() {
+        if playbin.setState(GST_STATE_PAUSED) == GST_STATE_CHANGE_FAILURE {
+            // GStreamer posts the reason as an ERROR first; this marks the end of it for the
+            // bus thread in case no element said anything.
+            playbin.bus?.postApplicationMessage(PlayerCore.stateChangeFailedMessage, from: playbin)
+        }
+    }
+
+    /// Sets the pipeline to `PLAYING`.
+    func play() {
+        if playbin.setState(GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE {
+            playbin.bus?.postApplicationMessage(PlayerCore.stateChangeFailedMessage, from: playbin)
+        }
+    }
+
+    /// Sets the pipeline to `PAUSED`.
+    func pause() {
+        if playbin.setState(GST_STATE_PAUSED) == GST_STATE_CHANGE_FAILURE {
+            playbin.bus?.postApplicationMessage(PlayerCore.stateChangeFailedMessage, from: playbin)
+        }
+    }
+
+    /// Stops the bus thread and takes the pipeline to `NULL`, which stops every streaming
+    /// thread and closes the source. Safe to call from the bus thread itself and more than once.
+    func close() {
+        let thread = busThread.withLock { thread in
+            defer { thread = nil }
+            return thread
+        }
+        thread?.stop()
+        playbin.setState(GST_STATE_NULL)
+    }
+
+    /// The current position in the movie, if the pipeline knows it.
+    var position: Duration? {
+        playbin.queryPosition().flatMap(Duration.init(clockTime:))
+    }
+
+    /// The movie's duration, if the pipeline knows it.
+    var duration: Duration? {
+        playbin.queryDuration().flatMap(Duration.init(clockTime:))
+    }
+
+    /// The kinds of streams playbin found.
+    var mediaTypes: MovieMediaTypes {
+        var types: MovieMediaTypes = []
+        if (playbin.int("n-video") ?? 0) > 0 { types.insert(.video) }
+        if (playbin.int("n-audio") ?? 0) > 0 { types.insert(.audio) }
+        return types
+    }
+
+    /// Sends a seek made earlier; false when no element took it.
+    @discardableResult
+    func send(_ request: SeekRequest) -> Bool {
+        playbin.send(request.take())
+    }
+
+    /// Recomputes the pipeline's latency after an element asked for it.
+    func recalculateLatency() {
+        gst_bin_recalculate_latency(gcast(playbin.pointer))
+    }
+}
+
+/// Applies a source's ``SourceSettings`` when playbin makes its source element (`source-setup`).
+///
+/// The signal handler is a C function that runs on the thread that changes the pipeline's state.
+final class SourceSetup: Sendable {
+    static let failedMessage = "me-source-settings-failed"
+
+    let settings: SourceSettings
+    /// The first setting that did not fit, reported by the player as the preparation's error.
+    let failure = Mutex<MediaError?>(nil)
+
+    init(settings: SourceSettings) {
+        self.settings = settings
+    }
+
+    func connect(to playbin: Element) {
+        guard !settings.isEmpty else { return }
+        me_signal_connect_element(
+            playbin.pointer, "source-setup",
+            { _, source, data in
+                guard let source, let data else { return }
+                Unmanaged<SourceSetup>.fromOpaque(data).takeUnretainedValue().apply(to: Element(borrowing: source))
+            },
+            Unmanaged.passRetained(self).toOpaque(),
+            { data, _ in
+                guard let data else { return }
+                Unmanaged<SourceSetup>.fromOpaque(data).release()
+            })
+    }
+
+    private func apply(to source: Element) {
+        for key in settings.properties.keys.sorted() where source.hasProperty(key) {
+            do {
+                try source.set(key, settings.properties[key]!)
+            } catch {
+                failure.withLock { $0 = $0 ?? error }
+                source.postApplicationMessage(Self.failedMessage)
+                return
+            }
+        }
+    }
+}
+
+/// A flushing seek event, made before it is sent so that its sequence number is known first.
+///
+/// `@unchecked Sendable`: the event is owned by this object alone until ``take()`` hands it
+/// to GStreamer, and ``take()`` is called once, by the task that made the request.
+final class SeekRequest: @unchecked Sendable {
+    let seqnum: UInt32
+    private var event: UnsafeMutablePointer<GstEvent>?
+
+    /// - Parameters:
+    ///   - position: Where to go (for reverse playback, where to start going back from).
+    ///   - rate: The playback rate after the seek.
+    ///   - exact: Decode up to the exact frame (true) or snap to the keyframe before it.
+    init?(position: Duration, rate: Double, exact: Bool) {
+        var flags = GST_SEEK_FLAG_FLUSH.rawValue
+        flags |=
+            exact
+            ? GST_SEEK_FLAG_ACCURATE.rawValue : (GST_SEEK_FLAG_KEY_UNIT.rawValue | GST_SEEK_FLAG_SNAP_BEFORE.rawValue)
+        let forward = rate >= 0
+        let start = forward ? gint64(position.clockTime) : 0
+        let stop = forward ? -1 : gint64(position.clockTime)
+        guard
+            let event = gst_event_new_seek(
+                rate, GST_FORMAT_TIME, GstSeekFlags(flags), GST_SEEK_TYPE_SET, start,
+                forward ? GST_SEEK_TYPE_NONE : GST_SEEK_TYPE_SET, stop)
+        else { return nil }
+        self.event = event
+        seqnum = gst_event_get_seqnum(event)
+    }
+
+    /// Hands the event over; the caller sends it, which transfers ownership to GStreamer.
+    func take() -> UnsafeMutablePointer<GstEvent> {
+        defer { event = nil }
+        return event!
+    }
+
+    deinit {
+        if let event { gst_event_unref(event) }
+    }
+}

@@ -1,0 +1,168 @@
+/// How the player reacts to its pipeline: the state machine's bus side. Runs on the bus thread.
+extension PlayerCore {
+    /// Handles one message of session `id`; returns `.exit` when the session is over.
+    func handle(_ message: BusMessage, session id: Int) -> BusThread.Verdict {
+        guard let session = state.withLock({ $0.session(id) }) else { return .exit }
+        switch message {
+        case .asyncDone(let seqnum):
+            asyncDone(session, seqnum: seqnum)
+        case .pipelineStateChanged(_, let new, let pending):
+            guard pending == .voidPending else { break }
+            pipelineReached(new, session: session)
+        case .firstFrame(let width, let height, let pixelAspectRatio):
+            update { state, events in
+                guard state.session === session else { return }
+                let displayWidth = Int((Double(width) * pixelAspectRatio).rounded())
+                state.setNaturalSize(VideoSize(width: displayWidth, height: height), &events)
+                state.setReadyForDisplay(true, &events)
+            }
+        case .endOfStream:
+            return endOfStream(session)
+        case .error(let failure):
+            let error = state.withLock { state in state.source.interpret(state.errorContext.translate(failure)) }
+            fail(session: id, with: error)
+            return .exit
+        case .warning:
+            break
+        case .streamTypeFound(let caps):
+            state.withLock { $0.errorContext.streamCaps = caps }
+            if !StreamTypePolicy.isPlayable(caps) {
+                let type = StreamTypePolicy.mediaType(of: caps)
+                fail(
+                    session: id, with: MediaError(.notAMovie, "the content is \(type), not a movie", debugDetail: caps))
+                return .exit
+            }
+        case .missingPlugin(let description, let caps):
+            state.withLock { $0.errorContext.missingPlugin = (description, caps) }
+        case .durationChanged:
+            let duration = session.duration
+            update { state, events in
+                guard state.session === session else { return }
+                state.setDuration(duration, &events)
+            }
+        case .tags(let tags):
+            update { state, events in
+                guard state.session === session else { return }
+                state.mergeMetadata(tags, &events)
+            }
+        case .buffering:
+            break
+        case .clockLost:
+            // The standard recovery: pausing and playing again selects a new clock.
+            if state.withLock({ $0.playbackState == .playing }) {
+                session.pause()
+                session.play()
+            }
+        case .latencyChanged:
+            session.recalculateLatency()
+        case .application(let name):
+            if name == PlayerCore.stateChangeFailedMessage {
+                let error = state.withLock { $0.lastError }
+                fail(session: id, with: error ?? MediaError(.pipelineFailure, "the pipeline refused to change state"))
+                return .exit
+            }
+            if name == SourceSetup.failedMessage, let error = session.sourceSetup.failure.withLock({ $0 }) {
+                fail(session: id, with: error)
+                return .exit
+            }
+        }
+        return .carryOn
+    }
+
+    private func asyncDone(_ session: PipelineSession, seqnum: UInt32) {
+        let preparing = state.withLock { $0.session === session && $0.phase == .preparing }
+        if preparing {
+            finishPreparation(session)
+            return
+        }
+        let position = session.position
+        update { state, events in
+            guard state.session === session, let pending = state.pendingSeek else { return }
+            // A flushing seek's ASYNC_DONE carries the seek's sequence number; an older seek
+            // that a newer one replaced completes with it.
+            if pending.seqnum == seqnum || !state.seekWaiters.contains(where: { $0.seqnum == seqnum }) {
+                state.pendingSeek = nil
+                events.append(.seekCompleted(position ?? pending.position))
+                state.resolveSeekWaiters(upTo: nil)
+            }
+        }
+    }
+
+    private func finishPreparation(_ session: PipelineSession) {
+        let duration = session.duration
+        let mediaTypes = session.mediaTypes
+        let startPlaying = update { state, events -> Bool in
+            guard state.session === session, state.phase == .preparing else { return false }
+            state.phase = .prepared
+            state.setDuration(duration, &events)
+            state.setMediaTypes(mediaTypes, &events)
+            state.setLoadState(state.sourceType == .file ? [.playable, .playthroughOK] : .playable, &events)
+            state.setPrepared(true, &events)
+            state.resolvePrepareWaiters(.success(()))
+            return state.target == .playing
+        }
+        if startPlaying { session.play() }
+    }
+
+    private func pipelineReached(_ gstState: GstStateValue, session: PipelineSession) {
+        update { state, events in
+            guard state.session === session, state.phase == .prepared else { return }
+            switch gstState {
+            case .playing where state.target == .playing:
+                state.setPlaybackState(.playing, &events)
+            case .paused where state.target == .paused && state.playbackState != .stopped:
+                state.setPlaybackState(.paused, &events)
+            default:
+                break
+            }
+        }
+    }
+
+    private func endOfStream(_ session: PipelineSession) -> BusThread.Verdict {
+        let position = session.position
+        let verdict = update { state, events -> (truncated: MediaError?, pause: Bool) in
+            guard state.session === session, !state.atEnd else { return (nil, false) }
+            if let duration = state.duration, let position, state.rate > 0,
+                position + Self.truncationTolerance(for: duration) < duration
+            {
+                let error = state.source.interpret(
+                    MediaError(
+                        .truncatedMovie,
+                        "the movie ends at \(position.formattedSeconds) but its header says \(duration.formattedSeconds)"
+                    ))
+                return (error, false)
+            }
+            state.atEnd = true
+            state.target = .paused
+            state.lastPosition = position ?? state.duration ?? state.lastPosition
+            state.supersedeStateWaiters()
+            state.setPlaybackState(.stopped, &events)
+            events.append(.playbackDidFinish(.playbackEnded, nil))
+            return (nil, true)
+        }
+        if let error = verdict.truncated {
+            fail(session: session.id, with: error)
+            return .exit
+        }
+        // Keep the pipeline, paused on the last frame, so play() can start again at once.
+        if verdict.pause { session.pause() }
+        return .carryOn
+    }
+
+    /// How far before its announced duration a movie may end and still count as complete:
+    /// a frame or two of rounding, audio priming, an estimated duration.
+    static func truncationTolerance(for duration: Duration) -> Duration {
+        max(.milliseconds(500), duration / 50)
+    }
+}
+
+extension Duration {
+    /// Seconds with three decimals, for messages: `1.234 s`.
+    var formattedSeconds: String {
+        let milliseconds = components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
+        let sign = milliseconds < 0 ? "-" : ""
+        let magnitude = abs(milliseconds)
+        let fraction = String(magnitude % 1000)
+        return "\(sign)\(magnitude / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction) s"
+    }
+}

@@ -1,0 +1,285 @@
+import Dispatch
+import Synchronization
+
+/// The serial owner of a player's state. Commands (from any task) and bus messages (from the
+/// pipeline's bus thread) change the state under one lock, and each change publishes its
+/// events while that lock is held, so every subscriber sees one order. GStreamer is never
+/// called with the lock held: its signals could re-enter the player.
+final class PlayerCore: Sendable {
+    static let stateChangeFailedMessage = "me-state-change-failed"
+
+    let state: Mutex<PlayerState>
+    let hub = EventHub()
+    let preparationTimeout: Duration
+
+    init(source: any MediaSource, videoSink: any VideoSink, audioOutput: AudioOutput, preparationTimeout: Duration) {
+        state = Mutex(PlayerState(source: source, videoSink: videoSink, audioOutput: audioOutput))
+        self.preparationTimeout = preparationTimeout
+    }
+
+    /// Runs `body` under the lock and publishes the events it collected, still under the lock.
+    @discardableResult
+    func update<Result>(_ body: (inout PlayerState, inout [PlayerEvent]) -> Result) -> Result {
+        state.withLock { state in
+            var events: [PlayerEvent] = []
+            let result = body(&state, &events)
+            hub.publish(events)
+            return result
+        }
+    }
+
+    /// Waits for a completion that `register` stores under the lock; `then` runs right after,
+    /// outside the lock (to start what will complete it, such as a state change).
+    func wait(
+        _ register: (inout PlayerState, PlayerState.Completion) -> Void, then start: () -> Void = {}
+    ) async throws(MediaError) {
+        let result = await withCheckedContinuation { (completion: PlayerState.Completion) in
+            state.withLock { register(&$0, completion) }
+            start()
+        }
+        try result.get()
+    }
+
+    // MARK: Preparation
+
+    func prepare() async throws(MediaError) {
+        enum Step {
+            case done
+            case wait
+            case start(id: Int, source: any MediaSource, sink: any VideoSink, audio: AudioOutput)
+        }
+        let step = update { state, events -> Step in
+            if state.phase == .prepared { return .done }
+            if state.phase == .preparing { return .wait }
+            state.sessionID += 1
+            state.phase = .preparing
+            state.resetMovieInfo()
+            state.setSourceType(state.source.sourceType, &events)
+            return .start(id: state.sessionID, source: state.source, sink: state.videoSink, audio: state.audioOutput)
+        }
+        guard case .start(let id, let source, let sink, let audio) = step else {
+            if case .wait = step { try await waitUntilPrepared() }
+            return
+        }
+        do throws(MediaError) {
+            try source.validate()
+            let session = try PipelineSession(id: id, source: source, videoSink: sink, audioOutput: audio) {
+                [weak self] message in
+                self?.handle(message, session: id) ?? .exit
+            }
+            let installed = update { state, _ in
+                guard state.sessionID == id, state.phase == .preparing else { return false }
+                state.session = session
+                return true
+            }
+            guard installed else {
+                session.close()
+                throw MediaError(.cancelled, "preparation was cancelled")
+            }
+            scheduleTimeout(for: id)
+            session.start()
+        } catch {
+            fail(session: id, with: source.interpret(error))
+        }
+        try await waitUntilPrepared()
+    }
+
+    private func waitUntilPrepared() async throws(MediaError) {
+        try await wait { state, completion in
+            switch state.phase {
+            case .prepared: completion.resume(returning: .success(()))
+            case .preparing: state.prepareWaiters.append(completion)
+            case .idle:
+                completion.resume(
+                    returning: .failure(state.lastError ?? MediaError(.cancelled, "preparation was cancelled")))
+            }
+        }
+    }
+
+    private func scheduleTimeout(for id: Int) {
+        let seconds =
+            Double(preparationTimeout.components.seconds)
+            + Double(preparationTimeout.components.attoseconds) / 1e18
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [weak self] in
+            guard let self else { return }
+            let stillPreparing = state.withLock { $0.sessionID == id && $0.phase == .preparing }
+            if stillPreparing {
+                fail(
+                    session: id,
+                    with: MediaError(.timedOut, "the movie did not become ready within \(preparationTimeout)"))
+            }
+        }
+    }
+
+    /// Ends a session with an error: waiters fail, the finish event carries the error, the
+    /// pipeline is torn down (from whichever thread calls this, the bus thread included).
+    func fail(session id: Int, with error: MediaError) {
+        let position = state.withLock { $0.session(id) }?.position
+        let session = update { state, events -> PipelineSession? in
+            guard state.sessionID == id, state.phase != .idle else { return nil }
+            let detached = state.detachSession(finish: .playbackError, error: error, position: position, &events)
+            state.lastError = error
+            return detached
+        }
+        session?.close()
+    }
+
+    // MARK: Commands
+
+    func play() async throws(MediaError) {
+        try await prepare()
+        enum Step {
+            case done
+            case go(PipelineSession, restart: Bool)
+        }
+        let step = update { state, _ -> Step in
+            guard let session = state.session, state.phase == .prepared else { return .done }
+            state.target = .playing
+            state.supersedeStateWaiters()
+            if state.playbackState == .playing { return .done }
+            let restart = state.atEnd
+            state.atEnd = false
+            return .go(session, restart: restart)
+        }
+        guard case .go(let session, let restart) = step else { return }
+        if restart, let request = SeekRequest(position: .zero, rate: state.withLock { $0.rate }, exact: false) {
+            session.send(request)
+        }
+        var registered = false
+        try await wait { state, completion in
+            guard state.session === session else {
+                return completion.resume(returning: .failure(MediaError(.cancelled, "playback was stopped")))
+            }
+            if state.playbackState == .playing { return completion.resume(returning: .success(())) }
+            state.stateWaiters.append((.playing, completion))
+            registered = true
+        } then: {
+            if registered { session.play() }
+        }
+    }
+
+    func pause() async throws(MediaError) {
+        if state.withLock({ $0.phase == .preparing }) { try await prepare() }
+        let session = update { state, events -> PipelineSession? in
+            guard let session = state.session, state.phase == .prepared else { return nil }
+            state.target = .paused
+            state.supersedeStateWaiters()
+            guard state.playbackState == .playing || state.playbackState == .interrupted else { return nil }
+            return session
+        }
+        guard let session else { return }
+        var registered = false
+        try await wait { state, completion in
+            guard state.session === session else { return completion.resume(returning: .success(())) }
+            if state.playbackState == .paused { return completion.resume(returning: .success(())) }
+            state.stateWaiters.append((.paused, completion))
+            registered = true
+        } then: {
+            if registered { session.pause() }
+        }
+    }
+
+    func stop() {
+        let position = state.withLock { $0.session }?.position
+        let session = update { state, events -> PipelineSession? in
+            guard state.phase != .idle else { return nil }
+            let finished = state.atEnd
+            return state.detachSession(finish: finished ? nil : .userExited, error: nil, position: position, &events)
+        }
+        session?.close()
+    }
+
+    func seek(to position: Duration, exact: Bool) async throws(MediaError) {
+        if state.withLock({ $0.phase == .preparing }) { try await prepare() }
+        let (session, request, target) = try makeSeek(to: position, rate: nil, exact: exact)
+        var registered = false
+        try await wait { state, completion in
+            guard state.session === session else {
+                return completion.resume(returning: .failure(MediaError(.cancelled, "playback was stopped")))
+            }
+            state.atEnd = false
+            state.pendingSeek = (request.seqnum, target)
+            state.seekWaiters.append((request.seqnum, completion))
+            registered = true
+        } then: {
+            // Sent after the waiter exists, so the ASYNC_DONE it causes cannot be missed, and
+            // outside the lock, since a flushing seek waits for the streaming threads.
+            if registered { send(request, through: session) }
+        }
+    }
+
+    /// Starts a seek without waiting for it (the `currentPlaybackTime` setter, rate changes).
+    func requestSeek(to position: Duration, rate: Double? = nil, exact: Bool) throws(MediaError) {
+        let (session, request, target) = try makeSeek(to: position, rate: rate, exact: exact)
+        let current = update { state, _ -> Bool in
+            guard state.session === session else { return false }
+            state.atEnd = false
+            state.pendingSeek = (request.seqnum, target)
+            return true
+        }
+        if current { send(request, through: session) }
+    }
+
+    private func makeSeek(
+        to position: Duration, rate: Double?, exact: Bool
+    ) throws(MediaError) -> (PipelineSession, SeekRequest, Duration) {
+        guard position >= .zero else {
+            throw MediaError(.invalidArgument, "cannot seek to a negative time (\(position))")
+        }
+        guard
+            let (session, currentRate, duration) = state.withLock({ state in
+                state.phase == .prepared ? state.session.map { ($0, state.rate, state.duration) } : nil
+            })
+        else {
+            throw MediaError(.notPrepared, "seeking needs a prepared player; call prepareToPlay() first")
+        }
+        let target = duration.map { min(position, $0) } ?? position
+        guard let request = SeekRequest(position: target, rate: rate ?? currentRate, exact: exact) else {
+            throw MediaError(.invalidArgument, "cannot seek to \(target) at rate \(rate ?? currentRate)")
+        }
+        return (session, request, target)
+    }
+
+    private func send(_ request: SeekRequest, through session: PipelineSession) {
+        if !session.send(request) {
+            fail(seek: request.seqnum, with: MediaError(.pipelineFailure, "the pipeline refused the seek"))
+        }
+    }
+
+    private func fail(seek seqnum: UInt32, with error: MediaError) {
+        update { state, _ in
+            state.seekWaiters.removeAll { waiter in
+                guard waiter.seqnum == seqnum else { return false }
+                waiter.completion.resume(returning: .failure(error))
+                return true
+            }
+            if state.pendingSeek?.seqnum == seqnum { state.pendingSeek = nil }
+        }
+    }
+
+    func shutdown() {
+        let session = update { state, events -> PipelineSession? in
+            state.detachSession(finish: nil, error: nil, position: nil, &events)
+        }
+        session?.close()
+        hub.finish()
+    }
+}
+
+extension PlayerCore {
+    /// Changes the rate: stored for the next playback, applied at once while playing.
+    func setRate(_ rate: Double) {
+        guard rate.isFinite else { return }
+        if rate == 0 {
+            Task { try? await self.pause() }
+            return
+        }
+        let (playing, session) = state.withLock { state -> (Bool, PipelineSession?) in
+            state.rate = rate
+            return (state.playbackState == .playing, state.session)
+        }
+        if playing, let position = session?.position {
+            try? requestSeek(to: position, rate: rate, exact: true)
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+extension Notification.Name {
+    /// The player's ``MoviePlayer/isPreparedToPlay`` changed (MPMediaPlaybackIsPreparedToPlayDidChangeNotification).
+    public static let mediaPlaybackIsPreparedToPlayDidChange = Notification.Name(
+        "MediaPlaybackIsPreparedToPlayDidChangeNotification")
+    /// The movie's source type is known (MPMovieSourceTypeAvailableNotification).
+    public static let movieSourceTypeAvailable = Notification.Name("MovieSourceTypeAvailableNotification")
+    /// The movie's duration is known (MPMovieDurationAvailableNotification).
+    public static let movieDurationAvailable = Notification.Name("MovieDurationAvailableNotification")
+    /// The movie's natural size is known (MPMovieNaturalSizeAvailableNotification).
+    public static let movieNaturalSizeAvailable = Notification.Name("MovieNaturalSizeAvailableNotification")
+    /// The movie's media types are known (MPMovieMediaTypesAvailableNotification).
+    public static let movieMediaTypesAvailable = Notification.Name("MovieMediaTypesAvailableNotification")
+    /// The load state changed (MPMoviePlayerLoadStateDidChangeNotification).
+    public static let moviePlayerLoadStateDidChange = Notification.Name("MoviePlayerLoadStateDidChangeNotification")
+    /// Ready-for-display changed (MPMoviePlayerReadyForDisplayDidChangeNotification).
+    public static let moviePlayerReadyForDisplayDidChange = Notification.Name(
+        "MoviePlayerReadyForDisplayDidChangeNotification")
+    /// The playback state changed (MPMoviePlayerPlaybackStateDidChangeNotification).
+    public static let moviePlayerPlaybackStateDidChange = Notification.Name(
+        "MoviePlayerPlaybackStateDidChangeNotification")
+    /// A seek finished.
+    public static let moviePlayerSeekDidComplete = Notification.Name("MoviePlayerSeekDidCompleteNotification")
+    /// New metadata arrived (MPMoviePlayerTimedMetadataUpdatedNotification).
+    public static let moviePlayerTimedMetadataUpdated = Notification.Name(
+        "MoviePlayerTimedMetadataUpdatedNotification")
+    /// Playback finished (MPMoviePlayerPlaybackDidFinishNotification); the reason is under
+    /// ``MoviePlayer/finishReasonUserInfoKey``, an error under ``MoviePlayer/errorUserInfoKey``.
+    public static let moviePlayerPlaybackDidFinish = Notification.Name("MoviePlayerPlaybackDidFinishNotification")
+}
+
+extension MoviePlayer {
+    /// The userInfo key of a finish notification's ``FinishReason``
+    /// (MPMoviePlayerPlaybackDidFinishReasonUserInfoKey).
+    public static let finishReasonUserInfoKey = "MoviePlayerPlaybackDidFinishReasonUserInfoKey"
+    /// The userInfo key of a finish notification's ``MediaError``, when it has one.
+    public static let errorUserInfoKey = "error"
+    /// The userInfo key under which every notification carries its ``PlayerEvent``.
+    public static let eventUserInfoKey = "MoviePlayerEvent"
+}
+
+extension PlayerEvent {
+    /// The notification that mirrors this event.
+    public var notificationName: Notification.Name {
+        switch self {
+        case .preparedToPlayChanged: .mediaPlaybackIsPreparedToPlayDidChange
+        case .sourceTypeAvailable: .movieSourceTypeAvailable
+        case .durationAvailable: .movieDurationAvailable
+        case .naturalSizeAvailable: .movieNaturalSizeAvailable
+        case .mediaTypesAvailable: .movieMediaTypesAvailable
+        case .loadStateChanged: .moviePlayerLoadStateDidChange
+        case .readyForDisplayChanged: .moviePlayerReadyForDisplayDidChange
+        case .playbackStateChanged: .moviePlayerPlaybackStateDidChange
+        case .seekCompleted: .moviePlayerSeekDidComplete
+        case .metadataAvailable: .moviePlayerTimedMetadataUpdated
+        case .playbackDidFinish: .moviePlayerPlaybackDidFinish
+        }
+    }
+
+    var notificationUserInfo: [AnyHashable: Any] {
+        var info: [AnyHashable: Any] = [MoviePlayer.eventUserInfoKey: self]
+        if case .playbackDidFinish(let reason, let error) = self {
+            info[MoviePlayer.finishReasonUserInfoKey] = reason
+            if let error { info[MoviePlayer.errorUserInfoKey] = error }
+        }
+        return info
+    }
+}

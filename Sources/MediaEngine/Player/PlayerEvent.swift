@@ -1,0 +1,46 @@
+/// Something that changed in a ``MoviePlayer``. Every change the player makes to its
+/// observable state is announced as one of these, in the order it happened, to every
+/// subscriber of ``MoviePlayer/events`` and as the matching `Notification`.
+public enum PlayerEvent: Sendable, Hashable, CustomStringConvertible {
+    /// Whether the movie is prepared to play changed (MPMediaPlaybackIsPreparedToPlayDidChangeNotification).
+    case preparedToPlayChanged(Bool)
+    /// The movie's source type became known (MPMovieSourceTypeAvailableNotification).
+    case sourceTypeAvailable(MovieSourceType)
+    /// The movie's duration became known or changed (MPMovieDurationAvailableNotification).
+    case durationAvailable(Duration)
+    /// The movie's natural size became known or changed (MPMovieNaturalSizeAvailableNotification).
+    case naturalSizeAvailable(VideoSize)
+    /// The kinds of streams in the movie became known (MPMovieMediaTypesAvailableNotification).
+    case mediaTypesAvailable(MovieMediaTypes)
+    /// The load state changed (MPMoviePlayerLoadStateDidChangeNotification).
+    case loadStateChanged(LoadState)
+    /// The first frame is (or is no longer) ready to show (MPMoviePlayerReadyForDisplayDidChangeNotification).
+    case readyForDisplayChanged(Bool)
+    /// The playback state changed (MPMoviePlayerPlaybackStateDidChangeNotification).
+    case playbackStateChanged(PlaybackState)
+    /// A seek finished: the frame at the new position is ready.
+    case seekCompleted(Duration)
+    /// The movie's metadata (title, codecs, ...) became known or grew (MPMoviePlayerTimedMetadataUpdatedNotification).
+    case metadataAvailable([String: String])
+    /// Playback finished, with the reason and, for ``FinishReason/playbackError``, the error
+    /// (MPMoviePlayerPlaybackDidFinishNotification).
+    case playbackDidFinish(FinishReason, MediaError?)
+
+    /// The event in a form for logs, for example `playbackStateChanged(playing)`.
+    public var description: String {
+        switch self {
+        case .preparedToPlayChanged(let value): "preparedToPlayChanged(\(value))"
+        case .sourceTypeAvailable(let type): "sourceTypeAvailable(\(type))"
+        case .durationAvailable(let duration): "durationAvailable(\(duration))"
+        case .naturalSizeAvailable(let size): "naturalSizeAvailable(\(size))"
+        case .mediaTypesAvailable(let types): "mediaTypesAvailable(\(types))"
+        case .loadStateChanged(let state): "loadStateChanged(\(state))"
+        case .readyForDisplayChanged(let ready): "readyForDisplayChanged(\(ready))"
+        case .playbackStateChanged(let state): "playbackStateChanged(\(state))"
+        case .seekCompleted(let time): "seekCompleted(\(time))"
+        case .metadataAvailable(let tags): "metadataAvailable(\(tags.count) tags)"
+        case .playbackDidFinish(let reason, let error):
+            error.map { "playbackDidFinish(\(reason), \($0.code))" } ?? "playbackDidFinish(\(reason))"
+        }
+    }
+}

@@ -1,0 +1,66 @@
+internal import CGStreamer
+internal import CGStreamerShim
+
+/// Hands an appsink's samples to a ``FrameConsumer`` as mapped ``VideoFrame``s.
+///
+/// The appsink callbacks below are plain C functions: they run on the sink's streaming
+/// thread and must not touch any actor.
+///
+/// `@unchecked Sendable`: the mutable fields are touched only inside the appsink callbacks,
+/// which GStreamer serialises for one sink (they run under the sink's preroll lock on its
+/// streaming thread), so no two threads use them at once.
+final class FrameDelivery: @unchecked Sendable {
+    private let consumer: FrameConsumer
+    private var info = GstVideoInfo()
+    private var infoCaps: Caps?
+    /// The buffer and PTS last delivered as a preroll frame: the same buffer then arrives as
+    /// the first sample when playback starts, and is not delivered twice.
+    private var prerollBuffer: UnsafeMutableRawPointer?
+    private var prerollPTS: GstClockTime = clockTimeNone
+
+    init(consumer: FrameConsumer) {
+        self.consumer = consumer
+    }
+
+    /// Installs the callbacks on `appsink`; the sink keeps this object alive until it is destroyed.
+    func install(on appsink: Element) {
+        var callbacks = GstAppSinkCallbacks()
+        callbacks.new_preroll = { sink, data in
+            FrameDelivery.from(data).deliver(from: sink!, preroll: true)
+        }
+        callbacks.new_sample = { sink, data in
+            FrameDelivery.from(data).deliver(from: sink!, preroll: false)
+        }
+        let data = Unmanaged.passRetained(self).toOpaque()
+        gst_app_sink_set_callbacks(
+            gcast(appsink.pointer), &callbacks, data,
+            { data in Unmanaged<FrameDelivery>.fromOpaque(data!).release() })
+    }
+
+    private static func from(_ data: gpointer?) -> FrameDelivery {
+        Unmanaged<FrameDelivery>.fromOpaque(data!).takeUnretainedValue()
+    }
+
+    private func deliver(from sink: UnsafeMutablePointer<GstAppSink>, preroll: Bool) -> GstFlowReturn {
+        let raw = preroll ? gst_app_sink_pull_preroll(sink) : gst_app_sink_pull_sample(sink)
+        guard let raw else { return GST_FLOW_EOS }
+        let sample = Sample(owning: raw)
+        guard let buffer = sample.buffer, let caps = sample.caps else { return GST_FLOW_OK }
+        let pts = me_buffer_pts(buffer)
+        if preroll {
+            prerollBuffer = UnsafeMutableRawPointer(buffer)
+            prerollPTS = pts
+        } else if prerollBuffer == UnsafeMutableRawPointer(buffer) && prerollPTS == pts {
+            prerollBuffer = nil
+            return GST_FLOW_OK
+        } else {
+            prerollBuffer = nil
+        }
+        if infoCaps?.pointer != caps {
+            guard gst_video_info_from_caps(&info, caps) != 0 else { return GST_FLOW_NOT_NEGOTIATED }
+            infoCaps = Caps(borrowing: caps)
+        }
+        let delivered = VideoFrame.mapping(sample, info: &info) { frame in consumer.handler(frame) }
+        return delivered == nil ? GST_FLOW_NOT_NEGOTIATED : GST_FLOW_OK
+    }
+}

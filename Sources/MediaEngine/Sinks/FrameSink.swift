@@ -1,0 +1,69 @@
+import Synchronization
+
+/// Delivers decoded frames to Swift: to an optional handler on the streaming thread, and
+/// into a latest-frame slot any thread can read.
+///
+/// Frames are I420 by default (no conversion for most content); ask for RGBA or BGRA when
+/// you need packed pixels, and for a size when you want them scaled.
+public final class FrameSink: VideoSink {
+    private struct Slot {
+        var latest: Sample?
+        var count = 0
+    }
+
+    /// The pixel format delivered.
+    public let format: PixelFormat
+    /// The size delivered, or nil for the movie's own.
+    public let size: VideoSize?
+    /// Whether frames arrive at playback speed (true) or as fast as they decode.
+    public let synchronized: Bool
+    private let handler: (@Sendable (borrowing VideoFrame) -> Void)?
+    private let slot = Mutex(Slot())
+
+    /// Creates the sink.
+    /// - Parameters:
+    ///   - format: The pixel format wanted.
+    ///   - size: The size wanted, or nil for the movie's own.
+    ///   - synchronized: Whether to deliver at playback speed (false: as fast as frames decode).
+    ///   - onFrame: Called on the streaming thread for each frame; the frame is valid only during the call.
+    public init(
+        format: PixelFormat = .i420, size: VideoSize? = nil, synchronized: Bool = true,
+        onFrame: (@Sendable (borrowing VideoFrame) -> Void)? = nil
+    ) {
+        self.format = format
+        self.size = size
+        self.synchronized = synchronized
+        self.handler = onFrame
+    }
+
+    /// ``VideoSinkCapabilities/frames``.
+    public var capabilities: VideoSinkCapabilities { .frames }
+
+    /// How many frames this sink has delivered so far, over every pipeline it served.
+    public var framesDelivered: Int { slot.withLock { $0.count } }
+
+    /// A copy of the most recent frame, or nil before the first.
+    /// - Returns: The frame's pixels.
+    public func latestFrame() -> VideoImage? {
+        guard let sample = slot.withLock({ $0.latest }) else { return nil }
+        return VideoImage(copying: sample)
+    }
+
+    /// A frame consumer that counts frames, keeps the latest and calls the handler.
+    /// - Returns: The consumer.
+    public func makeOutput() throws(MediaError) -> VideoOutput {
+        .frames(
+            FrameConsumer(format: format, size: size, synchronized: synchronized) { [self] frame in
+                record(frame)
+                handler?(frame)
+            })
+    }
+
+    private func record(_ frame: borrowing VideoFrame) {
+        let sample = frame.sample
+        slot.withLock { state in
+            state.latest = sample
+            state.count += 1
+        }
+    }
+}

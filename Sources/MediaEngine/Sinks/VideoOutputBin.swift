@@ -1,0 +1,83 @@
+internal import CGStreamer
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The bin a player installs as playbin's `video-sink`: a ghost `sink` pad in front of the
+/// output a ``VideoSink`` described. Its sink pad reports the first frame after start and
+/// after every flush ("me-first-frame"), which is how the player knows it is ready for display.
+final class VideoOutputBin: Sendable {
+    let bin: Bin
+
+    /// Builds the bin for `output`.
+    /// - Throws: ``MediaError`` when an element is missing or a property does not fit.
+    init(output: VideoOutput) throws(MediaError) {
+        bin = try Bin.make(name: "me-video-output")
+        let head: Element
+        switch output {
+        case .element(let description):
+            let element = try Self.makeElement(description)
+            try bin.add(element)
+            head = element
+        case .frames(let consumer):
+            let elements = try Self.makeFrameChain(for: consumer)
+            try bin.addAndLink(elements)
+            head = elements[0]
+        }
+        guard let target = head.staticPad("sink") else {
+            throw MediaError(.invalidArgument, "the video output \(head) has no sink pad", element: head.name)
+        }
+        try bin.addGhostPad(named: "sink", target: target)
+        bin.staticPad("sink")?.watchFirstFrame(postingOn: bin)
+    }
+
+    /// Makes the element an ``ElementDescription`` describes.
+    static func makeElement(_ description: ElementDescription) throws(MediaError) -> Element {
+        switch description.form {
+        case .factory(let factory, let properties):
+            let element = try Element.make(factory)
+            try element.set(properties)
+            return element
+        case .bin(let launchLine):
+            return try Bin.parse(launchLine)
+        }
+    }
+
+    /// `videoconvert ! [videoscale] ! appsink caps=video/x-raw,format=F[,width,height]`.
+    private static func makeFrameChain(for consumer: FrameConsumer) throws(MediaError) -> [Element] {
+        let convert = try Element.make("videoconvert")
+        // videoconvert is a pass-through when the decoder already produces the format asked
+        // for; when it must convert, let it use every core.
+        try convert.set("n-threads", .int(ProcessInfoCores.count))
+        var elements = [convert]
+        var caps = "video/x-raw,format=\(consumer.format.gstreamerName)"
+        if let size = consumer.size {
+            guard size.width > 0, size.height > 0 else {
+                throw MediaError(.invalidArgument, "a frame size must be positive, not \(size)")
+            }
+            elements.append(try Element.make("videoscale"))
+            caps += ",width=\(size.width),height=\(size.height),pixel-aspect-ratio=1/1"
+        }
+        let appsink = try Element.make("appsink")
+        try appsink.set([
+            "caps": .string(caps), "sync": .bool(consumer.synchronized), "enable-last-sample": false,
+            "max-buffers": 2, "qos": .bool(consumer.synchronized),
+        ])
+        FrameDelivery(consumer: consumer).install(on: appsink)
+        elements.append(appsink)
+        return elements
+    }
+}
+
+/// The number of cores this process may use.
+enum ProcessInfoCores {
+    static let count: Int = {
+        #if canImport(Glibc)
+            let cores = sysconf(Int32(_SC_NPROCESSORS_ONLN))
+            return cores > 0 ? cores : 1
+        #else
+            return 1
+        #endif
+    }()
+}

@@ -1,0 +1,88 @@
+/// Where a player's video goes. An implementation writes one method, ``makeOutput()``,
+/// which describes the output either as a GStreamer element (by factory name and typed
+/// properties, or as a bin description) or as a Swift frame consumer.
+///
+/// Rules an implementation keeps (checked by the engine's tests for the built-in sinks):
+/// - ``makeOutput()`` returns a fresh description each time; the player calls it once per
+///   pipeline it builds, on the task that prepares the player, and may call it again later.
+/// - A frame consumer's handler runs on a GStreamer streaming thread, one frame at a time
+///   in presentation order; it must return quickly and must not call back into the player
+///   synchronously (doing so could deadlock playback).
+/// - ``capabilities`` does not change over the sink's life.
+public protocol VideoSink: Sendable {
+    /// Describes the output for one pipeline.
+    /// - Returns: The output.
+    /// - Throws: ``MediaError`` when the output cannot be made (a missing display, say).
+    func makeOutput() throws(MediaError) -> VideoOutput
+
+    /// What the sink can do. Defaults to none.
+    var capabilities: VideoSinkCapabilities { get }
+}
+
+extension VideoSink {
+    /// No capabilities.
+    public var capabilities: VideoSinkCapabilities { [] }
+}
+
+/// What a video sink can do.
+public struct VideoSinkCapabilities: OptionSet, Sendable, Hashable, CustomStringConvertible {
+    public let rawValue: Int
+    /// Creates capabilities from raw bits.
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// Shows video in a window.
+    public static let window = VideoSinkCapabilities(rawValue: 1 << 0)
+    /// Can fill the screen.
+    public static let fullscreen = VideoSinkCapabilities(rawValue: 1 << 1)
+    /// Hands decoded frames to Swift code.
+    public static let frames = VideoSinkCapabilities(rawValue: 1 << 2)
+    /// Sends video somewhere outside this machine's screen (a network, a file); AirPlay's analogue.
+    public static let external = VideoSinkCapabilities(rawValue: 1 << 3)
+
+    /// The names of the members, for example `window, fullscreen`.
+    public var names: [String] {
+        [
+            (VideoSinkCapabilities.window, "window"), (.fullscreen, "fullscreen"), (.frames, "frames"),
+            (.external, "external"),
+        ].filter { contains($0.0) }.map(\.1)
+    }
+
+    /// The names joined by commas, or `none`.
+    public var description: String { names.isEmpty ? "none" : names.joined(separator: ", ") }
+}
+
+/// A video sink's output, as ``VideoSink/makeOutput()`` describes it.
+public enum VideoOutput: Sendable {
+    /// A GStreamer element or bin, which the engine builds and links.
+    case element(ElementDescription)
+    /// Decoded frames delivered to Swift code.
+    case frames(FrameConsumer)
+}
+
+/// Decoded frames for Swift code: the format and size wanted, and the handler that gets them.
+public struct FrameConsumer: Sendable {
+    /// The pixel format the handler wants. I420 (the default) costs no conversion for most content.
+    public var format: PixelFormat
+    /// The size the handler wants, or nil for the movie's own size.
+    public var size: VideoSize?
+    /// Whether frames arrive at playback speed (true) or as fast as they decode (false).
+    public var synchronized: Bool
+    /// Receives each frame on a streaming thread; the frame is valid only during the call.
+    public var handler: @Sendable (borrowing VideoFrame) -> Void
+
+    /// Creates a frame consumer.
+    /// - Parameters:
+    ///   - format: The pixel format wanted.
+    ///   - size: The size wanted, or nil for the movie's own.
+    ///   - synchronized: Whether to deliver at playback speed.
+    ///   - handler: Receives each frame on a streaming thread.
+    public init(
+        format: PixelFormat = .i420, size: VideoSize? = nil, synchronized: Bool = true,
+        handler: @escaping @Sendable (borrowing VideoFrame) -> Void
+    ) {
+        self.format = format
+        self.size = size
+        self.synchronized = synchronized
+        self.handler = handler
+    }
+}

@@ -1,0 +1,104 @@
+import Synchronization
+
+/// Names for video sinks: the built-ins (`null`, `frames`) are there with no set-up, plugins
+/// register more, and a player can be given a registry of its own instead of ``shared``.
+///
+/// Modelled on swift-log's `LoggingSystem`: a process-wide default that works untouched,
+/// extension by registration, and per-instance override.
+public final class VideoSinkRegistry: Sendable {
+    /// Makes a sink from string options (as given on a command line, `format=rgba`).
+    public typealias Factory = @Sendable (_ options: [String: String]) throws(MediaError) -> any VideoSink
+
+    /// One registered sink.
+    public struct Entry: Sendable {
+        /// The name the sink is chosen by.
+        public let name: String
+        /// A one-line description for people.
+        public let summary: String
+        /// What the sink can do.
+        public let capabilities: VideoSinkCapabilities
+        /// Makes the sink.
+        public let factory: Factory
+    }
+
+    /// The registry players use unless given another; it starts with the built-in sinks.
+    public static let shared = VideoSinkRegistry()
+
+    private let entries = Mutex<[String: Entry]>([:])
+    private let environment: @Sendable () -> [String: String]
+
+    /// Creates a registry.
+    /// - Parameter builtIns: Whether to register the built-in sinks (`null`, `frames`).
+    public convenience init(builtIns: Bool = true) {
+        self.init(builtIns: builtIns, environment: { ProcessEnvironment.current })
+    }
+
+    init(builtIns: Bool, environment: @escaping @Sendable () -> [String: String]) {
+        self.environment = environment
+        if builtIns { BuiltInVideoSinks.register(in: self) }
+    }
+
+    /// Registers a sink under a name.
+    /// - Parameters:
+    ///   - name: The name; letters, digits, `-` and `_`.
+    ///   - summary: A one-line description.
+    ///   - capabilities: What the sink can do.
+    ///   - factory: Makes the sink from string options.
+    /// - Throws: ``MediaError/Code/duplicateSink`` when the name is taken, ``MediaError/Code/invalidArgument``
+    ///   for a malformed name.
+    public func register(
+        _ name: String, summary: String, capabilities: VideoSinkCapabilities = [], factory: @escaping Factory
+    ) throws(MediaError) {
+        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
+            throw MediaError(.invalidArgument, "'\(name)' is not a valid sink name")
+        }
+        let entry = Entry(name: name, summary: summary, capabilities: capabilities, factory: factory)
+        let added = entries.withLock { table in
+            guard table[name] == nil else { return false }
+            table[name] = entry
+            return true
+        }
+        guard added else { throw MediaError(.duplicateSink, "a video sink named '\(name)' is already registered") }
+    }
+
+    /// Every registered sink, by name.
+    public var all: [Entry] {
+        entries.withLock { Array($0.values) }.sorted { $0.name < $1.name }
+    }
+
+    /// The entry registered under `name`, if any.
+    /// - Parameter name: The sink's name.
+    /// - Returns: The entry.
+    public func entry(named name: String) -> Entry? {
+        entries.withLock { $0[name] }
+    }
+
+    /// Makes the sink registered under `name`.
+    /// - Parameters:
+    ///   - name: The sink's name.
+    ///   - options: Options the sink understands (`format=rgba`, `sync=false`, ...).
+    /// - Returns: The sink.
+    /// - Throws: ``MediaError/Code/unknownSink`` listing the names that exist, or the factory's error.
+    public func makeSink(named name: String, options: [String: String] = [:]) throws(MediaError) -> any VideoSink {
+        guard let entry = entry(named: name) else {
+            let known = all.map(\.name).joined(separator: ", ")
+            throw MediaError(.unknownSink, "no video sink named '\(name)' (registered: \(known))")
+        }
+        return try entry.factory(options)
+    }
+
+    /// The name of the sink a player uses when given none: `window` when it is registered and
+    /// a display is reachable (`DISPLAY` or `WAYLAND_DISPLAY` is set), otherwise `null`.
+    public var defaultSinkName: String {
+        let environment = environment()
+        let hasDisplay = !(environment["DISPLAY"] ?? "").isEmpty || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty
+        return hasDisplay && entry(named: "window") != nil ? "window" : "null"
+    }
+
+    /// Makes the default sink (see ``defaultSinkName``).
+    /// - Returns: The sink.
+    /// - Throws: The factory's error.
+    public func makeDefaultSink() throws(MediaError) -> any VideoSink {
+        try makeSink(named: defaultSinkName)
+    }
+}

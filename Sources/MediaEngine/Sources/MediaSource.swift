@@ -1,0 +1,41 @@
+/// What a ``MoviePlayer`` plays: a URI GStreamer can open, with the checks and settings
+/// that belong to that kind of source.
+///
+/// Implement ``uri`` and ``sourceType``; the rest have defaults that do nothing.
+/// The player calls ``validate()`` when it prepares, before it builds any pipeline, so a
+/// source can refuse bad input with a precise error (a missing file, a FIFO). It applies
+/// ``settings`` to the GStreamer source element once playbin has made it, and passes every
+/// pipeline error through ``interpret(_:)`` so the source can make it more precise.
+///
+/// Threading: the player calls these requirements from the task that prepares it and from
+/// its bus thread; an implementation must be `Sendable` and must not block for long.
+public protocol MediaSource: Sendable {
+    /// The URI GStreamer opens (`file:///...`, `https://...`), correctly escaped.
+    var uri: String { get }
+
+    /// Whether this is a file or a stream; reported by ``MoviePlayer/movieSourceType``.
+    var sourceType: MovieSourceType { get }
+
+    /// Checks the source before any pipeline exists.
+    /// - Throws: ``MediaError`` describing why the source cannot play.
+    func validate() throws(MediaError)
+
+    /// Properties for the GStreamer element that reads the source (filesrc, souphttpsrc, ...).
+    var settings: SourceSettings { get }
+
+    /// Makes an error the pipeline reported more precise, using what the source knows
+    /// (a file that turned out truncated, an HTTP status). Returns the error unchanged when
+    /// it has nothing to add.
+    /// - Parameter error: The error as the engine understood it.
+    /// - Returns: The error to report.
+    func interpret(_ error: MediaError) -> MediaError
+}
+
+extension MediaSource {
+    /// Accepts every source.
+    public func validate() throws(MediaError) {}
+    /// No settings.
+    public var settings: SourceSettings { SourceSettings() }
+    /// Returns the error unchanged.
+    public func interpret(_ error: MediaError) -> MediaError { error }
+}
