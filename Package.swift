@@ -17,6 +17,8 @@ let package = Package(
         .target(name: "MediaEngine", dependencies: ["CGStreamer", "CGStreamerShim"]),
         .target(name: "FileSource", dependencies: ["MediaEngine"]),
         .executableTarget(name: "mediaplay", dependencies: ["MediaEngine", "FileSource"], path: "Examples/mediaplay"),
-        .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine"]),
+        .target(name: "MediaTestSupport", dependencies: ["MediaEngine"], path: "Tests/MediaTestSupport"),
+        .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine", "FileSource", "MediaTestSupport"]),
+        .testTarget(name: "FileSourceTests", dependencies: ["FileSource", "MediaTestSupport"]),
     ]
 )

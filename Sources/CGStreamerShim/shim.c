@@ -70,15 +70,26 @@ void me_watch_stream_types(GstElement *bin) {
 
 typedef struct {
     GstElement *element; // weak: the probe is removed with the pad, which the element owns
-    gboolean seen;
+    gint seen;           // atomic: whether the first buffer since start or the last flush was reported
+    GstSegment segment;  // the last segment, to turn PTS into stream time (streaming thread only)
+    guint32 seqnum;      // the last segment's (or flush's) sequence number, which is the seek's
 } FirstFrameWatch;
 
 static GstPadProbeReturn on_first_frame_probe(GstPad *pad, GstPadProbeInfo *info, gpointer user_data) {
     FirstFrameWatch *watch = user_data;
-    if (GST_PAD_PROBE_INFO_TYPE(info) & GST_PAD_PROBE_TYPE_EVENT_FLUSH) {
+    if (GST_PAD_PROBE_INFO_TYPE(info) & (GST_PAD_PROBE_TYPE_EVENT_FLUSH | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM)) {
         GstEvent *event = GST_PAD_PROBE_INFO_EVENT(info);
-        if (GST_EVENT_TYPE(event) == GST_EVENT_FLUSH_STOP) {
+        switch (GST_EVENT_TYPE(event)) {
+        case GST_EVENT_FLUSH_STOP:
+            watch->seqnum = gst_event_get_seqnum(event);
             g_atomic_int_set(&watch->seen, FALSE);
+            break;
+        case GST_EVENT_SEGMENT:
+            gst_event_copy_segment(event, &watch->segment);
+            watch->seqnum = gst_event_get_seqnum(event);
+            break;
+        default:
+            break;
         }
         return GST_PAD_PROBE_OK;
     }
@@ -101,9 +112,13 @@ static GstPadProbeReturn on_first_frame_probe(GstPad *pad, GstPadProbeInfo *info
         gst_caps_unref(caps);
     }
     GstBuffer *buffer = GST_PAD_PROBE_INFO_BUFFER(info);
+    guint64 stream_time = GST_CLOCK_TIME_NONE;
+    if (watch->segment.format == GST_FORMAT_TIME && GST_BUFFER_PTS_IS_VALID(buffer)) {
+        stream_time = gst_segment_to_stream_time(&watch->segment, GST_FORMAT_TIME, GST_BUFFER_PTS(buffer));
+    }
     GstStructure *s = gst_structure_new("me-first-frame", "width", G_TYPE_INT, width, "height", G_TYPE_INT, height,
-                                        "par-n", G_TYPE_INT, par_n, "par-d", G_TYPE_INT, par_d, "pts", G_TYPE_UINT64,
-                                        (guint64)GST_BUFFER_PTS(buffer), NULL);
+                                        "par-n", G_TYPE_INT, par_n, "par-d", G_TYPE_INT, par_d, "stream-time",
+                                        G_TYPE_UINT64, stream_time, "seqnum", G_TYPE_UINT, watch->seqnum, NULL);
     gst_element_post_message(watch->element, gst_message_new_application(GST_OBJECT(watch->element), s));
     return GST_PAD_PROBE_OK;
 }
@@ -111,8 +126,11 @@ static GstPadProbeReturn on_first_frame_probe(GstPad *pad, GstPadProbeInfo *info
 gulong me_watch_first_frame(GstPad *pad, GstElement *element) {
     FirstFrameWatch *watch = g_new0(FirstFrameWatch, 1);
     watch->element = element;
-    return gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_EVENT_FLUSH, on_first_frame_probe,
-                             watch, g_free);
+    gst_segment_init(&watch->segment, GST_FORMAT_UNDEFINED);
+    return gst_pad_add_probe(pad,
+                             GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_EVENT_FLUSH |
+                                 GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM,
+                             on_first_frame_probe, watch, g_free);
 }
 
 // MARK: signals

@@ -53,8 +53,9 @@ gboolean me_post_application_message(GstElement *element, const gchar *name);
 void me_watch_stream_types(GstElement *bin);
 
 /// Adds a buffer probe on `pad` that posts an application message
-/// "me-first-frame" (fields width, height, par-n, par-d, pts) on `element` for
-/// the first buffer after start and after each flush. Runs in C on the
+/// "me-first-frame" (fields width, height, par-n, par-d, stream-time, seqnum) on
+/// `element` for the first buffer after start and after each flush. `seqnum` is
+/// that of the flush or segment before the buffer, which a seek's events carry. Runs in C on the
 /// streaming thread: no Swift code is entered per frame.
 gulong me_watch_first_frame(GstPad *pad, GstElement *element);
 

@@ -18,8 +18,9 @@ enum BusMessage: Sendable {
     case missingPlugin(description: String, caps: String?)
     /// A typefind element recognised the stream (posted by the shim's typefind watch).
     case streamTypeFound(caps: String)
-    /// The first frame since start or since a flush reached the video sink.
-    case firstFrame(width: Int, height: Int, pixelAspectRatio: Double)
+    /// The first frame since start or since a flush reached the video sink; `seqnum` is the
+    /// sequence number of the seek (or start) that led to it.
+    case firstFrame(FirstFrame)
     case clockLost
     case latencyChanged
     /// Something the engine posted to itself (its name).
@@ -85,8 +86,11 @@ enum BusMessage: Sendable {
                 let parN = structure.int("par-n") ?? 1
                 let parD = structure.int("par-d") ?? 1
                 self = .firstFrame(
-                    width: structure.int("width") ?? 0, height: structure.int("height") ?? 0,
-                    pixelAspectRatio: parN > 0 && parD > 0 ? Double(parN) / Double(parD) : 1)
+                    FirstFrame(
+                        width: structure.int("width") ?? 0, height: structure.int("height") ?? 0,
+                        pixelAspectRatio: parN > 0 && parD > 0 ? Double(parN) / Double(parD) : 1,
+                        streamTime: structure.uint64("stream-time").flatMap { Duration(clockTime: GstClockTime($0)) },
+                        seqnum: UInt32(structure.uint("seqnum") ?? 0)))
             case let name:
                 self = .application(name)
             }
@@ -129,5 +133,21 @@ enum GstStateValue: Sendable, Equatable {
         case GST_STATE_PLAYING: self = .playing
         default: self = .voidPending
         }
+    }
+}
+
+/// What the video output's probe saw of the first frame after a start or a flush.
+struct FirstFrame: Sendable, Equatable {
+    var width: Int
+    var height: Int
+    var pixelAspectRatio: Double
+    /// The frame's position in the movie.
+    var streamTime: Duration?
+    /// The sequence number of the flush or segment before the frame: a seek's number.
+    var seqnum: UInt32
+
+    /// The size at which the frame displays.
+    var displaySize: VideoSize {
+        VideoSize(width: Int((Double(width) * pixelAspectRatio).rounded()), height: height)
     }
 }

@@ -9,12 +9,14 @@ extension PlayerCore {
         case .pipelineStateChanged(_, let new, let pending):
             guard pending == .voidPending else { break }
             pipelineReached(new, session: session)
-        case .firstFrame(let width, let height, let pixelAspectRatio):
+        case .firstFrame(let frame):
             update { state, events in
                 guard state.session === session else { return }
-                let displayWidth = Int((Double(width) * pixelAspectRatio).rounded())
-                state.setNaturalSize(VideoSize(width: displayWidth, height: height), &events)
+                state.setNaturalSize(frame.displaySize, &events)
                 state.setReadyForDisplay(true, &events)
+                if let pending = state.pendingSeek, pending.seqnum == frame.seqnum {
+                    state.completeSeeks(at: frame.streamTime ?? pending.position, &events)
+                }
             }
         case .endOfStream:
             return endOfStream(session)
@@ -75,15 +77,17 @@ extension PlayerCore {
             finishPreparation(session)
             return
         }
+        // A seek normally completes when its first frame reaches the video output (matched by
+        // the seek's sequence number, above). With no video, or a seek that ran into the end of
+        // the movie, no frame comes: the pipeline's ASYNC_DONE (whose own sequence number
+        // GStreamer 1.22 does not tie to the seek) completes it instead.
         let position = session.position
         update { state, events in
             guard state.session === session, let pending = state.pendingSeek else { return }
-            // A flushing seek's ASYNC_DONE carries the seek's sequence number; an older seek
-            // that a newer one replaced completes with it.
-            if pending.seqnum == seqnum || !state.seekWaiters.contains(where: { $0.seqnum == seqnum }) {
-                state.pendingSeek = nil
-                events.append(.seekCompleted(position ?? pending.position))
-                state.resolveSeekWaiters(upTo: nil)
+            let noFrameExpected = !state.mediaTypes.contains(.video)
+                || state.duration.map { pending.position + Self.truncationTolerance(for: $0) >= $0 } ?? false
+            if noFrameExpected {
+                state.completeSeeks(at: position ?? pending.position, &events)
             }
         }
     }
@@ -98,7 +102,7 @@ extension PlayerCore {
             state.setMediaTypes(mediaTypes, &events)
             state.setLoadState(state.sourceType == .file ? [.playable, .playthroughOK] : .playable, &events)
             state.setPrepared(true, &events)
-            state.resolvePrepareWaiters(.success(()))
+            state.waiters.resolve(.prepared)
             return state.target == .playing
         }
         if startPlaying { session.play() }

@@ -4,9 +4,19 @@ import Synchronization
 /// The serial owner of a player's state. Commands (from any task) and bus messages (from the
 /// pipeline's bus thread) change the state under one lock, and each change publishes its
 /// events while that lock is held, so every subscriber sees one order. GStreamer is never
-/// called with the lock held: its signals could re-enter the player.
+/// called with the lock held: a flushing seek or a state change waits for streaming threads,
+/// which may be inside a frame callback that reads the player.
 final class PlayerCore: Sendable {
     static let stateChangeFailedMessage = "me-state-change-failed"
+
+    /// What a command found when it looked at the state: finished already, or a wait to register.
+    enum WaitDecision {
+        case done(Result<Void, MediaError>)
+        case wait(Waiters.Kind)
+
+        static let success = WaitDecision.done(.success(()))
+        static let stopped = WaitDecision.done(.failure(MediaError(.cancelled, "playback was stopped")))
+    }
 
     let state: Mutex<PlayerState>
     let hub = EventHub()
@@ -28,14 +38,31 @@ final class PlayerCore: Sendable {
         }
     }
 
-    /// Waits for a completion that `register` stores under the lock; `then` runs right after,
-    /// outside the lock (to start what will complete it, such as a state change).
-    func wait(
-        _ register: (inout PlayerState, PlayerState.Completion) -> Void, then start: () -> Void = {}
-    ) async throws(MediaError) {
-        let result = await withCheckedContinuation { (completion: PlayerState.Completion) in
-            state.withLock { register(&$0, completion) }
-            start()
+    /// Decides under the lock whether to wait; if so registers a waiter and runs `start`
+    /// (outside the lock) to begin what will complete it. Cancelling the calling task fails
+    /// the wait with ``MediaError/Code/cancelled``; the pipeline carries on.
+    func wait(_ decide: (inout PlayerState) -> WaitDecision, then start: () -> Void = {}) async throws(MediaError) {
+        let ticket = WaitTicket()
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (completion: Waiters.Completion) in
+                let registered = state.withLock { state -> Bool in
+                    switch decide(&state) {
+                    case .done(let result):
+                        completion.resume(returning: result)
+                        return false
+                    case .wait(let kind):
+                        ticket.id = state.waiters.add(kind, completion)
+                        if Task.isCancelled {
+                            state.waiters.cancel(id: ticket.id!)
+                            return false
+                        }
+                        return true
+                    }
+                }
+                if registered { start() }
+            }
+        } onCancel: {
+            if let id = ticket.id { state.withLock { $0.waiters.cancel(id: id) } }
         }
         try result.get()
     }
@@ -57,56 +84,47 @@ final class PlayerCore: Sendable {
             state.setSourceType(state.source.sourceType, &events)
             return .start(id: state.sessionID, source: state.source, sink: state.videoSink, audio: state.audioOutput)
         }
-        guard case .start(let id, let source, let sink, let audio) = step else {
-            if case .wait = step { try await waitUntilPrepared() }
-            return
+        if case .done = step { return }
+        if case .start(let id, let source, let sink, let audio) = step {
+            do throws(MediaError) {
+                try source.validate()
+                let session = try PipelineSession(id: id, source: source, videoSink: sink, audioOutput: audio) {
+                    [weak self] message in
+                    self?.handle(message, session: id) ?? .exit
+                }
+                let installed = update { state, _ in
+                    guard state.sessionID == id, state.phase == .preparing else { return false }
+                    state.session = session
+                    return true
+                }
+                guard installed else {
+                    session.close()
+                    throw MediaError(.cancelled, "preparation was cancelled")
+                }
+                scheduleTimeout(for: id)
+                session.start()
+            } catch {
+                fail(session: id, with: source.interpret(error))
+            }
         }
-        do throws(MediaError) {
-            try source.validate()
-            let session = try PipelineSession(id: id, source: source, videoSink: sink, audioOutput: audio) {
-                [weak self] message in
-                self?.handle(message, session: id) ?? .exit
-            }
-            let installed = update { state, _ in
-                guard state.sessionID == id, state.phase == .preparing else { return false }
-                state.session = session
-                return true
-            }
-            guard installed else {
-                session.close()
-                throw MediaError(.cancelled, "preparation was cancelled")
-            }
-            scheduleTimeout(for: id)
-            session.start()
-        } catch {
-            fail(session: id, with: source.interpret(error))
-        }
-        try await waitUntilPrepared()
-    }
-
-    private func waitUntilPrepared() async throws(MediaError) {
-        try await wait { state, completion in
+        try await wait { state in
             switch state.phase {
-            case .prepared: completion.resume(returning: .success(()))
-            case .preparing: state.prepareWaiters.append(completion)
-            case .idle:
-                completion.resume(
-                    returning: .failure(state.lastError ?? MediaError(.cancelled, "preparation was cancelled")))
+            case .prepared: .success
+            case .preparing: .wait(.prepared)
+            case .idle: .done(.failure(state.lastError ?? MediaError(.cancelled, "preparation was cancelled")))
             }
         }
     }
 
     private func scheduleTimeout(for id: Int) {
         let seconds =
-            Double(preparationTimeout.components.seconds)
-            + Double(preparationTimeout.components.attoseconds) / 1e18
+            Double(preparationTimeout.components.seconds) + Double(preparationTimeout.components.attoseconds) / 1e18
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [weak self] in
             guard let self else { return }
             let stillPreparing = state.withLock { $0.sessionID == id && $0.phase == .preparing }
             if stillPreparing {
-                fail(
-                    session: id,
-                    with: MediaError(.timedOut, "the movie did not become ready within \(preparationTimeout)"))
+                let error = MediaError(.timedOut, "the movie did not become ready within \(preparationTimeout)")
+                fail(session: id, with: error)
             }
         }
     }
@@ -117,9 +135,7 @@ final class PlayerCore: Sendable {
         let position = state.withLock { $0.session(id) }?.position
         let session = update { state, events -> PipelineSession? in
             guard state.sessionID == id, state.phase != .idle else { return nil }
-            let detached = state.detachSession(finish: .playbackError, error: error, position: position, &events)
-            state.lastError = error
-            return detached
+            return state.detachSession(finish: .playbackError, error: error, position: position, &events)
         }
         session?.close()
     }
@@ -128,39 +144,29 @@ final class PlayerCore: Sendable {
 
     func play() async throws(MediaError) {
         try await prepare()
-        enum Step {
-            case done
-            case go(PipelineSession, restart: Bool)
-        }
-        let step = update { state, _ -> Step in
-            guard let session = state.session, state.phase == .prepared else { return .done }
+        let step = update { state, _ -> (session: PipelineSession, restart: Bool)? in
+            guard let session = state.session, state.phase == .prepared else { return nil }
             state.target = .playing
             state.supersedeStateWaiters()
-            if state.playbackState == .playing { return .done }
-            let restart = state.atEnd
-            state.atEnd = false
-            return .go(session, restart: restart)
+            if state.playbackState == .playing { return nil }
+            defer { state.atEnd = false }
+            return (session, state.atEnd)
         }
-        guard case .go(let session, let restart) = step else { return }
+        guard let (session, restart) = step else { return }
         if restart, let request = SeekRequest(position: .zero, rate: state.withLock { $0.rate }, exact: false) {
             session.send(request)
         }
-        var registered = false
-        try await wait { state, completion in
-            guard state.session === session else {
-                return completion.resume(returning: .failure(MediaError(.cancelled, "playback was stopped")))
-            }
-            if state.playbackState == .playing { return completion.resume(returning: .success(())) }
-            state.stateWaiters.append((.playing, completion))
-            registered = true
+        try await wait { state in
+            guard state.session === session else { return .stopped }
+            return state.playbackState == .playing ? .success : .wait(.playbackState(.playing))
         } then: {
-            if registered { session.play() }
+            session.play()
         }
     }
 
     func pause() async throws(MediaError) {
         if state.withLock({ $0.phase == .preparing }) { try await prepare() }
-        let session = update { state, events -> PipelineSession? in
+        let session = update { state, _ -> PipelineSession? in
             guard let session = state.session, state.phase == .prepared else { return nil }
             state.target = .paused
             state.supersedeStateWaiters()
@@ -168,14 +174,11 @@ final class PlayerCore: Sendable {
             return session
         }
         guard let session else { return }
-        var registered = false
-        try await wait { state, completion in
-            guard state.session === session else { return completion.resume(returning: .success(())) }
-            if state.playbackState == .paused { return completion.resume(returning: .success(())) }
-            state.stateWaiters.append((.paused, completion))
-            registered = true
+        try await wait { state in
+            guard state.session === session else { return .success }
+            return state.playbackState == .paused ? .success : .wait(.playbackState(.paused))
         } then: {
-            if registered { session.pause() }
+            session.pause()
         }
     }
 
@@ -189,22 +192,28 @@ final class PlayerCore: Sendable {
         session?.close()
     }
 
+    func shutdown() {
+        let session = update { state, events -> PipelineSession? in
+            state.detachSession(finish: nil, error: nil, position: nil, &events)
+        }
+        session?.close()
+        hub.finish()
+    }
+
+    // MARK: Seeking
+
     func seek(to position: Duration, exact: Bool) async throws(MediaError) {
         if state.withLock({ $0.phase == .preparing }) { try await prepare() }
         let (session, request, target) = try makeSeek(to: position, rate: nil, exact: exact)
-        var registered = false
-        try await wait { state, completion in
-            guard state.session === session else {
-                return completion.resume(returning: .failure(MediaError(.cancelled, "playback was stopped")))
-            }
+        try await wait { state in
+            guard state.session === session else { return .stopped }
             state.atEnd = false
             state.pendingSeek = (request.seqnum, target)
-            state.seekWaiters.append((request.seqnum, completion))
-            registered = true
+            return .wait(.seek(request.seqnum))
         } then: {
             // Sent after the waiter exists, so the ASYNC_DONE it causes cannot be missed, and
             // outside the lock, since a flushing seek waits for the streaming threads.
-            if registered { send(request, through: session) }
+            send(request, through: session)
         }
     }
 
@@ -226,11 +235,10 @@ final class PlayerCore: Sendable {
         guard position >= .zero else {
             throw MediaError(.invalidArgument, "cannot seek to a negative time (\(position))")
         }
-        guard
-            let (session, currentRate, duration) = state.withLock({ state in
-                state.phase == .prepared ? state.session.map { ($0, state.rate, state.duration) } : nil
-            })
-        else {
+        let prepared = state.withLock { state in
+            state.phase == .prepared ? state.session.map { ($0, state.rate, state.duration) } : nil
+        }
+        guard let (session, currentRate, duration) = prepared else {
             throw MediaError(.notPrepared, "seeking needs a prepared player; call prepareToPlay() first")
         }
         let target = duration.map { min(position, $0) } ?? position
@@ -241,32 +249,15 @@ final class PlayerCore: Sendable {
     }
 
     private func send(_ request: SeekRequest, through session: PipelineSession) {
-        if !session.send(request) {
-            fail(seek: request.seqnum, with: MediaError(.pipelineFailure, "the pipeline refused the seek"))
-        }
-    }
-
-    private func fail(seek seqnum: UInt32, with error: MediaError) {
+        guard !session.send(request) else { return }
         update { state, _ in
-            state.seekWaiters.removeAll { waiter in
-                guard waiter.seqnum == seqnum else { return false }
-                waiter.completion.resume(returning: .failure(error))
-                return true
-            }
-            if state.pendingSeek?.seqnum == seqnum { state.pendingSeek = nil }
+            state.waiters.resolve(.seek(request.seqnum), .failure(MediaError(.pipelineFailure, "the pipeline refused the seek")))
+            if state.pendingSeek?.seqnum == request.seqnum { state.pendingSeek = nil }
         }
     }
 
-    func shutdown() {
-        let session = update { state, events -> PipelineSession? in
-            state.detachSession(finish: nil, error: nil, position: nil, &events)
-        }
-        session?.close()
-        hub.finish()
-    }
-}
+    // MARK: Rate
 
-extension PlayerCore {
     /// Changes the rate: stored for the next playback, applied at once while playing.
     func setRate(_ rate: Double) {
         guard rate.isFinite else { return }

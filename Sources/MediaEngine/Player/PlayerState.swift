@@ -10,8 +10,6 @@ struct PlayerState {
         case paused, playing
     }
 
-    typealias Completion = CheckedContinuation<Result<Void, MediaError>, Never>
-
     var source: any MediaSource
     var videoSink: any VideoSink
     var audioOutput: AudioOutput
@@ -41,9 +39,7 @@ struct PlayerState {
     /// What the bus said about the stream before a failure, for telling errors apart.
     var errorContext = PipelineErrorTranslator()
 
-    var prepareWaiters: [Completion] = []
-    var stateWaiters: [(target: PlaybackState, completion: Completion)] = []
-    var seekWaiters: [(seqnum: UInt32, completion: Completion)] = []
+    var waiters = Waiters()
     var pendingSeek: (seqnum: UInt32, position: Duration)?
 
     init(source: any MediaSource, videoSink: any VideoSink, audioOutput: AudioOutput) {
@@ -63,7 +59,7 @@ struct PlayerState {
         guard playbackState != new else { return }
         playbackState = new
         events.append(.playbackStateChanged(new))
-        resolveStateWaiters(reached: new)
+        waiters.resolve(.playbackState(new))
     }
 
     mutating func setLoadState(_ new: LoadState, _ events: inout [PlayerEvent]) {
@@ -150,40 +146,28 @@ struct PlayerState {
         return session
     }
 
-    // MARK: Waiters
-
-    mutating func resolvePrepareWaiters(_ result: Result<Void, MediaError>) {
-        for waiter in prepareWaiters { waiter.resume(returning: result) }
-        prepareWaiters.removeAll()
-    }
-
-    mutating func resolveStateWaiters(reached state: PlaybackState) {
-        stateWaiters.removeAll { waiter in
-            guard waiter.target == state else { return false }
-            waiter.completion.resume(returning: .success(()))
-            return true
+    /// The pending seek has landed at `position`: announce it and complete every seek waiter
+    /// (earlier seeks that a later one replaced complete with it).
+    mutating func completeSeeks(at position: Duration, _ events: inout [PlayerEvent]) {
+        pendingSeek = nil
+        events.append(.seekCompleted(position))
+        waiters.resolve(.success(())) { kind in
+            if case .seek = kind { return true }
+            return false
         }
     }
 
+    // MARK: Waiters
+
     /// Completes every `play()`/`pause()` still waiting: a later command has replaced them.
     mutating func supersedeStateWaiters() {
-        for waiter in stateWaiters { waiter.completion.resume(returning: .success(())) }
-        stateWaiters.removeAll()
-    }
-
-    mutating func resolveSeekWaiters(upTo seqnum: UInt32?) {
-        seekWaiters.removeAll { waiter in
-            guard seqnum == nil || waiter.seqnum == seqnum else { return false }
-            waiter.completion.resume(returning: .success(()))
-            return true
+        waiters.resolve(.success(())) { kind in
+            if case .playbackState = kind { return true }
+            return false
         }
     }
 
     mutating func failWaiters(_ error: MediaError) {
-        resolvePrepareWaiters(.failure(error))
-        for waiter in stateWaiters { waiter.completion.resume(returning: .failure(error)) }
-        stateWaiters.removeAll()
-        for waiter in seekWaiters { waiter.completion.resume(returning: .failure(error)) }
-        seekWaiters.removeAll()
+        waiters.resolve(.failure(error)) { _ in true }
     }
 }

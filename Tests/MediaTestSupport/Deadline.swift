@@ -1,0 +1,69 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// The test waited longer than it allows.
+public struct DeadlineExceeded: Error, CustomStringConvertible {
+    /// What was being waited for.
+    public let what: String
+    /// The limit.
+    public let limit: Duration
+    /// A sentence for the test report.
+    public var description: String { "\(what) did not happen within \(limit)" }
+}
+
+/// Runs `body` and fails with ``DeadlineExceeded`` if it has not finished within `limit`.
+/// The limit is enforced by a dispatch timer, not by sleeping, and the body is cancelled.
+/// - Parameters:
+///   - limit: How long to allow.
+///   - what: What is awaited, for the failure message.
+///   - body: The work.
+/// - Returns: What `body` returned.
+public func withDeadline<Result: Sendable>(
+    _ limit: Duration, _ what: String = "the operation", _ body: @escaping @Sendable () async throws -> Result
+) async throws -> Result {
+    try await withThrowingTaskGroup(of: Result?.self) { group in
+        group.addTask { try await body() }
+        group.addTask {
+            let alarm = Alarm()
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { continuation in
+                    alarm.arm(continuation)
+                    let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18
+                    DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { alarm.ring() }
+                }
+            } onCancel: {
+                alarm.ring()
+            }
+            return nil
+        }
+        defer { group.cancelAll() }
+        guard let first = try await group.next(), let result = first else {
+            throw DeadlineExceeded(what: what, limit: limit)
+        }
+        return result
+    }
+}
+
+/// A continuation resumed once, by whichever comes first: the timer or cancellation.
+private final class Alarm: Sendable {
+    private let state = Mutex<(continuation: CheckedContinuation<Void, Never>?, rung: Bool)>((nil, false))
+
+    func arm(_ continuation: CheckedContinuation<Void, Never>) {
+        let resumeNow = state.withLock { state -> Bool in
+            if state.rung { return true }
+            state.continuation = continuation
+            return false
+        }
+        if resumeNow { continuation.resume() }
+    }
+
+    func ring() {
+        let continuation = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            state.rung = true
+            defer { state.continuation = nil }
+            return state.continuation
+        }
+        continuation?.resume()
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import Synchronization
+
+/// Small movies made with GStreamer (`gst-launch-1.0`) the first time a test asks for them,
+/// kept in the temporary directory under a name derived from their pipeline so later runs
+/// reuse them.
+public enum TestMedia {
+    /// A clip and the pipeline that makes it.
+    public struct Clip: Sendable, Hashable {
+        /// The file name's extension.
+        public let fileExtension: String
+        /// The `gst-launch-1.0` pipeline; `LOCATION` stands for the output file.
+        public let pipeline: String
+
+        /// Creates a clip description.
+        public init(fileExtension: String, pipeline: String) {
+            self.fileExtension = fileExtension
+            self.pipeline = pipeline
+        }
+    }
+
+    /// SMPTE colour bars, 320x240, 30 fps, 2 s, H.264 in MP4 (moov first), no audio.
+    public static let bars = Clip(
+        fileExtension: "mp4",
+        pipeline: """
+            videotestsrc num-buffers=60 pattern=smpte ! video/x-raw,width=320,height=240,framerate=30/1 ! \
+            x264enc key-int-max=15 speed-preset=ultrafast ! h264parse ! mp4mux faststart=true ! filesink location=LOCATION
+            """)
+
+    /// The same bars with the moov box at the end (mp4mux's default layout).
+    public static let barsMoovAtEnd = Clip(
+        fileExtension: "mp4",
+        pipeline: """
+            videotestsrc num-buffers=60 pattern=smpte ! video/x-raw,width=320,height=240,framerate=30/1 ! \
+            x264enc key-int-max=15 speed-preset=ultrafast ! h264parse ! mp4mux ! filesink location=LOCATION
+            """)
+
+    /// SMPTE bars 320x240 with a 440 Hz tone in AAC, 2 s, MP4.
+    public static let barsWithAudio = Clip(
+        fileExtension: "mp4",
+        pipeline: """
+            videotestsrc num-buffers=60 pattern=smpte ! video/x-raw,width=320,height=240,framerate=30/1 ! \
+            x264enc key-int-max=15 speed-preset=ultrafast ! h264parse ! mp4mux name=mux faststart=true ! \
+            filesink location=LOCATION \
+            audiotestsrc num-buffers=87 wave=sine ! audio/x-raw,rate=44100,channels=2 ! audioconvert ! avenc_aac ! mux.
+            """)
+
+    /// A tone with no video, Vorbis in Ogg, 1 s.
+    public static let audioOnly = Clip(
+        fileExtension: "ogg",
+        pipeline: """
+            audiotestsrc num-buffers=44 wave=sine ! audio/x-raw,rate=44100,channels=1 ! audioconvert ! vorbisenc ! \
+            oggmux ! filesink location=LOCATION
+            """)
+
+    /// Bars in VP8/WebM, to be saved under a misleading `.mp4` name by the test.
+    public static let barsWebM = Clip(
+        fileExtension: "webm",
+        pipeline: """
+            videotestsrc num-buffers=30 pattern=smpte ! video/x-raw,width=320,height=240,framerate=30/1 ! \
+            vp8enc deadline=1 ! webmmux ! filesink location=LOCATION
+            """)
+
+    /// A wide clip with square pixels stretched by a 2:1 pixel aspect ratio: 200x100 stored, 400x100 shown.
+    public static let anamorphic = Clip(
+        fileExtension: "mkv",
+        pipeline: """
+            videotestsrc num-buffers=10 pattern=smpte ! \
+            video/x-raw,width=200,height=100,framerate=10/1,pixel-aspect-ratio=2/1 ! \
+            x264enc speed-preset=ultrafast ! h264parse ! matroskamux ! filesink location=LOCATION
+            """)
+
+    /// One PNG image (a still, not a movie).
+    public static let image = Clip(
+        fileExtension: "png",
+        pipeline: """
+            videotestsrc num-buffers=1 pattern=smpte ! video/x-raw,width=64,height=48 ! pngenc ! \
+            filesink location=LOCATION
+            """)
+
+    /// A 1280x720 H.264 clip of 60 frames, for benchmarks.
+    public static let hd720 = Clip(
+        fileExtension: "mp4",
+        pipeline: """
+            videotestsrc num-buffers=60 pattern=smpte ! video/x-raw,width=1280,height=720,framerate=30/1 ! \
+            x264enc key-int-max=30 speed-preset=ultrafast ! h264parse ! mp4mux faststart=true ! filesink location=LOCATION
+            """)
+
+    private static let inFlight = Mutex<[Clip: Task<URL, any Error>]>([:])
+
+    /// The clip's file, made on first use.
+    /// - Parameter clip: The clip.
+    /// - Returns: The file's URL.
+    public static func url(for clip: Clip) async throws -> URL {
+        let task = inFlight.withLock { tasks in
+            if let task = tasks[clip] { return task }
+            let task = Task { try make(clip) }
+            tasks[clip] = task
+            return task
+        }
+        return try await task.value
+    }
+
+    /// The folder test media live in.
+    public static let directory: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("swift-media-engine-tests")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }()
+
+    /// A fresh folder for one test's own files.
+    public static func scratchDirectory() throws -> URL {
+        let url = directory.appendingPathComponent("scratch-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    private static func make(_ clip: Clip) throws -> URL {
+        let name = String(format: "%016llx", stableHash(clip.pipeline)) + "." + clip.fileExtension
+        let url = directory.appendingPathComponent(name)
+        if FileManager.default.fileExists(atPath: url.path) { return url }
+        let partial = directory.appendingPathComponent("partial-\(UUID().uuidString)." + clip.fileExtension)
+        let pipeline = clip.pipeline.replacingOccurrences(of: "LOCATION", with: partial.path)
+        let result = try ProcessRunner.run("gst-launch-1.0", ["-q"] + pipeline.split(separator: " ").map(String.init))
+        guard result.status == 0 else {
+            try? FileManager.default.removeItem(at: partial)
+            throw TestMediaError(message: "gst-launch-1.0 failed (\(result.status)): \(result.standardError)")
+        }
+        _ = try? FileManager.default.replaceItemAt(url, withItemAt: partial)
+        if !FileManager.default.fileExists(atPath: url.path) {
+            try FileManager.default.moveItem(at: partial, to: url)
+        }
+        return url
+    }
+
+    /// FNV-1a, stable across runs (Swift's `hashValue` is seeded per process).
+    private static func stableHash(_ text: String) -> UInt64 {
+        text.utf8.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+    }
+}
+
+/// A test media file could not be made.
+public struct TestMediaError: Error, CustomStringConvertible {
+    /// What went wrong.
+    public let message: String
+    /// The message.
+    public var description: String { message }
+}
