@@ -49,7 +49,7 @@ release: deps
 
 $(SAMPLE): deps
 	@mkdir -p $(dir $(SAMPLE))
-	gst-launch-1.0 -q videotestsrc num-buffers=150 pattern=smpte ! video/x-raw,width=640,height=360,framerate=30/1 ! \
+	gst-launch-1.0 -q videotestsrc num-buffers=150 pattern=smpte ! video/x-raw,format=I420,width=640,height=360,framerate=30/1 ! \
 		timeoverlay font-desc="Sans 24" ! x264enc speed-preset=veryfast key-int-max=30 ! h264parse ! \
 		mp4mux name=mux faststart=true ! filesink location=$(SAMPLE) \
 		audiotestsrc num-buffers=216 wave=sine ! audioconvert ! avenc_aac ! mux.

@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include <pthread.h>
 #include "CGStreamerShim.h"
+#include <string.h>
 
 GType me_type_boolean(void) { return G_TYPE_BOOLEAN; }
 GType me_type_int(void) { return G_TYPE_INT; }
@@ -64,6 +65,70 @@ static void on_deep_element_added(GstBin *bin, GstBin *sub_bin, GstElement *elem
 
 void me_watch_stream_types(GstElement *bin) {
     g_signal_connect(bin, "deep-element-added", G_CALLBACK(on_deep_element_added), NULL);
+}
+
+// MARK: stalled demuxers
+
+static gboolean pad_task_is_running(GstPad *pad) {
+    gboolean running = FALSE;
+    GST_OBJECT_LOCK(pad);
+    GstTask *task = GST_PAD_TASK(pad);
+    if (task) {
+        running = gst_task_get_state(task) == GST_TASK_STARTED;
+    }
+    GST_OBJECT_UNLOCK(pad);
+    return running;
+}
+
+static gboolean demuxer_has_given_up(GstElement *element) {
+    GstElementFactory *factory = gst_element_get_factory(element);
+    const gchar *klass = factory ? gst_element_factory_get_metadata(factory, GST_ELEMENT_METADATA_KLASS) : NULL;
+    if (!klass || !strstr(klass, "Demux")) {
+        return FALSE;
+    }
+    gboolean given_up = FALSE;
+    GST_OBJECT_LOCK(element);
+    gboolean has_source_pads = element->numsrcpads > 0;
+    GstPad *sinkpad = element->sinkpads ? gst_object_ref(GST_PAD(element->sinkpads->data)) : NULL;
+    GST_OBJECT_UNLOCK(element);
+    if (!has_source_pads && sinkpad) {
+        GST_OBJECT_LOCK(sinkpad);
+        gboolean has_task = GST_PAD_TASK(sinkpad) != NULL;
+        GST_OBJECT_UNLOCK(sinkpad);
+        given_up = has_task && !pad_task_is_running(sinkpad);
+    }
+    if (sinkpad) {
+        gst_object_unref(sinkpad);
+    }
+    return given_up;
+}
+
+gchar *me_find_stalled_demuxer(GstElement *bin) {
+    gchar *name = NULL;
+    GstIterator *iterator = gst_bin_iterate_recurse(GST_BIN(bin));
+    GValue item = G_VALUE_INIT;
+    gboolean done = FALSE;
+    while (!done && !name) {
+        switch (gst_iterator_next(iterator, &item)) {
+        case GST_ITERATOR_OK: {
+            GstElement *element = g_value_get_object(&item);
+            if (demuxer_has_given_up(element)) {
+                name = gst_object_get_name(GST_OBJECT(element));
+            }
+            g_value_reset(&item);
+            break;
+        }
+        case GST_ITERATOR_RESYNC:
+            gst_iterator_resync(iterator);
+            break;
+        default:
+            done = TRUE;
+            break;
+        }
+    }
+    g_value_unset(&item);
+    gst_iterator_free(iterator);
+    return name;
 }
 
 // MARK: first frame probe

@@ -23,7 +23,7 @@ public enum TestMedia {
     public static let bars = Clip(
         fileExtension: "mp4",
         pipeline: """
-            videotestsrc num-buffers=60 pattern=smpte ! video/x-raw,width=320,height=240,framerate=30/1 ! \
+            videotestsrc num-buffers=60 pattern=smpte ! video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! \
             x264enc key-int-max=15 speed-preset=ultrafast ! h264parse ! mp4mux faststart=true ! filesink location=LOCATION
             """)
 
@@ -31,7 +31,7 @@ public enum TestMedia {
     public static let barsMoovAtEnd = Clip(
         fileExtension: "mp4",
         pipeline: """
-            videotestsrc num-buffers=60 pattern=smpte ! video/x-raw,width=320,height=240,framerate=30/1 ! \
+            videotestsrc num-buffers=60 pattern=smpte ! video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! \
             x264enc key-int-max=15 speed-preset=ultrafast ! h264parse ! mp4mux ! filesink location=LOCATION
             """)
 
@@ -39,7 +39,7 @@ public enum TestMedia {
     public static let barsWithAudio = Clip(
         fileExtension: "mp4",
         pipeline: """
-            videotestsrc num-buffers=60 pattern=smpte ! video/x-raw,width=320,height=240,framerate=30/1 ! \
+            videotestsrc num-buffers=60 pattern=smpte ! video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! \
             x264enc key-int-max=15 speed-preset=ultrafast ! h264parse ! mp4mux name=mux faststart=true ! \
             filesink location=LOCATION \
             audiotestsrc num-buffers=87 wave=sine ! audio/x-raw,rate=44100,channels=2 ! audioconvert ! avenc_aac ! mux.
@@ -57,7 +57,7 @@ public enum TestMedia {
     public static let barsWebM = Clip(
         fileExtension: "webm",
         pipeline: """
-            videotestsrc num-buffers=30 pattern=smpte ! video/x-raw,width=320,height=240,framerate=30/1 ! \
+            videotestsrc num-buffers=30 pattern=smpte ! video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! \
             vp8enc deadline=1 ! webmmux ! filesink location=LOCATION
             """)
 
@@ -66,7 +66,7 @@ public enum TestMedia {
         fileExtension: "mkv",
         pipeline: """
             videotestsrc num-buffers=10 pattern=smpte ! \
-            video/x-raw,width=200,height=100,framerate=10/1,pixel-aspect-ratio=2/1 ! \
+            video/x-raw,format=I420,width=200,height=100,framerate=10/1,pixel-aspect-ratio=2/1 ! \
             x264enc speed-preset=ultrafast ! h264parse ! matroskamux ! filesink location=LOCATION
             """)
 
@@ -74,7 +74,7 @@ public enum TestMedia {
     public static let image = Clip(
         fileExtension: "png",
         pipeline: """
-            videotestsrc num-buffers=1 pattern=smpte ! video/x-raw,width=64,height=48 ! pngenc ! \
+            videotestsrc num-buffers=1 pattern=smpte ! video/x-raw,format=RGB,width=64,height=48 ! pngenc ! \
             filesink location=LOCATION
             """)
 
@@ -82,7 +82,7 @@ public enum TestMedia {
     public static let hd720 = Clip(
         fileExtension: "mp4",
         pipeline: """
-            videotestsrc num-buffers=60 pattern=smpte ! video/x-raw,width=1280,height=720,framerate=30/1 ! \
+            videotestsrc num-buffers=60 pattern=smpte ! video/x-raw,format=I420,width=1280,height=720,framerate=30/1 ! \
             x264enc key-int-max=30 speed-preset=ultrafast ! h264parse ! mp4mux faststart=true ! filesink location=LOCATION
             """)
 

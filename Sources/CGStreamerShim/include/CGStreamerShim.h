@@ -59,6 +59,12 @@ void me_watch_stream_types(GstElement *bin);
 /// streaming thread: no Swift code is entered per frame.
 gulong me_watch_first_frame(GstPad *pad, GstElement *element);
 
+/// Looks for a demuxer inside `bin` that has given up: it has no source pads and the task
+/// that drives it is no longer running. decodebin drops the error such a demuxer posts
+/// while it is still being set up (its error filter), which would leave the pipeline
+/// waiting for a preroll that never comes. Returns the demuxer's name (g_free it) or NULL.
+gchar *me_find_stalled_demuxer(GstElement *bin);
+
 // MARK: Signals with typed callbacks (g_signal_connect is a macro over GCallback).
 typedef void (*me_element_callback)(GstElement *self, GstElement *element, gpointer user_data);
 /// Connects a handler for a signal of signature void (GstElement*, GstElement*, gpointer),

@@ -14,6 +14,9 @@ final class PipelineSession: Sendable {
     let videoOutput: VideoOutputBin
     let sourceSetup: SourceSetup
     private let busThread: Mutex<BusThread?>
+    /// Held while the pipeline's state changes; once `closed`, no state change but NULL happens,
+    /// so a command racing with ``close()`` cannot bring a torn-down pipeline back to life.
+    private let lifecycle = Mutex(false)
 
     /// Builds the pipeline for `source`; it stays in NULL until ``start()``.
     /// - Parameters:
@@ -41,24 +44,27 @@ final class PipelineSession: Sendable {
 
     /// Starts prerolling (`PAUSED`). A refusal is reported on the bus like any other failure.
     func start() {
-        if playbin.setState(GST_STATE_PAUSED) == GST_STATE_CHANGE_FAILURE {
-            // GStreamer posts the reason as an ERROR first; this marks the end of it for the
-            // bus thread in case no element said anything.
-            playbin.bus?.postApplicationMessage(PlayerCore.stateChangeFailedMessage, from: playbin)
-        }
+        change(to: GST_STATE_PAUSED)
     }
 
     /// Sets the pipeline to `PLAYING`.
     func play() {
-        if playbin.setState(GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE {
-            playbin.bus?.postApplicationMessage(PlayerCore.stateChangeFailedMessage, from: playbin)
-        }
+        change(to: GST_STATE_PLAYING)
     }
 
     /// Sets the pipeline to `PAUSED`.
     func pause() {
-        if playbin.setState(GST_STATE_PAUSED) == GST_STATE_CHANGE_FAILURE {
-            playbin.bus?.postApplicationMessage(PlayerCore.stateChangeFailedMessage, from: playbin)
+        change(to: GST_STATE_PAUSED)
+    }
+
+    private func change(to target: GstState) {
+        lifecycle.withLock { closed in
+            guard !closed else { return }
+            if playbin.setState(target) == GST_STATE_CHANGE_FAILURE {
+                // GStreamer posts the reason as an ERROR first; this marks the end of it for the
+                // bus thread in case no element said anything.
+                playbin.bus?.postApplicationMessage(PlayerCore.stateChangeFailedMessage, from: playbin)
+            }
         }
     }
 
@@ -70,7 +76,10 @@ final class PipelineSession: Sendable {
             return thread
         }
         thread?.stop()
-        playbin.setState(GST_STATE_NULL)
+        lifecycle.withLock { closed in
+            closed = true
+            playbin.setState(GST_STATE_NULL)
+        }
     }
 
     /// The current position in the movie, if the pipeline knows it.
@@ -95,6 +104,11 @@ final class PipelineSession: Sendable {
     @discardableResult
     func send(_ request: SeekRequest) -> Bool {
         playbin.send(request.take())
+    }
+
+    /// The name of a demuxer that gave up without exposing a stream (see `me_find_stalled_demuxer`).
+    var stalledDemuxer: String? {
+        takeGString(me_find_stalled_demuxer(playbin.pointer))
     }
 
     /// Recomputes the pipeline's latency after an element asked for it.

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// How the player reacts to its pipeline: the state machine's bus side. Runs on the bus thread.
 extension PlayerCore {
     /// Handles one message of session `id`; returns `.exit` when the session is over.
@@ -34,6 +36,7 @@ extension PlayerCore {
                     session: id, with: MediaError(.notAMovie, "the content is \(type), not a movie", debugDetail: caps))
                 return .exit
             }
+            watchForStalledDemuxer(session)
         case .missingPlugin(let description, let caps):
             state.withLock { $0.errorContext.missingPlugin = (description, caps) }
         case .durationChanged:
@@ -69,6 +72,27 @@ extension PlayerCore {
             }
         }
         return .carryOn
+    }
+
+    /// decodebin drops the error a demuxer posts while decodebin is still setting it up, which
+    /// leaves preparation waiting forever (seen with damaged MP4 files). While preparing, look a
+    /// few times for a demuxer that gave up without exposing a stream, and fail as it would have.
+    private func watchForStalledDemuxer(_ session: PipelineSession) {
+        for delay in [0.2, 0.6, 1.2] {
+            DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [weak self, weak session] in
+                guard let self, let session,
+                    self.state.withLock({ $0.session === session && $0.phase == .preparing }),
+                    let demuxer = session.stalledDemuxer
+                else { return }
+                let error = state.withLock { state in
+                    state.source.interpret(
+                        MediaError(
+                            .corruptContainer, "the container holds no stream that can be played",
+                            debugDetail: "\(demuxer) stopped without exposing a stream", element: demuxer))
+                }
+                fail(session: session.id, with: error)
+            }
+        }
     }
 
     private func asyncDone(_ session: PipelineSession, seqnum: UInt32) {
