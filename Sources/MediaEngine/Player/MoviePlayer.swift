@@ -49,8 +49,13 @@ public final class MoviePlayer: Sendable {
 
     // MARK: What is playing
 
-    /// The source being played.
-    public var source: any MediaSource { core.state.withLock { $0.source } }
+    /// The source being played. Setting a new one stops the current movie (announcing
+    /// ``FinishReason/userExited`` if it was loaded); the next ``prepareToPlay()`` or ``play()``
+    /// loads the new one.
+    public var source: any MediaSource {
+        get { core.state.withLock { $0.source } }
+        set { core.replaceSource(with: newValue) }
+    }
 
     /// The sink that gets the video (used from the next preparation when changed).
     public var videoSink: any VideoSink {

@@ -5,9 +5,11 @@ import Synchronization
 /// One playbin pipeline and the bus thread that watches it: everything a player builds for
 /// one prepared movie, and tears down when the movie stops or fails.
 final class PipelineSession: Sendable {
-    /// playbin's GstPlayFlags: video, audio, soft-volume, native-video. No deinterlace or
-    /// colour-balance filters (the engine adds its own stages to the video bin), no subtitles yet.
-    private static let playFlags = 0x01 | 0x02 | 0x10 | 0x40
+    /// playbin's GstPlayFlags: video, audio, native-video. No deinterlace or colour-balance
+    /// filters (the engine adds its own stages to the video bin), no subtitles yet, and no
+    /// soft-volume: playbin 1.22's playsink leaks its volume element (and its two pads) once
+    /// per pipeline, which `GST_TRACERS=leaks` shows after every movie with sound.
+    private static let playFlags = 0x01 | 0x02 | 0x40
 
     let id: Int
     let playbin: Element

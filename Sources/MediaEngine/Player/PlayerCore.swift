@@ -192,6 +192,14 @@ final class PlayerCore: Sendable {
         session?.close()
     }
 
+    func replaceSource(with source: any MediaSource) {
+        stop()
+        update { state, _ in
+            state.source = source
+            state.lastError = nil
+        }
+    }
+
     func shutdown() {
         let session = update { state, events -> PipelineSession? in
             state.detachSession(finish: nil, error: nil, position: nil, &events)

@@ -1,0 +1,100 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Files that must not play, made in a scratch folder: each one a kind of bad input the
+/// engine must refuse with a precise error.
+public struct BadInputs: Sendable {
+    /// One bad input and the error code the engine must give it.
+    public struct Case: Sendable, CustomStringConvertible {
+        /// A short name for test reports.
+        public let name: String
+        /// The path to open.
+        public let path: String
+        /// The error code expected (its name).
+        public let expectedCode: String
+        /// Whether the error comes at the end of playback (the finish event) rather than from preparation.
+        public let failsDuringPlayback: Bool
+
+        /// The name.
+        public var description: String { name }
+    }
+
+    /// The folder the files live in.
+    public let directory: URL
+    /// Every case.
+    public let cases: [Case]
+
+    /// Makes the files from the test clips.
+    public static func make() async throws -> BadInputs {
+        let directory = try TestMedia.scratchDirectory()
+        let bars = try Data(contentsOf: try await TestMedia.url(for: TestMedia.bars))
+        let moovAtEnd = try Data(contentsOf: try await TestMedia.url(for: TestMedia.barsMoovAtEnd))
+        let image = try Data(contentsOf: try await TestMedia.url(for: TestMedia.image))
+        let webm = try Data(contentsOf: try await TestMedia.url(for: TestMedia.barsWebM))
+        var random = SeededRandom(seed: 42)
+
+        func write(_ name: String, _ data: Data) throws -> String {
+            let url = directory.appendingPathComponent(name)
+            try data.write(to: url)
+            return url.path
+        }
+
+        var cases: [Case] = []
+        func add(_ name: String, _ path: String, _ code: String, duringPlayback: Bool = false) {
+            cases.append(Case(name: name, path: path, expectedCode: code, failsDuringPlayback: duringPlayback))
+        }
+
+        add("missing file", directory.appendingPathComponent("missing.mp4").path, "fileNotFound")
+        add("missing folder", directory.appendingPathComponent("nowhere/movie.mp4").path, "fileNotFound")
+        let folder = directory.appendingPathComponent("folder.mp4")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        add("directory", folder.path, "isDirectory")
+        let fifo = directory.appendingPathComponent("fifo.mp4").path
+        guard mkfifo(fifo, 0o644) == 0 else { throw TestMediaError(message: "mkfifo failed: \(errno)") }
+        add("FIFO", fifo, "notRegularFile")
+        add("character device", "/dev/zero", "notRegularFile")
+        add("empty file", try write("empty.mp4", Data()), "emptyFile")
+        add("text", try write("notes.mp4", Data(String(repeating: "Just some text.\n", count: 200).utf8)), "notAMovie")
+        add("image", try write("picture.mp4", image), "notAMovie")
+        add("random bytes", try write("noise.mp4", Data((0..<65_536).map { _ in random.nextByte() })), "notAMovie")
+        // A valid ftyp box followed by noise: recognised as MP4, structure damaged.
+        let corrupt = bars.prefix(32) + Data((0..<(bars.count - 32)).map { _ in random.nextByte() })
+        add("corrupt container", try write("corrupt.mp4", corrupt), "corruptContainer")
+        add("truncated, moov last", try write("cut-moov-last.mp4", moovAtEnd.prefix(moovAtEnd.count / 2)), "truncatedMovie")
+        add(
+            "truncated, moov first", try write("cut-moov-first.mp4", bars.prefix(bars.count / 2)), "truncatedMovie",
+            duringPlayback: true)
+        // Matroska whose codec ID names a codec nobody decodes: GStreamer has no plugin for it.
+        let unknownCodec = Data(webm.replacing(Data("V_VP8".utf8), with: Data("V_QQ8".utf8)))
+        add("no decoder for the codec", try write("unknown-codec.mkv", unknownCodec), "missingPlugin")
+        return BadInputs(directory: directory, cases: cases)
+    }
+
+    /// Removes the files.
+    public func remove() {
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so "random" test files are the same every run.
+public struct SeededRandom: Sendable {
+    private var state: UInt64
+
+    /// Creates a generator.
+    public init(seed: UInt64) { state = seed }
+
+    /// The next 64 random bits.
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
+    }
+
+    /// The next random byte.
+    public mutating func nextByte() -> UInt8 { UInt8(truncatingIfNeeded: next() >> 56) }
+}
