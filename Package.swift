@@ -22,5 +22,6 @@ let package = Package(
         .target(name: "MediaTestSupport", dependencies: ["MediaEngine"], path: "Tests/MediaTestSupport"),
         .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine", "FileSource", "MediaTestSupport"]),
         .testTarget(name: "FileSourceTests", dependencies: ["FileSource", "MediaTestSupport"]),
+        .testTarget(name: "ExamplesTests", dependencies: ["MediaTestSupport"]),
     ]
 )

@@ -94,14 +94,13 @@ do {
 }
 
 // Progress every half second until the movie finishes.
-let progress = Task {
-    while !Task.isCancelled {
-        let seconds = player.currentPlaybackTime.seconds
-        let frames = (sink as? FrameSink).map { ", \($0.framesDelivered) frames" } ?? ""
-        print(String(format: "  %7.2f s%@", seconds, frames))
-        try? await Task.sleep(for: .milliseconds(500))
-    }
+let progress = DispatchSource.makeTimerSource(queue: .global())
+progress.schedule(deadline: .now(), repeating: .milliseconds(500))
+progress.setEventHandler {
+    let frames = (sink as? FrameSink).map { ", \($0.framesDelivered) frames" } ?? ""
+    print(String(format: "  %7.2f s%@", player.currentPlaybackTime.seconds, frames))
 }
+progress.resume()
 
 for await event in events {
     guard case .playbackDidFinish(let reason, let error) = event else { continue }

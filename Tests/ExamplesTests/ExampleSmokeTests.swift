@@ -1,0 +1,88 @@
+import Foundation
+import MediaTestSupport
+import Testing
+
+/// Runs each example executable the way its README says, on real media.
+@Suite("Examples")
+struct ExampleSmokeTests {
+    @Test("mediaprobe --json prints one object with the documented keys")
+    func probeJSON() async throws {
+        let clip = try await TestMedia.url(for: TestMedia.barsWithAudio)
+        let result = try ProcessRunner.run(BuildProducts.executable("mediaprobe"), ["--json", clip.path])
+        #expect(result.status == 0, "\(result.standardError)")
+        let lines = result.standardOutput.split(separator: "\n")
+        #expect(lines.count == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        let duration = try #require(object["duration"] as? Double)
+        #expect(abs(duration - 2.0) < 0.1)
+        #expect(object["width"] as? Int == 320)
+        #expect(object["height"] as? Int == 240)
+        #expect(object["mediaTypes"] as? [String] == ["video", "audio"])
+        #expect(object["sourceType"] as? String == "file")
+        let tags = try #require(object["tags"] as? [String: String])
+        #expect(tags["audio-codec"]?.contains("AAC") == true)
+    }
+
+    @Test("mediaprobe prints a readable summary")
+    func probeText() async throws {
+        let clip = try await TestMedia.url(for: TestMedia.bars)
+        let result = try ProcessRunner.run(BuildProducts.executable("mediaprobe"), [clip.path])
+        #expect(result.status == 0)
+        #expect(result.standardOutput.contains("size:        320x240"))
+        #expect(result.standardOutput.contains("duration:    2.000 s"))
+    }
+
+    @Test("mediaprobe reports a bad input as one line naming the error code, and fails")
+    func probeErrors() async throws {
+        let inputs = try await BadInputs.make()
+        defer { inputs.remove() }
+        for input in inputs.cases where !input.failsDuringPlayback {
+            let result = try ProcessRunner.run(BuildProducts.executable("mediaprobe"), [input.path])
+            #expect(result.status == 1, "\(input.name)")
+            #expect(result.standardOutput.isEmpty)
+            let lines = result.standardError.split(separator: "\n")
+            #expect(lines.count == 1, "\(input.name): \(result.standardError)")
+            #expect(lines.first?.hasPrefix("mediaprobe: \(input.expectedCode): ") == true, "\(input.name): \(lines)")
+        }
+    }
+
+    @Test("a missing decoder names the Debian package to install")
+    func missingDecoder() async throws {
+        let clip = try await TestMedia.url(for: TestMedia.bars)
+        // Hide every H.264 decoder, as on a machine without gstreamer1.0-libav.
+        let result = try ProcessRunner.run(
+            BuildProducts.executable("mediaprobe"), [clip.path],
+            environment: ["GST_PLUGIN_FEATURE_RANK": "avdec_h264:NONE,openh264dec:NONE"])
+        #expect(result.status == 1)
+        #expect(result.standardError.hasPrefix("mediaprobe: missingPlugin: "), "\(result.standardError)")
+        #expect(result.standardError.contains("install gstreamer1.0-libav"))
+    }
+
+    @Test("mediaplay --list-sinks lists the built-in sinks with their capabilities")
+    func listSinks() throws {
+        let result = try ProcessRunner.run(BuildProducts.executable("mediaplay"), ["--list-sinks"])
+        #expect(result.status == 0)
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("null ") })
+        #expect(lines.contains { $0.hasPrefix("frames ") && $0.contains("frames") })
+    }
+
+    @Test("mediaplay plays to the end on the frames sink, printing progress", arguments: ["frames", "null"])
+    func play(sink: String) async throws {
+        let clip = try await TestMedia.url(for: TestMedia.bars)
+        let result = try ProcessRunner.run(BuildProducts.executable("mediaplay"), ["--sink", sink, clip.path])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("playing \(clip.path): 320x240"))
+        #expect(result.standardOutput.contains("finished: playbackEnded"))
+        if sink == "frames" { #expect(result.standardOutput.contains("(60 frames)")) }
+    }
+
+    @Test("mediaplay refuses an unknown sink, naming the ones there are")
+    func unknownSink() async throws {
+        let clip = try await TestMedia.url(for: TestMedia.bars)
+        let result = try ProcessRunner.run(BuildProducts.executable("mediaplay"), ["--sink", "hologram", clip.path])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("unknownSink"))
+        #expect(result.standardError.contains("frames, null"))
+    }
+}

@@ -1,0 +1,78 @@
+import FileSource
+import MediaEngine
+import MediaTestSupport
+import Testing
+
+@Suite("Video sink registry")
+struct VideoSinkRegistryTests {
+    @Test("the built-in sinks are there with no set-up")
+    func builtIns() throws {
+        let registry = VideoSinkRegistry()
+        #expect(registry.all.map(\.name) == ["frames", "null"])
+        #expect(registry.entry(named: "frames")?.capabilities == .frames)
+        #expect(try registry.makeSink(named: "null") is NullVideoSink)
+        let frames = try #require(try registry.makeSink(named: "frames", options: ["format": "rgba", "sync": "false"]) as? FrameSink)
+        #expect(frames.format == .rgba && !frames.synchronized)
+    }
+
+    @Test("unknown names, duplicates and bad options are typed errors")
+    func errors() throws {
+        let registry = VideoSinkRegistry()
+        #expect { try registry.makeSink(named: "nope") } throws: { ($0 as? MediaError)?.code == .unknownSink }
+        #expect { try registry.register("null", summary: "again") { _ in NullVideoSink() } } throws: {
+            ($0 as? MediaError)?.code == .duplicateSink
+        }
+        #expect { try registry.register("bad name!", summary: "") { _ in NullVideoSink() } } throws: {
+            ($0 as? MediaError)?.code == .invalidArgument
+        }
+        #expect { try registry.makeSink(named: "frames", options: ["format": "yuv9"]) } throws: {
+            ($0 as? MediaError)?.code == .invalidArgument
+        }
+        #expect { try registry.makeSink(named: "frames", options: ["width": "100"]) } throws: {
+            ($0 as? MediaError)?.code == .invalidArgument
+        }
+    }
+
+    @Test("a plugin's sink registers and plays; an element that does not exist names its package")
+    func pluginSink() async throws {
+        struct CountingSink: VideoSink {
+            func makeOutput() throws(MediaError) -> VideoOutput {
+                .element(ElementDescription(factory: "fakesink", properties: ["sync": false, "signal-handoffs": false]))
+            }
+        }
+        struct MissingElementSink: VideoSink {
+            func makeOutput() throws(MediaError) -> VideoOutput { .element(ElementDescription(factory: "glimagesink-nope")) }
+        }
+        struct WrongPropertySink: VideoSink {
+            func makeOutput() throws(MediaError) -> VideoOutput {
+                .element(ElementDescription(factory: "fakesink", properties: ["sync": "maybe"]))
+            }
+        }
+        let registry = VideoSinkRegistry(builtIns: false)
+        try registry.register("counting", summary: "test", capabilities: .external) { _ in CountingSink() }
+        let clip = try await TestMedia.url(for: TestMedia.bars)
+        let player = MoviePlayer(source: FileSource(url: clip), videoSink: try registry.makeSink(named: "counting"))
+        try await player.prepareToPlay()
+        #expect(player.readyForDisplay)
+
+        let missing = MoviePlayer(source: FileSource(url: clip), videoSink: MissingElementSink())
+        await #expect(throws: MediaError.self) { try await missing.prepareToPlay() }
+        #expect(missing.error?.code == .missingPlugin)
+        #expect(missing.error?.message.contains("glimagesink-nope") == true)
+
+        let wrong = MoviePlayer(source: FileSource(url: clip), videoSink: WrongPropertySink())
+        await #expect(throws: MediaError.self) { try await wrong.prepareToPlay() }
+        #expect(wrong.error?.code == .invalidProperty)
+        #expect(wrong.error?.message.contains("'sync'") == true)
+    }
+
+    @Test("a bin description works as a sink")
+    func binSink() async throws {
+        struct BinSink: VideoSink {
+            func makeOutput() throws(MediaError) -> VideoOutput { .element(.bin("videoconvert ! fakesink sync=false")) }
+        }
+        let player = MoviePlayer(source: FileSource(url: try await TestMedia.url(for: TestMedia.bars)), videoSink: BinSink())
+        try await player.prepareToPlay()
+        #expect(player.readyForDisplay)
+    }
+}
