@@ -6,6 +6,9 @@ let package = Package(
     products: [
         .library(name: "MediaEngine", targets: ["MediaEngine"]),
         .library(name: "FileSource", targets: ["FileSource"]),
+        .executable(name: "mediaprobe", targets: ["mediaprobe"]),
+        .executable(name: "mediaplay", targets: ["mediaplay"]),
+        .executable(name: "engine-bench", targets: ["engine-bench"]),
     ],
     targets: [
         .systemLibrary(
@@ -16,9 +19,13 @@ let package = Package(
         .target(name: "CGStreamerShim", dependencies: ["CGStreamer"]),
         .target(name: "MediaEngine", dependencies: ["CGStreamer", "CGStreamerShim"]),
         .target(name: "FileSource", dependencies: ["MediaEngine"]),
-        .executableTarget(name: "mediaprobe", dependencies: ["MediaEngine", "FileSource"], path: "Examples/mediaprobe"),
+        .executableTarget(
+            name: "mediaprobe", dependencies: ["MediaEngine", "FileSource"], path: "Examples/mediaprobe"),
         .executableTarget(name: "mediaplay", dependencies: ["MediaEngine", "FileSource"], path: "Examples/mediaplay"),
-        .executableTarget(name: "engine-leak-check", dependencies: ["MediaEngine", "FileSource"], path: "Tests/LeakCheck"),
+        .executableTarget(
+            name: "engine-bench", dependencies: ["MediaEngine", "FileSource"], path: "Benchmarks/engine-bench"),
+        .executableTarget(
+            name: "engine-leak-check", dependencies: ["MediaEngine", "FileSource"], path: "Tests/LeakCheck"),
         .target(name: "MediaTestSupport", dependencies: ["MediaEngine"], path: "Tests/MediaTestSupport"),
         .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine", "FileSource", "MediaTestSupport"]),
         .testTarget(name: "FileSourceTests", dependencies: ["FileSource", "MediaTestSupport"]),

@@ -50,6 +50,20 @@ extension Duration {
     var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
 
+/// Prints the position (and frames delivered) every half second. A plain function, not top-level
+/// code: a closure written in top-level code belongs to the main actor, and Dispatch would call it
+/// on another thread, which Swift 6 stops with a trap.
+func startProgressTimer(player: MoviePlayer, sink: any VideoSink) -> any DispatchSourceTimer {
+    let timer = DispatchSource.makeTimerSource(queue: .global())
+    timer.schedule(deadline: .now(), repeating: .milliseconds(500))
+    timer.setEventHandler {
+        let frames = (sink as? FrameSink).map { ", \($0.framesDelivered) frames" } ?? ""
+        print(String(format: "  %7.2f s%@", player.currentPlaybackTime.seconds, frames))
+    }
+    timer.resume()
+    return timer
+}
+
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data((message + "\n").utf8))
     exit(1)
@@ -94,13 +108,7 @@ do {
 }
 
 // Progress every half second until the movie finishes.
-let progress = DispatchSource.makeTimerSource(queue: .global())
-progress.schedule(deadline: .now(), repeating: .milliseconds(500))
-progress.setEventHandler {
-    let frames = (sink as? FrameSink).map { ", \($0.framesDelivered) frames" } ?? ""
-    print(String(format: "  %7.2f s%@", player.currentPlaybackTime.seconds, frames))
-}
-progress.resume()
+let progress = startProgressTimer(player: player, sink: sink)
 
 for await event in events {
     guard case .playbackDidFinish(let reason, let error) = event else { continue }

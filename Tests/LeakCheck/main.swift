@@ -97,7 +97,9 @@ func badInputs(_ files: [String], good: String) async throws {
                 code = error.code.name
             }
             if let (_, error) = await finish.value, let error { finishCode = error.code.name }
-            emit(["file": file, "round": round, "code": code, "finishCode": finishCode, "ms": milliseconds(since: start)])
+            emit([
+                "file": file, "round": round, "code": code, "finishCode": finishCode, "ms": milliseconds(since: start),
+            ])
         }
     }
     // The next good file plays.

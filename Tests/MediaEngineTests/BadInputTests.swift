@@ -21,7 +21,8 @@ struct BadInputTests {
     @Test("each bad input fails with its own error within 2 seconds, and announces it")
     func eachBadInput() async throws {
         for input in try await Self.cases() {
-            let player = MoviePlayer(source: FileSource(path: input.path), videoSink: NullVideoSink(), audioOutput: .discard)
+            let player = MoviePlayer(
+                source: FileSource(path: input.path), videoSink: NullVideoSink(), audioOutput: .discard)
             let recorder = EventRecorder(player)
             let start = ContinuousClock.now
             var preparationError: MediaError?
@@ -41,7 +42,9 @@ struct BadInputTests {
             if input.failsDuringPlayback {
                 #expect(preparationError == nil, "\(input.name) must prepare: its header is intact")
             } else {
-                #expect(preparationError?.code.name == input.expectedCode, "\(input.name): \(String(describing: preparationError))")
+                #expect(
+                    preparationError?.code.name == input.expectedCode,
+                    "\(input.name): \(String(describing: preparationError))")
                 #expect(preparationError == finishError)
             }
             #expect(player.error == finishError)
@@ -59,7 +62,11 @@ struct BadInputTests {
         if geteuid() == 0 {
             // Root reads any file: ask the unprivileged user to probe it instead.
             let result = try ProcessRunner.run(
-                "setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", BuildProducts.executable("mediaprobe"), locked.path])
+                "setpriv",
+                [
+                    "--reuid=nobody", "--regid=nogroup", "--clear-groups", BuildProducts.executable("mediaprobe"),
+                    locked.path,
+                ])
             #expect(result.status == 1)
             #expect(result.standardError.hasPrefix("mediaprobe: permissionDenied:"), "\(result.standardError)")
         } else {

@@ -10,7 +10,8 @@ struct EventTests {
     @Test("every subscriber sees the same events in the same order")
     func severalSubscribers() async throws {
         let player = MoviePlayer(
-            source: FileSource(url: try await TestMedia.url(for: TestMedia.bars)), videoSink: NullVideoSink(synchronized: false))
+            source: FileSource(url: try await TestMedia.url(for: TestMedia.bars)),
+            videoSink: NullVideoSink(synchronized: false))
         let recorders = [EventRecorder(player), EventRecorder(player), EventRecorder(player)]
         try await player.play()
         for recorder in recorders { _ = try await recorder.waitForFinish() }
@@ -27,12 +28,11 @@ struct EventTests {
         let events = player!.events
         player!.stop()
         player = nil
-        var seen: [PlayerEvent] = []
-        try await withDeadline(.seconds(5), "the event stream's end") {
+        let seen = try await withDeadline(.seconds(5), "the event stream's end") {
             var collected: [PlayerEvent] = []
             for await event in events { collected.append(event) }
             return collected
-        }.forEach { seen.append($0) }
+        }
         #expect(
             seen == [
                 .readyForDisplayChanged(false), .preparedToPlayChanged(false), .loadStateChanged(.unknown),
@@ -43,13 +43,15 @@ struct EventTests {
     @Test("notifications mirror MPMoviePlayerController's, with the player as object and the finish reason")
     func notifications() async throws {
         let player = MoviePlayer(
-            source: FileSource(url: try await TestMedia.url(for: TestMedia.bars)), videoSink: NullVideoSink(synchronized: false))
+            source: FileSource(url: try await TestMedia.url(for: TestMedia.bars)),
+            videoSink: NullVideoSink(synchronized: false))
         let received = Mutex<[(Notification.Name, FinishReason?)]>([])
         let finished = AsyncStream<Void>.makeStream()
         let names: [Notification.Name] = [
             .moviePlayerPlaybackStateDidChange, .moviePlayerPlaybackDidFinish, .movieDurationAvailable,
             .movieNaturalSizeAvailable, .movieMediaTypesAvailable, .movieSourceTypeAvailable,
-            .moviePlayerReadyForDisplayDidChange, .moviePlayerLoadStateDidChange, .mediaPlaybackIsPreparedToPlayDidChange,
+            .moviePlayerReadyForDisplayDidChange, .moviePlayerLoadStateDidChange,
+            .mediaPlaybackIsPreparedToPlayDidChange,
         ]
         let observers = names.map { name in
             NotificationCenter.default.addObserver(forName: name, object: player, queue: nil) { note in

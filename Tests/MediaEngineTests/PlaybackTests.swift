@@ -153,7 +153,8 @@ struct PlaybackTests {
         let frames = collected.entries
         #expect(frames.count == 60)
         #expect(sink.framesDelivered == 60)
-        #expect(frames.allSatisfy { $0.format == .i420 && $0.planes == 3 && $0.size == VideoSize(width: 320, height: 240) })
+        #expect(
+            frames.allSatisfy { $0.format == .i420 && $0.planes == 3 && $0.size == VideoSize(width: 320, height: 240) })
         let times = frames.compactMap(\.time)
         #expect(times == times.sorted())
         #expect(times.first == .zero)

@@ -11,7 +11,8 @@ struct ResourceTests {
         let first = FrameSink(synchronized: false)
         let second = FrameSink(synchronized: false)
         let one = MoviePlayer(
-            source: FileSource(url: try await TestMedia.url(for: TestMedia.bars)), videoSink: first, audioOutput: .discard)
+            source: FileSource(url: try await TestMedia.url(for: TestMedia.bars)), videoSink: first,
+            audioOutput: .discard)
         let two = MoviePlayer(
             source: FileSource(url: try await TestMedia.url(for: TestMedia.barsWithAudio)), videoSink: second,
             audioOutput: .discard)

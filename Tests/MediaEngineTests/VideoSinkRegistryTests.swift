@@ -11,7 +11,8 @@ struct VideoSinkRegistryTests {
         #expect(registry.all.map(\.name) == ["frames", "null"])
         #expect(registry.entry(named: "frames")?.capabilities == .frames)
         #expect(try registry.makeSink(named: "null") is NullVideoSink)
-        let frames = try #require(try registry.makeSink(named: "frames", options: ["format": "rgba", "sync": "false"]) as? FrameSink)
+        let frames = try #require(
+            try registry.makeSink(named: "frames", options: ["format": "rgba", "sync": "false"]) as? FrameSink)
         #expect(frames.format == .rgba && !frames.synchronized)
     }
 
@@ -37,11 +38,14 @@ struct VideoSinkRegistryTests {
     func pluginSink() async throws {
         struct CountingSink: VideoSink {
             func makeOutput() throws(MediaError) -> VideoOutput {
-                .element(ElementDescription(factory: "fakesink", properties: ["sync": false, "signal-handoffs": false]))
+                .element(
+                    ElementDescription(factory: "fakesink", properties: ["sync": false, "signal-handoffs": false]))
             }
         }
         struct MissingElementSink: VideoSink {
-            func makeOutput() throws(MediaError) -> VideoOutput { .element(ElementDescription(factory: "glimagesink-nope")) }
+            func makeOutput() throws(MediaError) -> VideoOutput {
+                .element(ElementDescription(factory: "glimagesink-nope"))
+            }
         }
         struct WrongPropertySink: VideoSink {
             func makeOutput() throws(MediaError) -> VideoOutput {
@@ -71,7 +75,8 @@ struct VideoSinkRegistryTests {
         struct BinSink: VideoSink {
             func makeOutput() throws(MediaError) -> VideoOutput { .element(.bin("videoconvert ! fakesink sync=false")) }
         }
-        let player = MoviePlayer(source: FileSource(url: try await TestMedia.url(for: TestMedia.bars)), videoSink: BinSink())
+        let player = MoviePlayer(
+            source: FileSource(url: try await TestMedia.url(for: TestMedia.bars)), videoSink: BinSink())
         try await player.prepareToPlay()
         #expect(player.readyForDisplay)
     }

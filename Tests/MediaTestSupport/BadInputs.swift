@@ -63,7 +63,9 @@ public struct BadInputs: Sendable {
         // A valid ftyp box followed by noise: recognised as MP4, structure damaged.
         let corrupt = bars.prefix(32) + Data((0..<(bars.count - 32)).map { _ in random.nextByte() })
         add("corrupt container", try write("corrupt.mp4", corrupt), "corruptContainer")
-        add("truncated, moov last", try write("cut-moov-last.mp4", moovAtEnd.prefix(moovAtEnd.count / 2)), "truncatedMovie")
+        add(
+            "truncated, moov last", try write("cut-moov-last.mp4", moovAtEnd.prefix(moovAtEnd.count / 2)),
+            "truncatedMovie")
         add(
             "truncated, moov first", try write("cut-moov-first.mp4", bars.prefix(bars.count / 2)), "truncatedMovie",
             duringPlayback: true)

@@ -7,7 +7,9 @@ public enum BuildProducts {
         let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         var folder = runner.deletingLastPathComponent()
         // On Linux the test runner is `<products>/<package>PackageTests.xctest`.
-        while folder.path != "/" && !FileManager.default.fileExists(atPath: folder.appendingPathComponent("mediaprobe").path) {
+        while folder.path != "/"
+            && !FileManager.default.fileExists(atPath: folder.appendingPathComponent("mediaprobe").path)
+        {
             folder = folder.deletingLastPathComponent()
         }
         return folder.path == "/" ? runner.deletingLastPathComponent() : folder

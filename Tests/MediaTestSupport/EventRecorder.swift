@@ -63,7 +63,8 @@ extension PlayerEvent {
 private final class EventLog: Sendable {
     private struct Storage {
         var events: [PlayerEvent] = []
-        var waiters: [(id: Int, predicate: @Sendable (PlayerEvent) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
+        var waiters:
+            [(id: Int, predicate: @Sendable (PlayerEvent) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
         var nextID = 0
         var cancelled: Set<Int> = []
     }
@@ -72,15 +73,20 @@ private final class EventLog: Sendable {
 
     var events: [PlayerEvent] { storage.withLock { $0.events } }
 
+    // Continuations are resumed outside the lock: `cancel` runs in a cancellation handler,
+    // under the runtime's task status lock, which resuming that task also needs.
     func append(_ event: PlayerEvent) {
-        storage.withLock { storage in
+        let ready = storage.withLock { storage in
             storage.events.append(event)
+            var ready: [CheckedContinuation<Void, Never>] = []
             storage.waiters.removeAll { waiter in
                 guard waiter.predicate(event) else { return false }
-                waiter.continuation.resume()
+                ready.append(waiter.continuation)
                 return true
             }
+            return ready
         }
+        for continuation in ready { continuation.resume() }
     }
 
     func newWaiterID() -> Int {
@@ -94,24 +100,21 @@ private final class EventLog: Sendable {
         _ id: Int, _ continuation: CheckedContinuation<Void, Never>,
         when predicate: @escaping @Sendable (PlayerEvent) -> Bool
     ) {
-        storage.withLock { storage in
-            if storage.cancelled.contains(id) || storage.events.contains(where: predicate) {
-                continuation.resume()
-            } else {
-                storage.waiters.append((id, predicate, continuation))
-            }
+        let resumeNow = storage.withLock { storage in
+            if storage.cancelled.contains(id) || storage.events.contains(where: predicate) { return true }
+            storage.waiters.append((id, predicate, continuation))
+            return false
         }
+        if resumeNow { continuation.resume() }
     }
 
     /// Releases a waiter whose task was cancelled (its deadline passed).
     func cancel(_ id: Int) {
-        storage.withLock { storage in
+        let cancelled = storage.withLock { storage in
             storage.cancelled.insert(id)
-            storage.waiters.removeAll { waiter in
-                guard waiter.id == id else { return false }
-                waiter.continuation.resume()
-                return true
-            }
+            let index = storage.waiters.firstIndex { $0.id == id }
+            return index.map { storage.waiters.remove(at: $0).continuation }
         }
+        cancelled?.resume()
     }
 }

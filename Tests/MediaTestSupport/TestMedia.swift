@@ -107,7 +107,8 @@ public enum TestMedia {
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         // Scratch folders of earlier runs (a run that crashed leaves its own behind).
         let anHourAgo = Date().addingTimeInterval(-3600)
-        for entry in (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? [] where entry.hasPrefix("scratch-") {
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+        where entry.hasPrefix("scratch-") {
             let path = url.appendingPathComponent(entry).path
             let modified = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate]) as? Date
             if let modified, modified < anHourAgo { try? FileManager.default.removeItem(atPath: path) }

@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// Fans events out to every subscriber's stream, in the order they are published.
@@ -21,8 +22,14 @@ final class EventHub: Sendable {
             return id
         }
         if let id {
+            // Runs inside the subscriber task's cancellation, under the runtime's task status
+            // lock; `publish` resumes tasks while holding `subscribers`. Removing the subscriber
+            // on another thread keeps the two locks from waiting on each other.
             continuation.onTermination = { [weak self] _ in
-                _ = self?.subscribers.withLock { $0.continuations.removeValue(forKey: id) }
+                guard let hub = self else { return }
+                DispatchQueue.global().async {
+                    _ = hub.subscribers.withLock { $0.continuations.removeValue(forKey: id) }
+                }
             }
         } else {
             continuation.finish()

@@ -108,7 +108,8 @@ extension PlayerCore {
         let position = session.position
         update { state, events in
             guard state.session === session, let pending = state.pendingSeek else { return }
-            let noFrameExpected = !state.mediaTypes.contains(.video)
+            let noFrameExpected =
+                !state.mediaTypes.contains(.video)
                 || state.duration.map { pending.position + Self.truncationTolerance(for: $0) >= $0 } ?? false
             if noFrameExpected {
                 state.completeSeeks(at: position ?? pending.position, &events)

@@ -62,7 +62,14 @@ final class PlayerCore: Sendable {
                 if registered { start() }
             }
         } onCancel: {
-            if let id = ticket.id { state.withLock { $0.waiters.cancel(id: id) } }
+            // Cancellation handlers run while the Swift runtime holds the task's status lock,
+            // and resuming the task's continuation (which the bus thread does under the state
+            // lock) needs that same lock: taking the state lock here could deadlock. Hand the
+            // work to another thread instead.
+            guard let id = ticket.id else { return }
+            DispatchQueue.global().async { [self] in
+                state.withLock { $0.waiters.cancel(id: id) }
+            }
         }
         try result.get()
     }
@@ -259,7 +266,8 @@ final class PlayerCore: Sendable {
     private func send(_ request: SeekRequest, through session: PipelineSession) {
         guard !session.send(request) else { return }
         update { state, _ in
-            state.waiters.resolve(.seek(request.seqnum), .failure(MediaError(.pipelineFailure, "the pipeline refused the seek")))
+            state.waiters.resolve(
+                .seek(request.seqnum), .failure(MediaError(.pipelineFailure, "the pipeline refused the seek")))
             if state.pendingSeek?.seqnum == request.seqnum { state.pendingSeek = nil }
         }
     }

@@ -1,0 +1,80 @@
+import Foundation
+
+/// The movies the benchmarks play, made once with gst-launch-1.0 and kept under `.build/bench-media`.
+enum BenchmarkMedia {
+    static let directory = URL(fileURLWithPath: ".build/bench-media", isDirectory: true)
+
+    /// 1920x1080, 30 fps, 10 s of scrolling colour bars, H.264 (x264, 8 Mbit/s, 2-second GOP) in MP4, no sound.
+    static func fullHD() throws -> URL {
+        try make(
+            "fullhd-h264-bars.mp4",
+            """
+            videotestsrc num-buffers=300 pattern=smpte horizontal-speed=7 ! \
+            video/x-raw,format=I420,width=1920,height=1080,framerate=30/1 ! \
+            x264enc speed-preset=veryfast key-int-max=60 bitrate=8000 ! h264parse ! mp4mux faststart=true ! \
+            filesink location=OUT
+            """)
+    }
+
+    /// 1280x720, 30 fps, 2 s, H.264 with AAC sound in MP4: an ordinary movie to open.
+    static func hd720() throws -> URL {
+        try make(
+            "hd720-h264-aac.mp4",
+            """
+            videotestsrc num-buffers=60 pattern=smpte ! video/x-raw,format=I420,width=1280,height=720,framerate=30/1 ! \
+            x264enc speed-preset=veryfast key-int-max=30 ! h264parse ! mp4mux name=mux faststart=true ! \
+            filesink location=OUT audiotestsrc num-buffers=87 ! audio/x-raw,rate=44100,channels=2 ! audioconvert ! \
+            avenc_aac ! mux.
+            """)
+    }
+
+    private static func make(_ name: String, _ pipeline: String) throws -> URL {
+        let url = directory.appendingPathComponent(name)
+        if FileManager.default.fileExists(atPath: url.path) { return url }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let partial = directory.appendingPathComponent("partial-" + name)
+        let arguments =
+            ["-q"] + pipeline.replacingOccurrences(of: "OUT", with: partial.path).split(separator: " ").map(String.init)
+        FileHandle.standardError.write(Data("engine-bench: making \(name)...\n".utf8))
+        let status = try Command.run("gst-launch-1.0", arguments)
+        guard status == 0 else { throw BenchmarkError("gst-launch-1.0 could not make \(name)") }
+        try FileManager.default.moveItem(at: partial, to: url)
+        return url
+    }
+}
+
+/// Runs other programs.
+enum Command {
+    /// Runs `program` with `arguments` (found on PATH), its output discarded; returns its exit status.
+    static func run(_ program: String, _ arguments: [String]) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [program] + arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// Runs a program and returns how long it took, wall clock.
+    static func time(_ program: String, _ arguments: [String]) throws -> Duration {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let status = try run(program, arguments)
+        guard status == 0 else {
+            throw BenchmarkError("\(program) \(arguments.joined(separator: " ")) failed (\(status))")
+        }
+        return clock.now - start
+    }
+
+    /// Whether a program is on PATH.
+    static func exists(_ program: String) -> Bool {
+        (try? run("which", [program])) == 0
+    }
+}
+
+struct BenchmarkError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
