@@ -20,8 +20,13 @@ let package = Package(
         .target(name: "MediaEngine", dependencies: ["CGStreamer", "CGStreamerShim"]),
         .target(name: "FileSource", dependencies: ["MediaEngine"]),
         .executableTarget(
-            name: "mediaprobe", dependencies: ["MediaEngine", "FileSource"], path: "Examples/mediaprobe"),
-        .executableTarget(name: "mediaplay", dependencies: ["MediaEngine", "FileSource"], path: "Examples/mediaplay"),
+            name: "mediaprobe", dependencies: ["MediaEngine", "FileSource"], path: "Examples/mediaprobe",
+            exclude: ["README.md"]),
+        .executableTarget(
+            name: "embed", dependencies: ["MediaEngine", "FileSource"], path: "Examples/embed", exclude: ["README.md"]),
+        .executableTarget(
+            name: "mediaplay", dependencies: ["MediaEngine", "FileSource"], path: "Examples/mediaplay",
+            exclude: ["README.md"]),
         .executableTarget(
             name: "engine-bench", dependencies: ["MediaEngine", "FileSource"], path: "Benchmarks/engine-bench"),
         .executableTarget(

@@ -205,6 +205,22 @@ gulong me_signal_connect_element(gpointer instance, const gchar *signal, me_elem
     return g_signal_connect_data(instance, signal, G_CALLBACK(callback), user_data, destroy, 0);
 }
 
+gulong me_signal_connect_draw(GstElement *overlay, me_draw_callback callback, gpointer user_data,
+                              GClosureNotify destroy) {
+    return g_signal_connect_data(overlay, "draw", G_CALLBACK(callback), user_data, destroy, 0);
+}
+
+// MARK: overlay pixels
+
+GstBuffer *me_overlay_buffer_new(const guint8 *bgra, guint width, guint height) {
+    gsize size = (gsize)width * height * 4;
+    GstBuffer *buffer = gst_buffer_new_allocate(NULL, size, NULL);
+    gst_buffer_fill(buffer, 0, bgra, size);
+    gst_buffer_add_video_meta(buffer, GST_VIDEO_FRAME_FLAG_NONE, GST_VIDEO_OVERLAY_COMPOSITION_FORMAT_RGB, width,
+                              height);
+    return buffer;
+}
+
 // MARK: video frames
 
 guint8 *me_video_frame_plane_data(GstVideoFrame *frame, guint plane) { return GST_VIDEO_FRAME_PLANE_DATA(frame, plane); }

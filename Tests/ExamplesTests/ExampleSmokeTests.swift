@@ -77,6 +77,21 @@ struct ExampleSmokeTests {
         if sink == "frames" { #expect(result.standardOutput.contains("(60 frames)")) }
     }
 
+    @Test("embed plays, reads pixels, seeks and sees the end")
+    func embed() async throws {
+        let clip = try await TestMedia.url(for: TestMedia.bars)
+        let result = try ProcessRunner.run(BuildProducts.executable("embed"), [clip.path])
+        #expect(result.status == 0, "\(result.standardError)")
+        let output = result.standardOutput
+        #expect(output.contains("prepared: 320x240, [video], 2.0 seconds"))
+        #expect(output.contains("event: playbackStateChanged(playing)"))
+        #expect(output.contains("seeked to 0.5 seconds"))
+        #expect(output.contains("event: playbackDidFinish(playbackEnded)"))
+        // The centre of SMPTE bars is the green bar.
+        #expect(output.contains("centre of the last frame: rgba(0, 2"), "\(output)")
+        #expect(output.contains("frames shown: "))
+    }
+
     @Test("mediaplay refuses an unknown sink, naming the ones there are")
     func unknownSink() async throws {
         let clip = try await TestMedia.url(for: TestMedia.bars)

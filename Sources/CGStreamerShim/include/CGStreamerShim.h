@@ -72,6 +72,16 @@ typedef void (*me_element_callback)(GstElement *self, GstElement *element, gpoin
 gulong me_signal_connect_element(gpointer instance, const gchar *signal, me_element_callback callback,
                                  gpointer user_data, GClosureNotify destroy);
 
+typedef GstVideoOverlayComposition *(*me_draw_callback)(GstElement *overlay, GstSample *sample, gpointer user_data);
+/// Connects overlaycomposition's "draw" signal, which asks for the composition of one frame.
+gulong me_signal_connect_draw(GstElement *overlay, me_draw_callback callback, gpointer user_data,
+                              GClosureNotify destroy);
+
+// MARK: Overlay pixels
+/// A buffer holding `width`x`height` pixels in GStreamer's overlay format (BGRA in memory,
+/// straight alpha), copied from `bgra`, with the video meta overlay rectangles need.
+GstBuffer *me_overlay_buffer_new(const guint8 *bgra, guint width, guint height);
+
 // MARK: Video frames (GstVideoFrame and GstVideoInfo fields are fixed-size arrays and macros).
 guint8 *me_video_frame_plane_data(GstVideoFrame *frame, guint plane);
 gint me_video_frame_plane_stride(GstVideoFrame *frame, guint plane);

@@ -12,6 +12,11 @@ final class Sample: @unchecked Sendable {
         self.pointer = pointer
     }
 
+    /// Takes a new reference to a sample someone else owns (`gst_sample_ref`).
+    convenience init(borrowing pointer: OpaquePointer) {
+        self.init(owning: gst_sample_ref(pointer))
+    }
+
     deinit {
         gst_sample_unref(pointer)
     }

@@ -63,6 +63,10 @@ public final class MoviePlayer: Sendable {
         set { core.state.withLock { $0.videoSink = newValue } }
     }
 
+    /// What is drawn over the movie. Add, replace and remove overlays at any time; the next
+    /// frame shows the change, without restarting playback.
+    public var overlays: VideoOverlays { core.overlays }
+
     // MARK: Commands
 
     /// Loads the movie and prerolls its first frame: afterwards ``isPreparedToPlay`` is true and

@@ -26,14 +26,15 @@ final class PipelineSession: Sendable {
     ///   - source: What to play.
     ///   - videoSink: Where the video goes.
     ///   - audioOutput: Where the audio goes.
+    ///   - overlays: What is drawn over the video.
     ///   - handler: Called on the bus thread with each message.
     init(
         id: Int, source: any MediaSource, videoSink: any VideoSink, audioOutput: AudioOutput,
-        handler: @escaping @Sendable (BusMessage) -> BusThread.Verdict
+        overlays: VideoOverlays, handler: @escaping @Sendable (BusMessage) -> BusThread.Verdict
     ) throws(MediaError) {
         self.id = id
         playbin = try Element.make("playbin", name: "me-playbin-\(id)")
-        videoOutput = try VideoOutputBin(output: try videoSink.makeOutput())
+        videoOutput = try VideoOutputBin(output: try videoSink.makeOutput(), overlays: overlays)
         let audioSink = try VideoOutputBin.makeElement(audioOutput.resolved)
         try playbin.set(["uri": .string(source.uri), "flags": .int(Self.playFlags)])
         playbin.set("video-sink", element: videoOutput.bin)

@@ -21,6 +21,7 @@ final class PlayerCore: Sendable {
     let state: Mutex<PlayerState>
     let hub = EventHub()
     let preparationTimeout: Duration
+    let overlays = VideoOverlays()
 
     init(source: any MediaSource, videoSink: any VideoSink, audioOutput: AudioOutput, preparationTimeout: Duration) {
         state = Mutex(PlayerState(source: source, videoSink: videoSink, audioOutput: audioOutput))
@@ -95,7 +96,9 @@ final class PlayerCore: Sendable {
         if case .start(let id, let source, let sink, let audio) = step {
             do throws(MediaError) {
                 try source.validate()
-                let session = try PipelineSession(id: id, source: source, videoSink: sink, audioOutput: audio) {
+                let session = try PipelineSession(
+                    id: id, source: source, videoSink: sink, audioOutput: audio, overlays: overlays
+                ) {
                     [weak self] message in
                     self?.handle(message, session: id) ?? .exit
                 }

@@ -4,29 +4,37 @@ internal import CGStreamer
     import Glibc
 #endif
 
-/// The bin a player installs as playbin's `video-sink`: a ghost `sink` pad in front of the
-/// output a ``VideoSink`` described. Its sink pad reports the first frame after start and
-/// after every flush ("me-first-frame"), which is how the player knows it is ready for display.
+/// The bin a player installs as playbin's `video-sink`:
+///
+///     ghost sink pad -> overlaycomposition (the player's overlays) -> the output a VideoSink described
+///
+/// Its sink pad reports the first frame after start and after every flush ("me-first-frame"),
+/// which is how the player knows it is ready for display and that a seek has landed.
 final class VideoOutputBin: Sendable {
     let bin: Bin
+    let overlayStage: OverlayStage
 
     /// Builds the bin for `output`.
+    /// - Parameters:
+    ///   - output: Where the frames go.
+    ///   - overlays: What is drawn over them.
     /// - Throws: ``MediaError`` when an element is missing or a property does not fit.
-    init(output: VideoOutput) throws(MediaError) {
+    init(output: VideoOutput, overlays: VideoOverlays) throws(MediaError) {
         bin = try Bin.make(name: "me-video-output")
-        let head: Element
+        overlayStage = try OverlayStage(overlays: overlays)
+        try bin.add(overlayStage.element)
         switch output {
         case .element(let description):
             let element = try Self.makeElement(description)
             try bin.add(element)
-            head = element
+            try overlayStage.element.link(to: element)
         case .frames(let consumer):
             let elements = try Self.makeFrameChain(for: consumer)
             try bin.addAndLink(elements)
-            head = elements[0]
+            try overlayStage.element.link(to: elements[0])
         }
-        guard let target = head.staticPad("sink") else {
-            throw MediaError(.invalidArgument, "the video output \(head) has no sink pad", element: head.name)
+        guard let target = overlayStage.element.staticPad("sink") else {
+            throw MediaError(.pipelineFailure, "overlaycomposition has no sink pad")
         }
         try bin.addGhostPad(named: "sink", target: target)
         bin.staticPad("sink")?.watchFirstFrame(postingOn: bin)

@@ -1,0 +1,100 @@
+/// Where an overlay goes on the frame and how big it is: an anchor (a corner, an edge's middle
+/// or the centre), an inward offset from it, and a size, each in pixels or as a fraction of the frame.
+public struct OverlayPlacement: Sendable, Hashable {
+    /// The point of the frame the overlay is attached to; the overlay's matching point sits there.
+    public enum Anchor: Sendable, Hashable, CaseIterable {
+        case topLeft, top, topRight, left, center, right, bottomLeft, bottom, bottomRight
+    }
+
+    /// A length in pixels, or as a fraction of the frame's width (for x and width) or height (for y and height).
+    public enum Length: Sendable, Hashable {
+        case pixels(Int)
+        case fraction(Double)
+
+        func resolve(against total: Int) -> Int {
+            switch self {
+            case .pixels(let pixels): pixels
+            case .fraction(let fraction): Int((fraction * Double(total)).rounded())
+            }
+        }
+    }
+
+    /// The anchor.
+    public var anchor: Anchor
+    /// The horizontal offset from the anchor, inward (to the left for right anchors).
+    public var x: Length
+    /// The vertical offset from the anchor, inward (upward for bottom anchors).
+    public var y: Length
+    /// The width, or nil for the bitmap's own (scaled with the height if only that is given).
+    public var width: Length?
+    /// The height, or nil for the bitmap's own (scaled with the width if only that is given).
+    public var height: Length?
+
+    /// Creates a placement.
+    /// - Parameters:
+    ///   - anchor: The point of the frame the overlay is attached to.
+    ///   - x: Horizontal offset from the anchor, inward.
+    ///   - y: Vertical offset from the anchor, inward.
+    ///   - width: Width, or nil for natural.
+    ///   - height: Height, or nil for natural.
+    public init(
+        anchor: Anchor, x: Length = .pixels(0), y: Length = .pixels(0), width: Length? = nil, height: Length? = nil
+    ) {
+        self.anchor = anchor
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    /// At (`x`, `y`) pixels from the frame's top left corner.
+    /// - Parameters:
+    ///   - x: Pixels from the left edge.
+    ///   - y: Pixels from the top edge.
+    ///   - width: Width in pixels, or nil for natural.
+    ///   - height: Height in pixels, or nil for natural.
+    /// - Returns: The placement.
+    public static func absolute(x: Int, y: Int, width: Int? = nil, height: Int? = nil) -> OverlayPlacement {
+        OverlayPlacement(
+            anchor: .topLeft, x: .pixels(x), y: .pixels(y), width: width.map(Length.pixels),
+            height: height.map(Length.pixels))
+    }
+
+    /// The rectangle the overlay covers on a frame.
+    /// - Parameters:
+    ///   - frame: The frame's size.
+    ///   - natural: The bitmap's own size.
+    /// - Returns: Origin and size in the frame's pixels.
+    public func rectangle(in frame: VideoSize, natural: VideoSize) -> (x: Int, y: Int, width: Int, height: Int) {
+        var width = self.width?.resolve(against: frame.width)
+        var height = self.height?.resolve(against: frame.height)
+        switch (width, height) {
+        case (nil, nil):
+            width = natural.width
+            height = natural.height
+        case (let given?, nil):
+            height = natural.width > 0 ? given * natural.height / natural.width : natural.height
+        case (nil, let given?):
+            width = natural.height > 0 ? given * natural.width / natural.height : natural.width
+        default:
+            break
+        }
+        let w = max(1, width!)
+        let h = max(1, height!)
+        let dx = x.resolve(against: frame.width)
+        let dy = y.resolve(against: frame.height)
+        let left: Int
+        let top: Int
+        switch anchor {
+        case .topLeft, .left, .bottomLeft: left = dx
+        case .top, .center, .bottom: left = (frame.width - w) / 2 + dx
+        case .topRight, .right, .bottomRight: left = frame.width - w - dx
+        }
+        switch anchor {
+        case .topLeft, .top, .topRight: top = dy
+        case .left, .center, .right: top = (frame.height - h) / 2 + dy
+        case .bottomLeft, .bottom, .bottomRight: top = frame.height - h - dy
+        }
+        return (left, top, w, h)
+    }
+}

@@ -1,0 +1,50 @@
+/// Something drawn over the movie: a picture, text, a clock. Implement ``bitmap(for:)``; the
+/// other requirements have defaults (always visible, opaque, at the top left, natural size).
+///
+/// Overlays are composited by GStreamer in one step for all of them (`overlaycomposition`),
+/// in the video output, without restarting the pipeline when they are added, changed or removed.
+///
+/// Rules an implementation keeps:
+/// - ``bitmap(for:)`` runs on the video streaming thread once per frame; return quickly, and
+///   return the *same* ``OverlayBitmap`` instance while the picture does not change, so the
+///   engine uploads it to GStreamer once rather than every frame.
+/// - Properties may change at any time (a class with a lock, say); the engine reads them once
+///   per frame.
+public protocol VideoOverlay: Sendable {
+    /// Higher values are drawn over lower ones; equal values in the order they were added.
+    var zOrder: Int { get }
+    /// Whether the overlay is drawn at all.
+    var isVisible: Bool { get }
+    /// Where the overlay goes and how big it is.
+    var placement: OverlayPlacement { get }
+    /// 0 (invisible) to 1 (as the bitmap's own alpha says).
+    var opacity: Double { get }
+    /// The part of the movie during which the overlay shows, or nil for all of it.
+    var timeRange: Range<Duration>? { get }
+
+    /// The pixels to draw over one frame, or nil to draw nothing this frame.
+    /// - Parameter request: The frame's size and position in the movie.
+    /// - Returns: The overlay's pixels.
+    func bitmap(for request: OverlayRenderRequest) -> OverlayBitmap?
+}
+
+extension VideoOverlay {
+    /// 0.
+    public var zOrder: Int { 0 }
+    /// Always visible.
+    public var isVisible: Bool { true }
+    /// The top left corner, natural size.
+    public var placement: OverlayPlacement { .absolute(x: 0, y: 0) }
+    /// Opaque.
+    public var opacity: Double { 1 }
+    /// The whole movie.
+    public var timeRange: Range<Duration>? { nil }
+}
+
+/// What an overlay is drawn over.
+public struct OverlayRenderRequest: Sendable, Hashable {
+    /// The size of the frame the overlay is composited onto, in pixels.
+    public let frameSize: VideoSize
+    /// The frame's position in the movie, if known.
+    public let time: Duration?
+}
