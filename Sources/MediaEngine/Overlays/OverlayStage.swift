@@ -7,11 +7,22 @@ internal import CGStreamerShim
 /// (or attaches them as meta for a sink that composites itself).
 ///
 /// The `draw` handler is a C function pointer; it runs on the video streaming thread.
+final class OverlayStage: Sendable {
+    let element: Element
+
+    init(overlays: VideoOverlays) throws(MediaError) {
+        element = try Element.make("overlaycomposition", name: "me-overlays")
+        // The signal keeps the compositor alive; the compositor must not keep the element alive
+        // (that would be a cycle, and the element would never be freed).
+        OverlayCompositor(overlays: overlays).connect(to: element)
+    }
+}
+
+/// Answers `overlaycomposition`'s `draw` signal.
 ///
 /// `@unchecked Sendable`: `info`, `infoCaps` and `rectangles` are touched only by the `draw`
 /// handler, which GStreamer calls on the element's streaming thread, one frame at a time.
-final class OverlayStage: @unchecked Sendable {
-    let element: Element
+private final class OverlayCompositor: @unchecked Sendable {
     private let overlays: VideoOverlays
     private var info = GstVideoInfo()
     private var infoCaps: Caps?
@@ -19,19 +30,22 @@ final class OverlayStage: @unchecked Sendable {
     /// GStreamer's scaled and converted copies of its pixels are reused too.
     private var rectangles: [VideoOverlays.ID: CachedRectangle] = [:]
 
-    init(overlays: VideoOverlays) throws(MediaError) {
+    init(overlays: VideoOverlays) {
         self.overlays = overlays
-        element = try Element.make("overlaycomposition", name: "me-overlays")
+    }
+
+    func connect(to element: Element) {
         me_signal_connect_draw(
             element.pointer,
             { _, sample, data in
                 guard let sample, let data else { return nil }
-                return Unmanaged<OverlayStage>.fromOpaque(data).takeUnretainedValue().draw(Sample(borrowing: sample))
+                return Unmanaged<OverlayCompositor>.fromOpaque(data).takeUnretainedValue().draw(
+                    Sample(borrowing: sample))
             },
             Unmanaged.passRetained(self).toOpaque(),
             { data, _ in
                 guard let data else { return }
-                Unmanaged<OverlayStage>.fromOpaque(data).release()
+                Unmanaged<OverlayCompositor>.fromOpaque(data).release()
             })
     }
 
