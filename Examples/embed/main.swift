@@ -36,7 +36,11 @@ do {
     )
     try await player.play()
     try await player.seek(to: .milliseconds(500))
-    print("seeked to \(player.currentPlaybackTime)")
+    print(
+        String(
+            format: "seeked to about %.1f s",
+            Double(player.currentPlaybackTime.components.seconds)
+                + Double(player.currentPlaybackTime.components.attoseconds) / 1e18))
 } catch {
     print("failed: \(error.code): \(error.message)")
     exit(1)

@@ -33,6 +33,7 @@ guard let path else {
 }
 
 let player = MoviePlayer(source: FileSource(path: path), videoSink: NullVideoSink(), audioOutput: .discard)
+player.shouldAutoplay = false  // probe only: load the movie, never play it
 do {
     try await player.prepareToPlay()
 } catch {

@@ -149,6 +149,10 @@ static GstPadProbeReturn on_first_frame_probe(GstPad *pad, GstPadProbeInfo *info
             watch->seqnum = gst_event_get_seqnum(event);
             g_atomic_int_set(&watch->seen, FALSE);
             break;
+        case GST_EVENT_STREAM_START:
+            // A new movie in a reused pipeline.
+            g_atomic_int_set(&watch->seen, FALSE);
+            break;
         case GST_EVENT_SEGMENT:
             gst_event_copy_segment(event, &watch->segment);
             watch->seqnum = gst_event_get_seqnum(event);

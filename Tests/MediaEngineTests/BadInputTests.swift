@@ -85,7 +85,7 @@ struct BadInputTests {
         player.source = FileSource(url: try await TestMedia.url(for: TestMedia.bars))
         try await player.play()
         let (reason, error) = try await recorder.waitForFinish()
-        #expect(reason == .playbackEnded && error == nil)
+        #expect(reason == .playbackEnded && error == nil, "\(recorder.events)")
     }
 
     @Test("content is judged by its bytes: WebM saved as .mp4 plays")

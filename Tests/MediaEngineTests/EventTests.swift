@@ -24,6 +24,7 @@ struct EventTests {
     func lateSubscriptionEnds() async throws {
         var player: MoviePlayer? = MoviePlayer(
             source: FileSource(url: try await TestMedia.url(for: TestMedia.bars)), videoSink: NullVideoSink())
+        player!.shouldAutoplay = false
         try await player!.prepareToPlay()
         let events = player!.events
         player!.stop()

@@ -25,6 +25,7 @@ struct OverlayStageTests {
     private func preparedFrame(with overlays: [any VideoOverlay]) async throws -> VideoImage {
         let sink = FrameSink(format: .rgba)
         let player = MoviePlayer(source: FileSource(url: try await TestMedia.url(for: TestMedia.bars)), videoSink: sink)
+        player.shouldAutoplay = false
         for overlay in overlays { player.overlays.add(overlay) }
         try await player.prepareToPlay()
         return try #require(sink.latestFrame())

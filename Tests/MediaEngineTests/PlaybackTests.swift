@@ -8,7 +8,10 @@ import Testing
 @Suite("Playing a movie")
 struct PlaybackTests {
     private func player(for clip: TestMedia.Clip, sink: any VideoSink = NullVideoSink()) async throws -> MoviePlayer {
-        MoviePlayer(source: FileSource(url: try await TestMedia.url(for: clip)), videoSink: sink, audioOutput: .discard)
+        let player = MoviePlayer(
+            source: FileSource(url: try await TestMedia.url(for: clip)), videoSink: sink, audioOutput: .discard)
+        player.shouldAutoplay = false
+        return player
     }
 
     @Test("prepare, play, pause, seek, play to the end: the recorded events")
@@ -61,6 +64,7 @@ struct PlaybackTests {
         #expect(player.playbackState == .playing)
         #expect(player.currentPlaybackTime < .seconds(1))
         player.stop()
+        try await recorder.waitFor { $0.finish?.0 == .userExited }
         #expect(recorder.events.compactMap(\.finish).map(\.0) == [.playbackEnded, .userExited])
     }
 

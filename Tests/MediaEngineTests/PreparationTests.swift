@@ -10,6 +10,7 @@ struct PreparationTests {
     func prepareReportsMovieFacts() async throws {
         let url = try await TestMedia.url(for: TestMedia.bars)
         let player = MoviePlayer(source: FileSource(url: url), videoSink: NullVideoSink())
+        player.shouldAutoplay = false
         let recorder = EventRecorder(player)
 
         try await player.prepareToPlay()

@@ -12,7 +12,7 @@ public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
             case fileNotFound, permissionDenied, isDirectory, notRegularFile, emptyFile
             case notAMovie, corruptContainer, truncatedMovie, missingPlugin
             case invalidProperty, invalidArgument, notPrepared, cancelled, timedOut
-            case pipelineFailure, streamFailure, unknownSink, duplicateSink
+            case pipelineFailure, streamFailure, unknownSink, duplicateSink, unsupportedOperation
         }
 
         private let base: Base
@@ -60,6 +60,8 @@ public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let unknownSink = Code(.unknownSink)
         /// A video sink is already registered under that name.
         public static let duplicateSink = Code(.duplicateSink)
+        /// The movie or its pipeline cannot do what was asked (play backwards, say).
+        public static let unsupportedOperation = Code(.unsupportedOperation)
     }
 
     /// What kind of failure this is.

@@ -9,6 +9,8 @@ enum BusMessage: Sendable {
     /// The pipeline finished an asynchronous state change or flushing seek.
     case asyncDone(seqnum: UInt32)
     case endOfStream
+    /// A segment seek's segment ended (repeat mode): time to loop.
+    case segmentDone
     case error(PipelineFailure)
     case warning(PipelineFailure)
     case durationChanged
@@ -32,7 +34,7 @@ enum BusMessage: Sendable {
             | GST_MESSAGE_STATE_CHANGED.rawValue | GST_MESSAGE_ASYNC_DONE.rawValue
             | GST_MESSAGE_DURATION_CHANGED.rawValue | GST_MESSAGE_TAG.rawValue | GST_MESSAGE_BUFFERING.rawValue
             | GST_MESSAGE_ELEMENT.rawValue | GST_MESSAGE_APPLICATION.rawValue | GST_MESSAGE_CLOCK_LOST.rawValue
-            | GST_MESSAGE_LATENCY.rawValue)
+            | GST_MESSAGE_LATENCY.rawValue | GST_MESSAGE_SEGMENT_DONE.rawValue)
 
     /// Translates a message, or returns nil for one the player does not need
     /// (a child's state change, an unrelated element message).
@@ -50,6 +52,9 @@ enum BusMessage: Sendable {
             self = .asyncDone(seqnum: message.seqnum)
         case GST_MESSAGE_EOS:
             self = .endOfStream
+        case GST_MESSAGE_SEGMENT_DONE:
+            guard message.sourcePointer == UnsafeMutableRawPointer(pipeline.pointer) else { return nil }
+            self = .segmentDone
         case GST_MESSAGE_ERROR:
             self = .error(PipelineFailure(parsing: message, isError: true))
         case GST_MESSAGE_WARNING:

@@ -144,24 +144,124 @@ public final class MoviePlayer: Sendable {
     public var error: MediaError? { core.state.withLock { $0.lastError } }
 
     /// The playhead's position. Setting it starts an exact seek and returns at once (invalid
-    /// values are ignored; ``seek(to:option:)`` reports them and waits for the frame).
+    /// values are ignored; ``seek(to:option:)`` reports them and waits for the frame). Seeks set
+    /// while another is under way coalesce: only the newest lands.
     public var currentPlaybackTime: Duration {
         get {
             let (session, atEnd, last, duration) = core.state.withLock { state in
-                (state.phase == .prepared ? state.session : nil, state.atEnd, state.lastPosition, state.duration)
+                (
+                    state.phase == .prepared ? state.session : nil, state.atEnd, state.lastPosition,
+                    state.endPlaybackTime ?? state.duration
+                )
             }
             if atEnd { return duration ?? last }
             return session?.position ?? last
         }
         set {
-            try? core.requestSeek(to: newValue, exact: true)
+            core.requestSeek(to: newValue)
         }
     }
 
-    /// The playback rate: 0 when not playing, 1 at normal speed. Setting a non-zero rate while
-    /// playing changes speed from the current position; setting 0 pauses.
+    /// The playback rate: 0 when not playing, otherwise the rate asked for (1 is normal speed).
+    /// Setting 0 pauses; setting a rate between 0.25 and 8 (or -8 and -0.25, backwards) applies
+    /// it at once, without waiting; other values are ignored (``setRate(_:)`` reports them).
     public var currentPlaybackRate: Float {
         get { core.state.withLock { $0.playbackState == .playing ? Float($0.rate) : 0 } }
-        set { core.setRate(Double(newValue)) }
+        set { core.requestRate(Double(newValue)) }
+    }
+
+    /// Changes the playback rate and returns once the pipeline plays at it. Keeps the
+    /// direction with an instant rate change (no flush, no visible jump); reversing flushes
+    /// and restarts from the current position. Setting it while stopped keeps it for the next play.
+    /// - Parameter rate: 0.25 to 8 forward, -8 to -0.25 backward; 0 pauses.
+    /// - Throws: ``MediaError/Code/invalidArgument`` for other values (the rate stays as it was),
+    ///   ``MediaError/Code/unsupportedOperation`` when the movie's demuxer cannot play backwards.
+    public func setRate(_ rate: Double) async throws(MediaError) {
+        try await core.setRate(rate)
+    }
+
+    // MARK: Playback range, repeat, autoplay
+
+    /// Whether ``prepareToPlay()`` starts playing by itself once the movie is ready (default true,
+    /// as MPMoviePlayerController's `shouldAutoplay`).
+    public var shouldAutoplay: Bool {
+        get { core.state.withLock { $0.shouldAutoplay } }
+        set { core.state.withLock { $0.shouldAutoplay = newValue } }
+    }
+
+    /// Whether the movie starts again, gaplessly, when it reaches its end (or ``endPlaybackTime``).
+    public var repeatMode: RepeatMode {
+        get { core.state.withLock { $0.repeatMode } }
+        set { core.setRepeatMode(newValue) }
+    }
+
+    /// Where playback starts (nil: the beginning). Set with ``setPlaybackRange(initial:end:)``.
+    public var initialPlaybackTime: Duration? { core.state.withLock { $0.initialPlaybackTime } }
+
+    /// Where playback ends, with ``FinishReason/playbackEnded`` (nil: the end of the movie).
+    /// Set with ``setPlaybackRange(initial:end:)``.
+    public var endPlaybackTime: Duration? { core.state.withLock { $0.endPlaybackTime } }
+
+    /// Sets where playback starts and ends (MPMoviePlayerController's `initialPlaybackTime`
+    /// and `endPlaybackTime`). With ``repeatMode`` `.one` the range loops.
+    /// - Parameters:
+    ///   - initial: Where playback starts, or nil for the beginning.
+    ///   - end: Where it ends, or nil for the end of the movie.
+    /// - Throws: ``MediaError/Code/invalidArgument`` for a negative time or an end not after the
+    ///   start; the range stays as it was.
+    public func setPlaybackRange(initial: Duration?, end: Duration?) throws(MediaError) {
+        try core.setPlaybackRange(initial: initial, end: end)
+    }
+
+    // MARK: Scanning
+
+    /// Starts scanning forward through keyframes at a rising rate (2x, 4x, 8x);
+    /// ``playbackState`` becomes ``PlaybackState/seekingForward``.
+    /// - Throws: ``MediaError/Code/notPrepared`` before preparation.
+    public func beginSeekingForward() throws(MediaError) {
+        try core.beginScanning(forward: true)
+    }
+
+    /// Starts scanning backward through keyframes at a rising rate;
+    /// ``playbackState`` becomes ``PlaybackState/seekingBackward``.
+    /// - Throws: ``MediaError/Code/notPrepared`` before preparation.
+    public func beginSeekingBackward() throws(MediaError) {
+        try core.beginScanning(forward: false)
+    }
+
+    /// Ends a scan: the state and rate from before it return, from where the scan got to.
+    public func endSeeking() {
+        core.endScanning()
+    }
+
+    // MARK: Time observers
+
+    /// Announces the position every `interval` of movie time while the movie plays, as
+    /// ``PlayerEvent/periodicTime(_:_:)``.
+    /// - Parameter interval: How much movie time between announcements.
+    /// - Returns: The observer, for ``removeTimeObserver(_:)``.
+    /// - Throws: ``MediaError/Code/invalidArgument`` for an interval under a millisecond.
+    public func addPeriodicTimeObserver(every interval: Duration) throws(MediaError) -> TimeObserver {
+        guard interval >= .milliseconds(1) else {
+            throw MediaError(.invalidArgument, "a periodic time observer needs an interval of at least 1 ms")
+        }
+        return core.timeObservers.addPeriodic(every: interval, core: core)
+    }
+
+    /// Announces each time in `times` as playback crosses it, as ``PlayerEvent/boundaryTimeReached(_:_:)``.
+    /// - Parameter times: Positions in the movie.
+    /// - Returns: The observer, for ``removeTimeObserver(_:)``.
+    /// - Throws: ``MediaError/Code/invalidArgument`` for no times or a negative one.
+    public func addBoundaryTimeObserver(at times: [Duration]) throws(MediaError) -> TimeObserver {
+        guard !times.isEmpty, times.allSatisfy({ $0 >= .zero }) else {
+            throw MediaError(.invalidArgument, "a boundary time observer needs one or more times, none negative")
+        }
+        return core.timeObservers.addBoundary(at: times, core: core)
+    }
+
+    /// Stops a time observer.
+    /// - Parameter observer: The observer to stop.
+    public func removeTimeObserver(_ observer: TimeObserver) {
+        core.timeObservers.remove(observer)
     }
 }

@@ -11,6 +11,9 @@ final class PipelineSession: Sendable {
     /// per pipeline, which `GST_TRACERS=leaks` shows after every movie with sound.
     private static let playFlags = 0x01 | 0x02 | 0x40
 
+    /// The application message that marks where the messages of a reloaded movie begin.
+    static let epochMessagePrefix = "me-epoch-"
+
     let id: Int
     let playbin: Element
     let videoOutput: VideoOutputBin
@@ -71,6 +74,28 @@ final class PipelineSession: Sendable {
         }
     }
 
+    /// Reuses the pipeline, with its elements, sinks and bus thread, for another movie: down to
+    /// `READY` (which stops the old streams), the new URI and settings, a marker on the bus so the
+    /// old movie's late messages can be told apart, and up to `PAUSED` again.
+    func reload(_ source: any MediaSource, epoch: Int) throws(MediaError) {
+        sourceSetup.settings.withLock { $0 = source.settings }
+        let result: Result<Void, MediaError> = lifecycle.withLock { closed in
+            guard !closed else { return .failure(MediaError(.cancelled, "the pipeline was closed")) }
+            playbin.setState(GST_STATE_READY)
+            do throws(MediaError) {
+                try playbin.set("uri", .string(source.uri))
+            } catch {
+                return .failure(error)
+            }
+            playbin.bus?.postApplicationMessage(Self.epochMessagePrefix + String(epoch), from: playbin)
+            if playbin.setState(GST_STATE_PAUSED) == GST_STATE_CHANGE_FAILURE {
+                playbin.bus?.postApplicationMessage(PlayerCore.stateChangeFailedMessage, from: playbin)
+            }
+            return .success(())
+        }
+        try result.get()
+    }
+
     /// Stops the bus thread and takes the pipeline to `NULL`, which stops every streaming
     /// thread and closes the source. Safe to call from the bus thread itself and more than once.
     func close() {
@@ -106,7 +131,19 @@ final class PipelineSession: Sendable {
     /// Sends a seek made earlier; false when no element took it.
     @discardableResult
     func send(_ request: SeekRequest) -> Bool {
-        playbin.send(request.take())
+        send(request.take())
+    }
+
+    /// Sends an event into the pipeline (`gst_element_send_event`, which takes ownership);
+    /// false when no element took it or the pipeline is closed.
+    @discardableResult
+    func send(_ event: OpaqueEvent) -> Bool {
+        let open = lifecycle.withLock { !$0 }
+        guard open else {
+            SeekEvents.release(event)
+            return false
+        }
+        return playbin.send(event.raw.assumingMemoryBound(to: GstEvent.self))
     }
 
     /// The name of a demuxer that gave up without exposing a stream (see `me_find_stalled_demuxer`).
@@ -126,16 +163,16 @@ final class PipelineSession: Sendable {
 final class SourceSetup: Sendable {
     static let failedMessage = "me-source-settings-failed"
 
-    let settings: SourceSettings
+    /// The settings of the movie being loaded (replaced when the pipeline is reused).
+    let settings: Mutex<SourceSettings>
     /// The first setting that did not fit, reported by the player as the preparation's error.
     let failure = Mutex<MediaError?>(nil)
 
     init(settings: SourceSettings) {
-        self.settings = settings
+        self.settings = Mutex(settings)
     }
 
     func connect(to playbin: Element) {
-        guard !settings.isEmpty else { return }
         me_signal_connect_element(
             playbin.pointer, "source-setup",
             { _, source, data in
@@ -150,6 +187,7 @@ final class SourceSetup: Sendable {
     }
 
     private func apply(to source: Element) {
+        let settings = self.settings.withLock { $0 }
         for key in settings.properties.keys.sorted() where source.hasProperty(key) {
             do {
                 try source.set(key, settings.properties[key]!)
@@ -159,45 +197,5 @@ final class SourceSetup: Sendable {
                 return
             }
         }
-    }
-}
-
-/// A flushing seek event, made before it is sent so that its sequence number is known first.
-///
-/// `@unchecked Sendable`: the event is owned by this object alone until ``take()`` hands it
-/// to GStreamer, and ``take()`` is called once, by the task that made the request.
-final class SeekRequest: @unchecked Sendable {
-    let seqnum: UInt32
-    private var event: UnsafeMutablePointer<GstEvent>?
-
-    /// - Parameters:
-    ///   - position: Where to go (for reverse playback, where to start going back from).
-    ///   - rate: The playback rate after the seek.
-    ///   - exact: Decode up to the exact frame (true) or snap to the keyframe before it.
-    init?(position: Duration, rate: Double, exact: Bool) {
-        var flags = GST_SEEK_FLAG_FLUSH.rawValue
-        flags |=
-            exact
-            ? GST_SEEK_FLAG_ACCURATE.rawValue : (GST_SEEK_FLAG_KEY_UNIT.rawValue | GST_SEEK_FLAG_SNAP_BEFORE.rawValue)
-        let forward = rate >= 0
-        let start = forward ? gint64(position.clockTime) : 0
-        let stop = forward ? -1 : gint64(position.clockTime)
-        guard
-            let event = gst_event_new_seek(
-                rate, GST_FORMAT_TIME, GstSeekFlags(flags), GST_SEEK_TYPE_SET, start,
-                forward ? GST_SEEK_TYPE_NONE : GST_SEEK_TYPE_SET, stop)
-        else { return nil }
-        self.event = event
-        seqnum = gst_event_get_seqnum(event)
-    }
-
-    /// Hands the event over; the caller sends it, which transfers ownership to GStreamer.
-    func take() -> UnsafeMutablePointer<GstEvent> {
-        defer { event = nil }
-        return event!
-    }
-
-    deinit {
-        if let event { gst_event_unref(event) }
     }
 }

@@ -5,6 +5,15 @@ extension PlayerCore {
     /// Handles one message of session `id`; returns `.exit` when the session is over.
     func handle(_ message: BusMessage, session id: Int) -> BusThread.Verdict {
         guard let session = state.withLock({ $0.session(id) }) else { return .exit }
+        // After the pipeline was reused for another movie, what the bus still holds of the
+        // previous one comes before the new epoch's marker and is dropped.
+        if case .application(let name) = message, name.hasPrefix(PipelineSession.epochMessagePrefix),
+            let epoch = Int(name.dropFirst(PipelineSession.epochMessagePrefix.count))
+        {
+            state.withLock { $0.epochSeen = epoch }
+            return .carryOn
+        }
+        guard state.withLock({ $0.epochSeen == $0.epoch }) else { return .carryOn }
         switch message {
         case .asyncDone(let seqnum):
             asyncDone(session, seqnum: seqnum)
@@ -12,14 +21,15 @@ extension PlayerCore {
             guard pending == .voidPending else { break }
             pipelineReached(new, session: session)
         case .firstFrame(let frame):
-            update { state, events in
-                guard state.session === session else { return }
+            let landed = update { state, events -> Bool in
+                guard state.session === session else { return false }
                 state.setNaturalSize(frame.displaySize, &events)
                 state.setReadyForDisplay(true, &events)
-                if let pending = state.pendingSeek, pending.seqnum == frame.seqnum {
-                    state.completeSeeks(at: frame.streamTime ?? pending.position, &events)
-                }
+                return state.inFlightSeek?.seqnum == frame.seqnum
             }
+            if landed { landSeek(seqnum: frame.seqnum, at: frame.streamTime, session: session) }
+        case .segmentDone:
+            segmentDone(session)
         case .endOfStream:
             return endOfStream(session)
         case .error(let failure):
@@ -40,6 +50,9 @@ extension PlayerCore {
         case .missingPlugin(let description, let caps):
             state.withLock { $0.errorContext.missingPlugin = (description, caps) }
         case .durationChanged:
+            // During preparation the duration is read once, when it ends, so the order of the
+            // preparation's events does not depend on when demuxers revise it.
+            guard state.withLock({ $0.phase == .prepared }) else { break }
             let duration = session.duration
             update { state, events in
                 guard state.session === session else { return }
@@ -50,11 +63,17 @@ extension PlayerCore {
                 guard state.session === session else { return }
                 state.mergeMetadata(tags, &events)
             }
-        case .buffering:
-            break
+        case .buffering(let percent):
+            buffering(percent, session: session)
         case .clockLost:
-            // The standard recovery: pausing and playing again selects a new clock.
-            if state.withLock({ $0.playbackState == .playing }) {
+            // The standard recovery: pausing and playing again selects a new clock. Until the
+            // pipeline plays again the player is interrupted.
+            let playing = update { state, events -> Bool in
+                guard state.session === session, state.playbackState == .playing else { return false }
+                state.setPlaybackState(.interrupted, &events)
+                return true
+            }
+            if playing {
                 session.pause()
                 session.play()
             }
@@ -96,46 +115,77 @@ extension PlayerCore {
     }
 
     private func asyncDone(_ session: PipelineSession, seqnum: UInt32) {
-        let preparing = state.withLock { $0.session === session && $0.phase == .preparing }
-        if preparing {
-            finishPreparation(session)
+        let (preparing, seekInFlight) = state.withLock { state in
+            (state.session === session && state.phase == .preparing, state.inFlightSeek)
+        }
+        if preparing && seekInFlight == nil {
+            // The first preroll: the playback range, repeat mode or rate may still need a seek.
+            if let request = preparationSeek() {
+                send(request, through: session)
+            } else {
+                completePreparation(session)
+            }
             return
         }
-        // A seek normally completes when its first frame reaches the video output (matched by
-        // the seek's sequence number, above). With no video, or a seek that ran into the end of
-        // the movie, no frame comes: the pipeline's ASYNC_DONE (whose own sequence number
-        // GStreamer 1.22 does not tie to the seek) completes it instead.
-        let position = session.position
-        update { state, events in
-            guard state.session === session, let pending = state.pendingSeek else { return }
-            let noFrameExpected =
-                !state.mediaTypes.contains(.video)
-                || state.duration.map { pending.position + Self.truncationTolerance(for: $0) >= $0 } ?? false
-            if noFrameExpected {
-                state.completeSeeks(at: position ?? pending.position, &events)
-            }
+        // A seek normally lands when its first frame reaches the video output (matched by the
+        // seek's sequence number). With no video, or a seek that ran into the end of the movie,
+        // no frame comes: the pipeline's ASYNC_DONE (whose own sequence number GStreamer 1.22
+        // does not tie to the seek) lands it instead.
+        guard let flight = seekInFlight else { return }
+        let noFrameExpected = state.withLock { state in
+            !state.mediaTypes.contains(.video) && state.phase == .prepared || flight.plan.accuracy == .keyFramesOnly
+                || state.duration.map { flight.plan.position + Self.truncationTolerance(for: $0) >= $0 } ?? false
         }
+        if noFrameExpected { landSeek(seqnum: flight.seqnum, at: session.position, session: session) }
     }
 
-    private func finishPreparation(_ session: PipelineSession) {
+    /// Preparation is over: the movie's facts are published, waiters resume, and playback
+    /// starts if the app wants it (shouldAutoplay, or play() during preparation).
+    func completePreparation(_ session: PipelineSession) {
         let duration = session.duration
         let mediaTypes = session.mediaTypes
-        let startPlaying = update { state, events -> Bool in
+        let prepared = update { state, events -> Bool in
             guard state.session === session, state.phase == .preparing else { return false }
             state.phase = .prepared
             state.setDuration(duration, &events)
             state.setMediaTypes(mediaTypes, &events)
             state.setLoadState(state.sourceType == .file ? [.playable, .playthroughOK] : .playable, &events)
+            if !state.metadata.isEmpty { events.append(.metadataAvailable(state.metadata)) }
             state.setPrepared(true, &events)
             state.waiters.resolve(.prepared)
-            return state.target == .playing
+            return true
         }
-        if startPlaying { session.play() }
+        if prepared { startIfWanted(session) }
+    }
+
+    /// Buffering (network streams): below 100 % a playing movie pauses and is `interrupted`;
+    /// at 100 % it plays on.
+    private func buffering(_ percent: Int, session: PipelineSession) {
+        enum Action { case none, pause, play }
+        let action = update { state, events -> Action in
+            guard state.session === session else { return .none }
+            if percent < 100 {
+                if state.phase == .prepared { state.setLoadState([.playable, .stalled], &events) }
+                guard state.playbackState == .playing else { return .none }
+                state.setPlaybackState(.interrupted, &events)
+                return .pause
+            }
+            if state.phase == .prepared { state.setLoadState([.playable, .playthroughOK], &events) }
+            guard state.target == .playing, state.phase == .prepared,
+                state.playbackState == .interrupted || state.playbackState == .stopped
+            else { return .none }
+            return .play
+        }
+        switch action {
+        case .pause: session.pause()
+        case .play: session.play()
+        case .none: break
+        }
     }
 
     private func pipelineReached(_ gstState: GstStateValue, session: PipelineSession) {
         update { state, events in
-            guard state.session === session, state.phase == .prepared else { return }
+            guard state.session === session, state.phase == .prepared, state.scan == nil else { return }
             switch gstState {
             case .playing where state.target == .playing:
                 state.setPlaybackState(.playing, &events)
@@ -149,32 +199,70 @@ extension PlayerCore {
 
     private func endOfStream(_ session: PipelineSession) -> BusThread.Verdict {
         let position = session.position
-        let verdict = update { state, events -> (truncated: MediaError?, pause: Bool) in
-            guard state.session === session, !state.atEnd else { return (nil, false) }
-            if let duration = state.duration, let position, state.rate > 0,
-                position + Self.truncationTolerance(for: duration) < duration
-            {
+        enum Outcome {
+            case ignore
+            case truncated(MediaError)
+            case finished
+            case loop(SeekRequest?)
+            case scanEnded(SeekRequest?)
+        }
+        let outcome = update { state, events -> Outcome in
+            guard state.session === session, !state.atEnd, state.phase == .prepared else { return .ignore }
+            if let scan = state.scan {
+                // A scan ran into an end of the movie: back to the old rate, paused there.
+                scan.timer.cancel()
+                state.scan = nil
+                state.rate = scan.previousRate
+                state.target = .paused
+                let edge =
+                    scan.forward
+                    ? state.clamp(state.endPlaybackTime ?? state.duration ?? .zero) : state.initialPlaybackTime ?? .zero
+                state.setPlaybackState(.paused, &events)
+                return .scanEnded(state.startSeek(state.plan(to: edge, accuracy: .exact), purpose: .rate))
+            }
+            let expectedEnd = state.rate > 0 ? (state.endPlaybackTime ?? state.duration) : nil
+            if let expectedEnd, let position, position + Self.truncationTolerance(for: expectedEnd) < expectedEnd {
                 let error = state.source.interpret(
                     MediaError(
                         .truncatedMovie,
-                        "the movie ends at \(position.formattedSeconds) but its header says \(duration.formattedSeconds)"
+                        "the movie ends at \(position.formattedSeconds) but its header says \(expectedEnd.formattedSeconds)"
                     ))
-                return (error, false)
+                return .truncated(error)
+            }
+            if state.repeatMode == .one {
+                // Not in looping mode (repeat was turned on at the very end): start again with a flush.
+                state.loops += 1
+                events.append(.didLoop(state.loops))
+                return .loop(state.startSeek(state.plan(to: state.startPosition, accuracy: .exact), purpose: .loop))
             }
             state.atEnd = true
             state.target = .paused
-            state.lastPosition = position ?? state.duration ?? state.lastPosition
+            state.lastPosition = position ?? expectedEnd ?? state.lastPosition
             state.supersedeStateWaiters()
+            // A seek that ran past the end lands here.
+            if state.inFlightSeek != nil {
+                state.inFlightSeek = nil
+                state.queuedSeek = nil
+                state.resolveSeekWaiters()
+            }
             state.setPlaybackState(.stopped, &events)
             events.append(.playbackDidFinish(.playbackEnded, nil))
-            return (nil, true)
+            return .finished
         }
-        if let error = verdict.truncated {
+        switch outcome {
+        case .ignore:
+            break
+        case .truncated(let error):
             fail(session: session.id, with: error)
             return .exit
+        case .finished:
+            // Keep the pipeline, paused on the last frame, so play() can start again at once.
+            session.pause()
+        case .loop(let request), .scanEnded(let request):
+            if let request { send(request, through: session) }
+            if case .scanEnded = outcome { session.pause() }
         }
-        // Keep the pipeline, paused on the last frame, so play() can start again at once.
-        if verdict.pause { session.pause() }
+        timeObservers.playbackChanged(self)
         return .carryOn
     }
 

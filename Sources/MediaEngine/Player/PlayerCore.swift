@@ -22,6 +22,7 @@ final class PlayerCore: Sendable {
     let hub = EventHub()
     let preparationTimeout: Duration
     let overlays = VideoOverlays()
+    let timeObservers = TimeObservers()
 
     init(source: any MediaSource, videoSink: any VideoSink, audioOutput: AudioOutput, preparationTimeout: Duration) {
         state = Mutex(PlayerState(source: source, videoSink: videoSink, audioOutput: audioOutput))
@@ -29,14 +30,18 @@ final class PlayerCore: Sendable {
     }
 
     /// Runs `body` under the lock and publishes the events it collected, still under the lock.
+    /// When the events say playback started, stopped or changed speed, the time observers are
+    /// re-armed afterwards, outside the lock.
     @discardableResult
     func update<Result>(_ body: (inout PlayerState, inout [PlayerEvent]) -> Result) -> Result {
-        state.withLock { state in
+        let (result, playbackChanged) = state.withLock { state in
             var events: [PlayerEvent] = []
             let result = body(&state, &events)
             hub.publish(events)
-            return result
+            return (result, events.contains { $0.changesPlayback })
         }
+        if playbackChanged { timeObservers.playbackChanged(self) }
+        return result
     }
 
     /// Decides under the lock whether to wait; if so registers a waiter and runs `start`
@@ -88,8 +93,12 @@ final class PlayerCore: Sendable {
             if state.phase == .preparing { return .wait }
             state.sessionID += 1
             state.phase = .preparing
+            state.videoSinkChanged = false
+            state.epoch = 0
+            state.epochSeen = 0
             state.resetMovieInfo()
             state.setSourceType(state.source.sourceType, &events)
+            if state.shouldAutoplay { state.target = .playing }
             return .start(id: state.sessionID, source: state.source, sink: state.videoSink, audio: state.audioOutput)
         }
         if case .done = step { return }
@@ -98,8 +107,7 @@ final class PlayerCore: Sendable {
                 try source.validate()
                 let session = try PipelineSession(
                     id: id, source: source, videoSink: sink, audioOutput: audio, overlays: overlays
-                ) {
-                    [weak self] message in
+                ) { [weak self] message in
                     self?.handle(message, session: id) ?? .exit
                 }
                 let installed = update { state, _ in
@@ -126,7 +134,7 @@ final class PlayerCore: Sendable {
         }
     }
 
-    private func scheduleTimeout(for id: Int) {
+    func scheduleTimeout(for id: Int) {
         let seconds =
             Double(preparationTimeout.components.seconds) + Double(preparationTimeout.components.attoseconds) / 1e18
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [weak self] in
@@ -148,48 +156,7 @@ final class PlayerCore: Sendable {
             return state.detachSession(finish: .playbackError, error: error, position: position, &events)
         }
         session?.close()
-    }
-
-    // MARK: Commands
-
-    func play() async throws(MediaError) {
-        try await prepare()
-        let step = update { state, _ -> (session: PipelineSession, restart: Bool)? in
-            guard let session = state.session, state.phase == .prepared else { return nil }
-            state.target = .playing
-            state.supersedeStateWaiters()
-            if state.playbackState == .playing { return nil }
-            defer { state.atEnd = false }
-            return (session, state.atEnd)
-        }
-        guard let (session, restart) = step else { return }
-        if restart, let request = SeekRequest(position: .zero, rate: state.withLock { $0.rate }, exact: false) {
-            session.send(request)
-        }
-        try await wait { state in
-            guard state.session === session else { return .stopped }
-            return state.playbackState == .playing ? .success : .wait(.playbackState(.playing))
-        } then: {
-            session.play()
-        }
-    }
-
-    func pause() async throws(MediaError) {
-        if state.withLock({ $0.phase == .preparing }) { try await prepare() }
-        let session = update { state, _ -> PipelineSession? in
-            guard let session = state.session, state.phase == .prepared else { return nil }
-            state.target = .paused
-            state.supersedeStateWaiters()
-            guard state.playbackState == .playing || state.playbackState == .interrupted else { return nil }
-            return session
-        }
-        guard let session else { return }
-        try await wait { state in
-            guard state.session === session else { return .success }
-            return state.playbackState == .paused ? .success : .wait(.playbackState(.paused))
-        } then: {
-            session.pause()
-        }
+        timeObservers.playbackChanged(self)
     }
 
     func stop() {
@@ -200,14 +167,7 @@ final class PlayerCore: Sendable {
             return state.detachSession(finish: finished ? nil : .userExited, error: nil, position: position, &events)
         }
         session?.close()
-    }
-
-    func replaceSource(with source: any MediaSource) {
-        stop()
-        update { state, _ in
-            state.source = source
-            state.lastError = nil
-        }
+        timeObservers.playbackChanged(self)
     }
 
     func shutdown() {
@@ -215,81 +175,7 @@ final class PlayerCore: Sendable {
             state.detachSession(finish: nil, error: nil, position: nil, &events)
         }
         session?.close()
+        timeObservers.cancelAll()
         hub.finish()
-    }
-
-    // MARK: Seeking
-
-    func seek(to position: Duration, exact: Bool) async throws(MediaError) {
-        if state.withLock({ $0.phase == .preparing }) { try await prepare() }
-        let (session, request, target) = try makeSeek(to: position, rate: nil, exact: exact)
-        try await wait { state in
-            guard state.session === session else { return .stopped }
-            state.atEnd = false
-            state.pendingSeek = (request.seqnum, target)
-            return .wait(.seek(request.seqnum))
-        } then: {
-            // Sent after the waiter exists, so the ASYNC_DONE it causes cannot be missed, and
-            // outside the lock, since a flushing seek waits for the streaming threads.
-            send(request, through: session)
-        }
-    }
-
-    /// Starts a seek without waiting for it (the `currentPlaybackTime` setter, rate changes).
-    func requestSeek(to position: Duration, rate: Double? = nil, exact: Bool) throws(MediaError) {
-        let (session, request, target) = try makeSeek(to: position, rate: rate, exact: exact)
-        let current = update { state, _ -> Bool in
-            guard state.session === session else { return false }
-            state.atEnd = false
-            state.pendingSeek = (request.seqnum, target)
-            return true
-        }
-        if current { send(request, through: session) }
-    }
-
-    private func makeSeek(
-        to position: Duration, rate: Double?, exact: Bool
-    ) throws(MediaError) -> (PipelineSession, SeekRequest, Duration) {
-        guard position >= .zero else {
-            throw MediaError(.invalidArgument, "cannot seek to a negative time (\(position))")
-        }
-        let prepared = state.withLock { state in
-            state.phase == .prepared ? state.session.map { ($0, state.rate, state.duration) } : nil
-        }
-        guard let (session, currentRate, duration) = prepared else {
-            throw MediaError(.notPrepared, "seeking needs a prepared player; call prepareToPlay() first")
-        }
-        let target = duration.map { min(position, $0) } ?? position
-        guard let request = SeekRequest(position: target, rate: rate ?? currentRate, exact: exact) else {
-            throw MediaError(.invalidArgument, "cannot seek to \(target) at rate \(rate ?? currentRate)")
-        }
-        return (session, request, target)
-    }
-
-    private func send(_ request: SeekRequest, through session: PipelineSession) {
-        guard !session.send(request) else { return }
-        update { state, _ in
-            state.waiters.resolve(
-                .seek(request.seqnum), .failure(MediaError(.pipelineFailure, "the pipeline refused the seek")))
-            if state.pendingSeek?.seqnum == request.seqnum { state.pendingSeek = nil }
-        }
-    }
-
-    // MARK: Rate
-
-    /// Changes the rate: stored for the next playback, applied at once while playing.
-    func setRate(_ rate: Double) {
-        guard rate.isFinite else { return }
-        if rate == 0 {
-            Task { try? await self.pause() }
-            return
-        }
-        let (playing, session) = state.withLock { state -> (Bool, PipelineSession?) in
-            state.rate = rate
-            return (state.playbackState == .playing, state.session)
-        }
-        if playing, let position = session?.position {
-            try? requestSeek(to: position, rate: rate, exact: true)
-        }
     }
 }

@@ -22,6 +22,16 @@ extension Notification.Name {
         "MoviePlayerPlaybackStateDidChangeNotification")
     /// A seek finished.
     public static let moviePlayerSeekDidComplete = Notification.Name("MoviePlayerSeekDidCompleteNotification")
+    /// The playback rate changed.
+    public static let moviePlayerPlaybackRateDidChange = Notification.Name(
+        "MoviePlayerPlaybackRateDidChangeNotification")
+    /// A pass of a repeating movie ended and the next began.
+    public static let moviePlayerDidLoop = Notification.Name("MoviePlayerDidLoopNotification")
+    /// A new movie replaced the current one (MPMoviePlayerNowPlayingMovieDidChangeNotification).
+    public static let moviePlayerNowPlayingMovieDidChange = Notification.Name(
+        "MoviePlayerNowPlayingMovieDidChangeNotification")
+    /// A time observer fired (periodic or boundary).
+    public static let moviePlayerTimeObserverDidFire = Notification.Name("MoviePlayerTimeObserverDidFireNotification")
     /// New metadata arrived (MPMoviePlayerTimedMetadataUpdatedNotification).
     public static let moviePlayerTimedMetadataUpdated = Notification.Name(
         "MoviePlayerTimedMetadataUpdatedNotification")
@@ -53,6 +63,10 @@ extension PlayerEvent {
         case .readyForDisplayChanged: .moviePlayerReadyForDisplayDidChange
         case .playbackStateChanged: .moviePlayerPlaybackStateDidChange
         case .seekCompleted: .moviePlayerSeekDidComplete
+        case .playbackRateChanged: .moviePlayerPlaybackRateDidChange
+        case .didLoop: .moviePlayerDidLoop
+        case .nowPlayingMovieChanged: .moviePlayerNowPlayingMovieDidChange
+        case .periodicTime, .boundaryTimeReached: .moviePlayerTimeObserverDidFire
         case .metadataAvailable: .moviePlayerTimedMetadataUpdated
         case .playbackDidFinish: .moviePlayerPlaybackDidFinish
         }

@@ -18,8 +18,19 @@ public enum PlayerEvent: Sendable, Hashable, CustomStringConvertible {
     case readyForDisplayChanged(Bool)
     /// The playback state changed (MPMoviePlayerPlaybackStateDidChangeNotification).
     case playbackStateChanged(PlaybackState)
-    /// A seek finished: the frame at the new position is ready.
+    /// A seek finished: the frame at the new position is ready. Seeks asked for while another
+    /// was under way coalesce, so one event can answer several `seek(to:)` calls.
     case seekCompleted(Duration)
+    /// The playback rate the app asked for changed.
+    case playbackRateChanged(Double)
+    /// In repeat mode, the movie started its pass number N + 1 (N counts completed passes).
+    case didLoop(Int)
+    /// A new source replaced the movie (MPMoviePlayerNowPlayingMovieDidChangeNotification).
+    case nowPlayingMovieChanged
+    /// A periodic time observer's interval passed during playback; the position then.
+    case periodicTime(TimeObserver, Duration)
+    /// Playback crossed one of a boundary time observer's times.
+    case boundaryTimeReached(TimeObserver, Duration)
     /// The movie's metadata (title, codecs, ...) became known or grew (MPMoviePlayerTimedMetadataUpdatedNotification).
     case metadataAvailable([String: String])
     /// Playback finished, with the reason and, for ``FinishReason/playbackError``, the error
@@ -38,9 +49,24 @@ public enum PlayerEvent: Sendable, Hashable, CustomStringConvertible {
         case .readyForDisplayChanged(let ready): "readyForDisplayChanged(\(ready))"
         case .playbackStateChanged(let state): "playbackStateChanged(\(state))"
         case .seekCompleted(let time): "seekCompleted(\(time))"
+        case .playbackRateChanged(let rate): "playbackRateChanged(\(rate))"
+        case .didLoop(let count): "didLoop(\(count))"
+        case .nowPlayingMovieChanged: "nowPlayingMovieChanged"
+        case .periodicTime(let observer, let time): "periodicTime(\(observer), \(time))"
+        case .boundaryTimeReached(let observer, let time): "boundaryTimeReached(\(observer), \(time))"
         case .metadataAvailable(let tags): "metadataAvailable(\(tags.count) tags)"
         case .playbackDidFinish(let reason, let error):
             error.map { "playbackDidFinish(\(reason), \($0.code))" } ?? "playbackDidFinish(\(reason))"
+        }
+    }
+}
+
+extension PlayerEvent {
+    /// Whether the event means the movie started, stopped, jumped or changed speed.
+    var changesPlayback: Bool {
+        switch self {
+        case .playbackStateChanged, .playbackRateChanged, .seekCompleted, .playbackDidFinish, .didLoop: true
+        default: false
         }
     }
 }

@@ -11,8 +11,12 @@ struct PlayerState {
     }
 
     var source: any MediaSource
-    var videoSink: any VideoSink
+    var videoSink: any VideoSink {
+        didSet { videoSinkChanged = true }
+    }
     var audioOutput: AudioOutput
+    /// Set when the app picks another sink: the next movie needs a new pipeline.
+    var videoSinkChanged = false
 
     var session: PipelineSession?
     /// Grows with every preparation, so messages of an older pipeline are recognised and ignored.
@@ -31,16 +35,57 @@ struct PlayerState {
     var mediaTypes: MovieMediaTypes = []
     var sourceType = MovieSourceType.unknown
     var metadata: [String: String] = [:]
+    /// The rate the app asked for (never 0; 0 means paused and is not stored).
     var rate = 1.0
+    /// The rate of the segment the pipeline is playing now (set by the last seek or rate change).
+    var segmentRate = 1.0
     /// Where playback was when the pipeline last went away (or the end, after the end).
     var lastPosition = Duration.zero
     var lastError: MediaError?
+
+    var shouldAutoplay = true
+    var repeatMode = RepeatMode.none
+    var initialPlaybackTime: Duration?
+    var endPlaybackTime: Duration?
+    /// Whether the pipeline's segment was started with the SEGMENT flag, so that it ends with
+    /// SEGMENT_DONE (and can be restarted without a gap) rather than EOS.
+    var looping = false
+    /// Passes completed in repeat mode since the movie started.
+    var loops = 0
+    /// Scanning (`beginSeekingForward()`): the state and rate to return to, and the timer that raises the rate.
+    var scan: Scan?
 
     /// What the bus said about the stream before a failure, for telling errors apart.
     var errorContext = PipelineErrorTranslator()
 
     var waiters = Waiters()
-    var pendingSeek: (seqnum: UInt32, position: Duration)?
+    /// The seek sent to the pipeline and not landed yet.
+    var inFlightSeek: InFlightSeek?
+    /// A seek asked for while another was in flight: the latest one replaces any earlier, so a
+    /// scrubbing user's seeks coalesce and only the last lands.
+    var queuedSeek: SeekPlan?
+    /// Bumped when the pipeline is reused for another movie; messages before the marker of the
+    /// current epoch belong to the previous movie.
+    var epoch = 0
+    var epochSeen = 0
+
+    /// A seek in flight and why it was sent.
+    struct InFlightSeek {
+        enum Purpose { case user, preparation, loop, rate }
+        let seqnum: UInt32
+        let plan: SeekPlan
+        let purpose: Purpose
+    }
+
+    /// An ongoing scan and what to return to.
+    struct Scan {
+        let forward: Bool
+        let previousState: PlaybackState
+        let previousRate: Double
+        let timer: ScanTimer
+        /// Index into ``PlayerCore/scanRates``.
+        var level = 0
+    }
 
     init(source: any MediaSource, videoSink: any VideoSink, audioOutput: AudioOutput) {
         self.source = source
@@ -104,11 +149,16 @@ struct PlayerState {
         events.append(.sourceTypeAvailable(new))
     }
 
+    /// Keeps the movie's tags. During preparation they are only collected (one event announces
+    /// them when preparation ends); afterwards a change announces them again, unless only the
+    /// running bitrate estimates moved.
     mutating func mergeMetadata(_ tags: [String: String], _ events: inout [PlayerEvent]) {
         let merged = metadata.merging(tags) { _, new in new }
         guard merged != metadata else { return }
+        let volatile: Set<String> = ["bitrate", "minimum-bitrate", "maximum-bitrate", "nominal-bitrate"]
+        let meaningful = merged.keys.contains { !volatile.contains($0) && merged[$0] != metadata[$0] }
         metadata = merged
-        events.append(.metadataAvailable(merged))
+        if phase == .prepared && meaningful { events.append(.metadataAvailable(merged)) }
     }
 
     /// Forgets what was known about the previous movie (a new preparation starts).
@@ -121,7 +171,11 @@ struct PlayerState {
         atEnd = false
         lastPosition = .zero
         errorContext = PipelineErrorTranslator()
-        pendingSeek = nil
+        inFlightSeek = nil
+        queuedSeek = nil
+        looping = false
+        loops = 0
+        segmentRate = 1.0
     }
 
     /// Takes the session away and returns the player to idle, publishing what an app sees
@@ -135,7 +189,11 @@ struct PlayerState {
         phase = .idle
         target = .paused
         atEnd = false
-        pendingSeek = nil
+        inFlightSeek = nil
+        queuedSeek = nil
+        looping = false
+        scan?.timer.cancel()
+        scan = nil
         if let error { lastError = error }
         setPlaybackState(.stopped, &events)
         setReadyForDisplay(false, &events)
@@ -146,15 +204,16 @@ struct PlayerState {
         return session
     }
 
-    /// The pending seek has landed at `position`: announce it and complete every seek waiter
-    /// (earlier seeks that a later one replaced complete with it).
-    mutating func completeSeeks(at position: Duration, _ events: inout [PlayerEvent]) {
-        pendingSeek = nil
-        events.append(.seekCompleted(position))
-        waiters.resolve(.success(())) { kind in
-            if case .seek = kind { return true }
-            return false
-        }
+    /// A plan that goes to `position` with the player's current range, rate and repeat mode.
+    func plan(to position: Duration, accuracy: SeekPlan.Accuracy, rate: Double? = nil) -> SeekPlan {
+        SeekPlan(
+            position: position, rate: rate ?? self.rate, accuracy: accuracy, flush: true,
+            looping: repeatMode == .one, rangeStart: initialPlaybackTime, rangeEnd: endPlaybackTime)
+    }
+
+    /// Where a movie starts: its initial playback time, or its end when playing backwards.
+    var startPosition: Duration {
+        rate >= 0 ? (initialPlaybackTime ?? .zero) : (endPlaybackTime ?? duration ?? .zero)
     }
 
     // MARK: Waiters
@@ -165,6 +224,10 @@ struct PlayerState {
             if case .playbackState = kind { return true }
             return false
         }
+    }
+
+    mutating func resolveSeekWaiters(_ result: Result<Void, MediaError> = .success(())) {
+        waiters.resolve(result) { $0 == .seeksSettled }
     }
 
     mutating func failWaiters(_ error: MediaError) {

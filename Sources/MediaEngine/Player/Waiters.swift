@@ -11,8 +11,8 @@ struct Waiters {
         case prepared
         /// The playback state reaching this value.
         case playbackState(PlaybackState)
-        /// The seek with this sequence number landing.
-        case seek(UInt32)
+        /// Every seek asked for so far has landed (coalesced seeks land with the last one).
+        case seeksSettled
     }
 
     private var entries: [(id: Int, kind: Kind, completion: Completion)] = []

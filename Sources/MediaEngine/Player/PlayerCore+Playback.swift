@@ -1,0 +1,121 @@
+/// Commands that start, pause and change the speed of playback.
+extension PlayerCore {
+    func play() async throws(MediaError) {
+        // Only a movie that had already ended starts again; one that reaches its end while this
+        // call prepares it (autoplay, a very short movie) has played, and that is that.
+        let endedBefore = update { state, _ -> Bool in
+            if state.phase == .preparing { state.target = .playing }
+            return state.phase == .prepared && state.atEnd
+        }
+        try await prepare()
+        let step = update { state, _ -> (session: PipelineSession, restart: SeekRequest?)? in
+            guard let session = state.session, state.phase == .prepared, state.scan == nil else { return nil }
+            if state.atEnd && !endedBefore { return nil }
+            state.target = .playing
+            state.supersedeStateWaiters()
+            if state.playbackState == .playing { return nil }
+            var restart: SeekRequest?
+            if state.atEnd {
+                state.atEnd = false
+                state.lastPosition = state.startPosition
+                restart = state.startSeek(state.plan(to: state.startPosition, accuracy: .exact), purpose: .user)
+            }
+            return (session, restart)
+        }
+        guard let (session, restart) = step else { return }
+        if let restart { send(restart, through: session) }
+        try await wait { state in
+            guard state.session === session else { return .stopped }
+            return state.playbackState == .playing ? .success : .wait(.playbackState(.playing))
+        } then: {
+            session.play()
+        }
+    }
+
+    func pause() async throws(MediaError) {
+        if state.withLock({ $0.phase == .preparing }) {
+            update { state, _ in state.target = .paused }
+            try await prepare()
+        }
+        if state.withLock({ $0.scan != nil }) { endScanning() }
+        let session = update { state, events -> PipelineSession? in
+            guard let session = state.session, state.phase == .prepared else { return nil }
+            state.target = .paused
+            state.supersedeStateWaiters()
+            guard state.playbackState == .playing || state.playbackState == .interrupted else { return nil }
+            return session
+        }
+        guard let session else { return }
+        try await wait { state in
+            guard state.session === session else { return .success }
+            return state.playbackState == .paused ? .success : .wait(.playbackState(.paused))
+        } then: {
+            session.pause()
+        }
+    }
+
+    /// Validates a rate: any finite value from 0.25 to 8 times normal speed, forward or backward.
+    static func validate(rate: Double) throws(MediaError) {
+        guard rate.isFinite, rate != 0, (0.25...8).contains(abs(rate)) else {
+            throw MediaError(
+                .invalidArgument, "a playback rate must be between 0.25 and 8 (or -8 and -0.25), not \(rate)")
+        }
+    }
+
+    /// Changes the playback rate. Stored for later when nothing is prepared; applied at once
+    /// otherwise: with an instant rate change (no flush, no visible jump) when the direction stays
+    /// the same, with a flushing seek at the current position when it reverses.
+    func setRate(_ rate: Double) async throws(MediaError) {
+        if rate == 0 {
+            try await pause()
+            return
+        }
+        try Self.validate(rate: rate)
+        let step = update { state, events -> (PipelineSession, Double)? in
+            let previous = state.rate
+            if state.rate != rate {
+                state.rate = rate
+                events.append(.playbackRateChanged(rate))
+            }
+            guard let session = state.session, state.phase == .prepared, state.scan == nil else { return nil }
+            return (session, previous)
+        }
+        guard let (session, previous) = step else { return }
+        let sameDirection = state.withLock { ($0.segmentRate >= 0) == (rate >= 0) }
+        if sameDirection, let instant = SeekRequest(instantRate: rate), session.send(instant) {
+            update { state, _ in state.segmentRate = rate }
+            timeObservers.playbackChanged(self)
+            return
+        }
+        guard let position = session.position else {
+            throw MediaError(.pipelineFailure, "the pipeline does not know its position")
+        }
+        do {
+            try await seek(
+                plan: state.withLock { $0.plan(to: position, accuracy: .exact, rate: rate) }, purpose: .rate,
+                session: session)
+        } catch {
+            update { state, events in
+                state.rate = previous
+                events.append(.playbackRateChanged(previous))
+            }
+            throw error
+        }
+    }
+
+    /// The `currentPlaybackRate` setter: applies valid rates without waiting, ignores the rest.
+    func requestRate(_ rate: Double) {
+        guard rate == 0 || (try? Self.validate(rate: rate)) != nil else { return }
+        Task { try? await self.setRate(rate) }
+    }
+
+    /// Starts playing the pipeline unless it waits for buffering; called when preparation ends
+    /// with `target == .playing` (shouldAutoplay, or play() during preparation).
+    func startIfWanted(_ session: PipelineSession) {
+        let start = state.withLock { state in
+            state.session === session && state.target == .playing && state.scan == nil
+                && state.playbackState != .interrupted
+        }
+        if start { session.play() }
+    }
+}

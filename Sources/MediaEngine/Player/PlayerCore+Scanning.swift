@@ -1,0 +1,80 @@
+import Dispatch
+
+/// Scanning through the movie, as MPMediaPlayback's `beginSeekingForward()` does: keyframes
+/// only, at a rate that rises while the scan goes on, then back to where the app was.
+extension PlayerCore {
+    /// The rates a scan goes through, a step every ``scanStep``.
+    static let scanRates: [Double] = [2, 4, 8]
+    static let scanStep = DispatchTimeInterval.milliseconds(1500)
+
+    func beginScanning(forward: Bool) throws(MediaError) {
+        let step = update { state, events -> Result<PipelineSession?, MediaError> in
+            guard state.phase == .prepared, let session = state.session else {
+                return .failure(
+                    MediaError(.notPrepared, "scanning needs a prepared player; call prepareToPlay() first"))
+            }
+            if let scan = state.scan, scan.forward == forward { return .success(nil) }
+            let previousState = state.scan?.previousState ?? state.playbackState
+            let previousRate = state.scan?.previousRate ?? state.rate
+            state.scan?.timer.cancel()
+            let timer = ScanTimer(every: Self.scanStep) { [weak self] in self?.raiseScanRate() }
+            state.scan = PlayerState.Scan(
+                forward: forward, previousState: previousState == .stopped ? .paused : previousState,
+                previousRate: previousRate, timer: timer)
+            state.target = .playing
+            state.atEnd = false
+            state.supersedeStateWaiters()
+            state.setPlaybackState(forward ? .seekingForward : .seekingBackward, &events)
+            return .success(session)
+        }
+        guard let session = try step.get() else { return }
+        scan(session, atLevel: 0)
+        session.play()
+    }
+
+    /// Sends the keyframes-only seek for a scan level from the current position.
+    private func scan(_ session: PipelineSession, atLevel level: Int) {
+        let position = session.position
+        let request = update { state, _ -> SeekRequest? in
+            guard state.session === session, let scan = state.scan else { return nil }
+            let rate = Self.scanRates[level] * (scan.forward ? 1 : -1)
+            let here = position ?? state.lastPosition
+            return state.startSeek(
+                state.plan(to: state.clamp(here), accuracy: .keyFramesOnly, rate: rate), purpose: .rate)
+        }
+        if let request { send(request, through: session) }
+    }
+
+    private func raiseScanRate() {
+        let step = state.withLock { state -> (PipelineSession, Int)? in
+            guard let session = state.session, var scan = state.scan, scan.level + 1 < Self.scanRates.count else {
+                return nil
+            }
+            scan.level += 1
+            state.scan = scan
+            return (session, scan.level)
+        }
+        if let (session, level) = step { scan(session, atLevel: level) }
+    }
+
+    /// Ends a scan: back to the rate and state from before it, playing on from where the scan got to.
+    func endScanning() {
+        let position = state.withLock { $0.session }?.position
+        let step = update { state, events -> (PipelineSession, SeekRequest?, resume: Bool)? in
+            guard let scan = state.scan, let session = state.session else { return nil }
+            scan.timer.cancel()
+            state.scan = nil
+            state.rate = scan.previousRate
+            let resume = scan.previousState == .playing || scan.previousState == .interrupted
+            state.target = resume ? .playing : .paused
+            let here = state.clamp(position ?? state.lastPosition)
+            let request = state.startSeek(state.plan(to: here, accuracy: .exact), purpose: .rate)
+            state.setPlaybackState(resume ? .playing : .paused, &events)
+            return (session, request, resume)
+        }
+        guard let (session, request, resume) = step else { return }
+        if let request { send(request, through: session) }
+        if resume { session.play() } else { session.pause() }
+        timeObservers.playbackChanged(self)
+    }
+}

@@ -1,0 +1,185 @@
+/// Seeking: user seeks that coalesce while one is in flight, the seek that applies the playback
+/// range and repeat mode after preparation, gapless loops, and the playback range itself.
+extension PlayerCore {
+    /// Seeks and returns when the frame at the new position is ready (or, if later seeks
+    /// replaced this one, when the last of them is).
+    func seek(to position: Duration, exact: Bool) async throws(MediaError) {
+        guard position >= .zero else {
+            throw MediaError(.invalidArgument, "cannot seek to a negative time (\(position))")
+        }
+        if state.withLock({ $0.phase == .preparing }) { try await prepare() }
+        guard let session = state.withLock({ $0.phase == .prepared ? $0.session : nil }) else {
+            throw MediaError(.notPrepared, "seeking needs a prepared player; call prepareToPlay() first")
+        }
+        let plan = state.withLock { state in
+            state.plan(to: state.clamp(position), accuracy: exact ? .exact : .keyFrame)
+        }
+        try await seek(plan: plan, purpose: .user, session: session)
+    }
+
+    /// Starts a seek (or queues it behind the one in flight) and waits until every seek has landed.
+    func seek(plan: SeekPlan, purpose: PlayerState.InFlightSeek.Purpose, session: PipelineSession)
+        async throws(MediaError)
+    {
+        var request: SeekRequest?
+        try await wait { state in
+            guard state.session === session else { return .stopped }
+            request = state.startSeek(plan, purpose: purpose)
+            return .wait(.seeksSettled)
+        } then: {
+            if let request { send(request, through: session) }
+        }
+    }
+
+    /// The `currentPlaybackTime` setter: an exact seek that does not wait; invalid times are ignored.
+    func requestSeek(to position: Duration) {
+        guard position >= .zero else { return }
+        let step = update { state, _ -> (PipelineSession, SeekRequest?)? in
+            guard state.phase == .prepared, let session = state.session else { return nil }
+            return (session, state.startSeek(state.plan(to: state.clamp(position), accuracy: .exact), purpose: .user))
+        }
+        if let (session, request) = step, let request { send(request, through: session) }
+    }
+
+    /// Sends a seek outside the lock; if the pipeline refuses it, its waiters fail.
+    func send(_ request: SeekRequest, through session: PipelineSession) {
+        guard !session.send(request) else { return }
+        let reverse = (request.plan?.rate ?? 1) < 0
+        let error =
+            reverse
+            ? MediaError(.unsupportedOperation, "this movie's demuxer cannot play backwards")
+            : MediaError(.pipelineFailure, "the pipeline refused the seek")
+        let preparation = update { state, _ -> Bool in
+            guard state.inFlightSeek?.seqnum == request.seqnum else { return false }
+            let purpose = state.inFlightSeek?.purpose
+            state.inFlightSeek = nil
+            state.queuedSeek = nil
+            state.resolveSeekWaiters(.failure(error))
+            return purpose == .preparation
+        }
+        if preparation { fail(session: session.id, with: error) }
+    }
+
+    /// A seek landed (its first frame reached the video output, or the pipeline prerolled
+    /// without one): announce it, then send the queued seek or complete the waiters.
+    func landSeek(seqnum: UInt32?, at position: Duration?, session: PipelineSession) {
+        let step = update { state, events -> (next: SeekRequest?, preparation: Bool) in
+            guard state.session === session, let flight = state.inFlightSeek,
+                seqnum == nil || flight.seqnum == seqnum
+            else { return (nil, false) }
+            state.inFlightSeek = nil
+            let landed = position ?? flight.plan.position
+            state.lastPosition = landed
+            if flight.purpose == .preparation { return (nil, true) }
+            if flight.purpose == .user { events.append(.seekCompleted(landed)) }
+            if let queued = state.queuedSeek {
+                state.queuedSeek = nil
+                return (state.startSeek(queued, purpose: .user), false)
+            }
+            state.resolveSeekWaiters()
+            return (nil, false)
+        }
+        if let next = step.next { send(next, through: session) }
+        if step.preparation { completePreparation(session) }
+        timeObservers.playbackChanged(self)
+    }
+
+    /// Whether the movie needs a seek after its first preroll: a playback range, repeat mode or
+    /// a rate other than 1 all live in the pipeline's segment, which only a seek sets.
+    func preparationSeek() -> SeekRequest? {
+        update { state, _ in
+            guard
+                state.initialPlaybackTime != nil || state.endPlaybackTime != nil || state.repeatMode == .one
+                    || state.rate != 1
+            else { return nil }
+            return state.startSeek(state.plan(to: state.startPosition, accuracy: .exact), purpose: .preparation)
+        }
+    }
+
+    // MARK: Range and repeat
+
+    /// Sets where playback starts and ends. Applied at once when prepared (the end by restarting
+    /// the segment at the current position), and at the next start otherwise.
+    func setPlaybackRange(initial: Duration?, end: Duration?) throws(MediaError) {
+        if let initial, initial < .zero {
+            throw MediaError(.invalidArgument, "the initial playback time cannot be negative (\(initial))")
+        }
+        if let end, end <= .zero {
+            throw MediaError(.invalidArgument, "the end playback time must be after the start (\(end))")
+        }
+        if let initial, let end, end <= initial {
+            throw MediaError(
+                .invalidArgument, "the end playback time (\(end)) must come after the initial one (\(initial))")
+        }
+        let session = update { state, _ -> PipelineSession? in
+            state.initialPlaybackTime = initial
+            state.endPlaybackTime = end
+            return state.phase == .prepared ? state.session : nil
+        }
+        if let session { restartSegment(session) }
+    }
+
+    /// Sets the repeat mode; turning it on while prepared restarts the segment in looping mode.
+    func setRepeatMode(_ mode: RepeatMode) {
+        let session = update { state, _ -> PipelineSession? in
+            state.repeatMode = mode
+            guard mode == .one, !state.looping, state.phase == .prepared else { return nil }
+            return state.session
+        }
+        if let session { restartSegment(session) }
+    }
+
+    /// Re-seeks to the current position so the segment takes the current range and repeat mode.
+    private func restartSegment(_ session: PipelineSession) {
+        guard let position = session.position else { return }
+        let request = update { state, _ -> SeekRequest? in
+            guard state.session === session, state.scan == nil else { return nil }
+            let target = max(state.initialPlaybackTime ?? .zero, min(position, state.endPlaybackTime ?? position))
+            return state.startSeek(state.plan(to: target, accuracy: .exact), purpose: .user)
+        }
+        if let request { send(request, through: session) }
+    }
+
+    /// The end of a looping segment: start the next pass without flushing (gapless), or, if the
+    /// repeat mode was turned off meanwhile, end the stream.
+    func segmentDone(_ session: PipelineSession) {
+        let next = update { state, events -> SeekRequest? in
+            guard state.session === session, state.repeatMode == .one, state.scan == nil else { return nil }
+            var plan = state.plan(to: state.startPosition, accuracy: .exact)
+            plan.flush = false
+            state.loops += 1
+            events.append(.didLoop(state.loops))
+            return SeekRequest(plan)
+        }
+        if let next {
+            if !session.send(next) { _ = session.send(SeekEvents.endOfStream()) }
+        } else {
+            _ = session.send(SeekEvents.endOfStream())
+        }
+        timeObservers.playbackChanged(self)
+    }
+}
+
+extension PlayerState {
+    /// Starts a seek: returns the request to send, or nil when it was queued behind a seek in
+    /// flight (user seeks coalesce: the newest replaces any queued one).
+    mutating func startSeek(_ plan: SeekPlan, purpose: InFlightSeek.Purpose) -> SeekRequest? {
+        if inFlightSeek != nil && purpose == .user {
+            queuedSeek = plan
+            return nil
+        }
+        guard let request = SeekRequest(plan) else { return nil }
+        inFlightSeek = InFlightSeek(seqnum: request.seqnum, plan: plan, purpose: purpose)
+        segmentRate = plan.rate
+        looping = plan.looping
+        atEnd = false
+        return request
+    }
+
+    /// A position kept inside the movie and the playback range.
+    func clamp(_ position: Duration) -> Duration {
+        var clamped = position
+        if let end = endPlaybackTime ?? duration { clamped = min(clamped, end) }
+        return max(clamped, .zero)
+    }
+}

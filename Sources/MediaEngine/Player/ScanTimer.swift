@@ -1,0 +1,21 @@
+import Dispatch
+
+/// A repeating timer on a global queue, for raising the rate while scanning.
+///
+/// `@unchecked Sendable`: DispatchSource timers are thread-safe; `cancel()` may be called from
+/// any thread and the handler runs on the timer's own queue.
+final class ScanTimer: @unchecked Sendable {
+    private let source: any DispatchSourceTimer
+
+    /// Starts calling `tick` every `interval`, first after one interval.
+    init(every interval: DispatchTimeInterval, _ tick: @escaping @Sendable () -> Void) {
+        source = DispatchSource.makeTimerSource(queue: .global())
+        source.schedule(deadline: .now() + interval, repeating: interval)
+        source.setEventHandler(handler: tick)
+        source.resume()
+    }
+
+    func cancel() {
+        source.cancel()
+    }
+}

@@ -1,0 +1,133 @@
+import Dispatch
+import Synchronization
+
+/// The player's time observers and the timers that fire them. Timers run only while the movie
+/// plays and are re-armed whenever playback changes (play, pause, seek, rate); each firing reads
+/// the pipeline's position, so what an event reports is where the movie really is.
+final class TimeObservers: Sendable {
+    private enum Kind {
+        case periodic(Duration)
+        case boundary([Duration])
+    }
+
+    private struct Entry {
+        let kind: Kind
+        var timer: ScanTimer?
+        var oneShot: DispatchWorkItemBox?
+    }
+
+    private struct Storage {
+        var entries: [Int: Entry] = [:]
+        var next = 1
+    }
+
+    private let storage = Mutex(Storage())
+
+    func addPeriodic(every interval: Duration, core: PlayerCore) -> TimeObserver {
+        let observer = add(.periodic(interval))
+        playbackChanged(core)
+        return observer
+    }
+
+    func addBoundary(at times: [Duration], core: PlayerCore) -> TimeObserver {
+        let observer = add(.boundary(times.sorted()))
+        playbackChanged(core)
+        return observer
+    }
+
+    private func add(_ kind: Kind) -> TimeObserver {
+        storage.withLock { storage in
+            let id = storage.next
+            storage.next += 1
+            storage.entries[id] = Entry(kind: kind)
+            return TimeObserver(id: id)
+        }
+    }
+
+    func remove(_ observer: TimeObserver) {
+        let entry = storage.withLock { $0.entries.removeValue(forKey: observer.id) }
+        entry?.timer?.cancel()
+        entry?.oneShot?.cancel()
+    }
+
+    func cancelAll() {
+        let entries = storage.withLock { storage in
+            defer { storage.entries.removeAll() }
+            return Array(storage.entries.values)
+        }
+        for entry in entries {
+            entry.timer?.cancel()
+            entry.oneShot?.cancel()
+        }
+    }
+
+    /// Re-arms every observer for the player's current state. Called after anything that
+    /// changes where or how fast the movie plays.
+    func playbackChanged(_ core: PlayerCore) {
+        let (playing, rate, session) = core.state.withLock { state in
+            (state.playbackState == .playing, state.segmentRate, state.session)
+        }
+        let position = playing ? session?.position : nil
+        storage.withLock { storage in
+            for (id, var entry) in storage.entries {
+                entry.timer?.cancel()
+                entry.oneShot?.cancel()
+                entry.timer = nil
+                entry.oneShot = nil
+                if playing, let position {
+                    switch entry.kind {
+                    case .periodic(let interval):
+                        let wall = interval / abs(rate)
+                        entry.timer = ScanTimer(every: .nanoseconds(Int(wall.clockTime))) { [weak core] in
+                            guard let core else { return }
+                            core.publishTime(observer: TimeObserver(id: id), boundary: nil)
+                        }
+                    case .boundary(let times):
+                        let ahead = rate > 0 ? times.first { $0 > position } : times.last { $0 < position }
+                        if let boundary = ahead {
+                            let wall = (rate > 0 ? boundary - position : position - boundary) / abs(rate)
+                            let item = DispatchWorkItemBox { [weak core] in
+                                guard let core else { return }
+                                core.publishTime(observer: TimeObserver(id: id), boundary: boundary)
+                                core.timeObservers.playbackChanged(core)
+                            }
+                            DispatchQueue.global().asyncAfter(
+                                deadline: .now() + .nanoseconds(Int(wall.clockTime)), execute: item.item)
+                            entry.oneShot = item
+                        }
+                    }
+                }
+                storage.entries[id] = entry
+            }
+        }
+    }
+}
+
+/// A cancellable one-shot dispatch item.
+///
+/// `@unchecked Sendable`: `DispatchWorkItem` is thread-safe (cancel may be called from any thread).
+final class DispatchWorkItemBox: @unchecked Sendable {
+    let item: DispatchWorkItem
+
+    init(_ body: @escaping @Sendable () -> Void) {
+        item = DispatchWorkItem(block: body)
+    }
+
+    func cancel() { item.cancel() }
+}
+
+extension PlayerCore {
+    /// Publishes a time observer's firing with the current position.
+    func publishTime(observer: TimeObserver, boundary: Duration?) {
+        let session = state.withLock { $0.playbackState == .playing ? $0.session : nil }
+        guard let session, let position = session.position else { return }
+        update { state, events in
+            guard state.session === session else { return }
+            if let boundary {
+                events.append(.boundaryTimeReached(observer, boundary))
+            } else {
+                events.append(.periodicTime(observer, position))
+            }
+        }
+    }
+}
