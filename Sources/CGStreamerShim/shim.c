@@ -133,12 +133,14 @@ gchar *me_find_stalled_demuxer(GstElement *bin) {
 
 // MARK: first frame probe
 
-typedef struct {
+struct MeFirstFrameWatch {
     GstElement *element; // weak: the probe is removed with the pad, which the element owns
+    gint hold;           // atomic: drop buffers until the next flush
     gint seen;           // atomic: whether the first buffer since start or the last flush was reported
     GstSegment segment;  // the last segment, to turn PTS into stream time (streaming thread only)
     guint32 seqnum;      // the last segment's (or flush's) sequence number, which is the seek's
-} FirstFrameWatch;
+};
+typedef struct MeFirstFrameWatch FirstFrameWatch;
 
 static GstPadProbeReturn on_first_frame_probe(GstPad *pad, GstPadProbeInfo *info, gpointer user_data) {
     FirstFrameWatch *watch = user_data;
@@ -147,6 +149,7 @@ static GstPadProbeReturn on_first_frame_probe(GstPad *pad, GstPadProbeInfo *info
         switch (GST_EVENT_TYPE(event)) {
         case GST_EVENT_FLUSH_STOP:
             watch->seqnum = gst_event_get_seqnum(event);
+            g_atomic_int_set(&watch->hold, FALSE);
             g_atomic_int_set(&watch->seen, FALSE);
             break;
         case GST_EVENT_STREAM_START:
@@ -164,6 +167,14 @@ static GstPadProbeReturn on_first_frame_probe(GstPad *pad, GstPadProbeInfo *info
     }
     if (!(GST_PAD_PROBE_INFO_TYPE(info) & GST_PAD_PROBE_TYPE_BUFFER)) {
         return GST_PAD_PROBE_OK;
+    }
+    if (g_atomic_int_get(&watch->hold)) {
+        if (g_atomic_int_compare_and_exchange(&watch->seen, FALSE, TRUE)) {
+            gst_element_post_message(
+                watch->element,
+                gst_message_new_application(GST_OBJECT(watch->element), gst_structure_new_empty("me-first-frame-held")));
+        }
+        return GST_PAD_PROBE_DROP;
     }
     if (!g_atomic_int_compare_and_exchange(&watch->seen, FALSE, TRUE)) {
         return GST_PAD_PROBE_OK;
@@ -192,14 +203,67 @@ static GstPadProbeReturn on_first_frame_probe(GstPad *pad, GstPadProbeInfo *info
     return GST_PAD_PROBE_OK;
 }
 
-gulong me_watch_first_frame(GstPad *pad, GstElement *element) {
+MeFirstFrameWatch *me_watch_first_frame(GstPad *pad, GstElement *element, gboolean hold) {
     FirstFrameWatch *watch = g_new0(FirstFrameWatch, 1);
     watch->element = element;
+    watch->hold = hold;
     gst_segment_init(&watch->segment, GST_FORMAT_UNDEFINED);
-    return gst_pad_add_probe(pad,
-                             GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_EVENT_FLUSH |
-                                 GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM,
-                             on_first_frame_probe, watch, g_free);
+    gst_pad_add_probe(pad,
+                      GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_EVENT_FLUSH | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM,
+                      on_first_frame_probe, watch, g_free);
+    return watch;
+}
+
+void me_first_frame_watch_hold(MeFirstFrameWatch *watch) {
+    g_atomic_int_set(&watch->hold, TRUE);
+    g_atomic_int_set(&watch->seen, FALSE);
+}
+
+// MARK: loop continuity
+
+typedef struct {
+    GstSegment previous; // streaming thread only
+    gboolean have_previous;
+    gboolean flushed;    // a flush since the previous segment: running time starts over
+} LoopContinuity;
+
+static GstPadProbeReturn on_loop_segment(GstPad *pad, GstPadProbeInfo *info, gpointer user_data) {
+    (void)pad;
+    LoopContinuity *state = user_data;
+    GstEvent *event = GST_PAD_PROBE_INFO_EVENT(info);
+    if (GST_EVENT_TYPE(event) == GST_EVENT_FLUSH_STOP || GST_EVENT_TYPE(event) == GST_EVENT_STREAM_START) {
+        state->flushed = TRUE;
+        return GST_PAD_PROBE_OK;
+    }
+    if (GST_EVENT_TYPE(event) != GST_EVENT_SEGMENT) {
+        return GST_PAD_PROBE_OK;
+    }
+    GstSegment segment;
+    gst_event_copy_segment(event, &segment);
+    if (state->have_previous && !state->flushed && segment.format == GST_FORMAT_TIME &&
+        state->previous.format == GST_FORMAT_TIME && (segment.flags & GST_SEGMENT_FLAG_SEGMENT) &&
+        GST_CLOCK_TIME_IS_VALID(state->previous.stop) && state->previous.stop > state->previous.start) {
+        guint64 length = state->previous.stop - state->previous.start;
+        gdouble rate = ABS(state->previous.rate);
+        guint64 expected = state->previous.base + (guint64)(length / (rate > 0 ? rate : 1.0));
+        if (segment.base < expected) {
+            segment.base = expected;
+            GstEvent *corrected = gst_event_new_segment(&segment);
+            gst_event_set_seqnum(corrected, gst_event_get_seqnum(event));
+            gst_event_unref(event);
+            GST_PAD_PROBE_INFO_DATA(info) = corrected;
+        }
+    }
+    state->previous = segment;
+    state->have_previous = TRUE;
+    state->flushed = FALSE;
+    return GST_PAD_PROBE_OK;
+}
+
+gulong me_keep_loops_continuous(GstPad *pad) {
+    LoopContinuity *state = g_new0(LoopContinuity, 1);
+    return gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM | GST_PAD_PROBE_TYPE_EVENT_FLUSH, on_loop_segment,
+                             state, g_free);
 }
 
 // MARK: signals

@@ -67,3 +67,10 @@ private final class Alarm: Sendable {
         continuation?.resume()
     }
 }
+
+extension Duration {
+    /// Whether this duration is within `tolerance` of `other`.
+    public func isClose(to other: Duration, within tolerance: Duration) -> Bool {
+        self - other < tolerance && other - self < tolerance
+    }
+}

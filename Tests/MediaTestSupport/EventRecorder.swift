@@ -27,14 +27,16 @@ public final class EventRecorder: Sendable {
         _ predicate: @escaping @Sendable (PlayerEvent) -> Bool
     ) async throws {
         try await withDeadline(limit, what) { [log] in
-            let id = log.newWaiterID()
-            await withTaskCancellationHandler {
-                await withCheckedContinuation { continuation in
-                    log.notify(id, continuation, when: predicate)
-                }
-            } onCancel: {
-                log.cancel(id)
-            }
+            await log.wait(for: predicate)
+        }
+    }
+
+    /// Waits until the events so far satisfy `condition` (failing after `limit`).
+    public func waitUntil(
+        _ what: String, within limit: Duration = .seconds(10), _ condition: @escaping @Sendable ([PlayerEvent]) -> Bool
+    ) async throws {
+        try await withDeadline(limit, what) { [log] in
+            await log.wait(until: condition)
         }
     }
 
@@ -59,62 +61,23 @@ extension PlayerEvent {
     }
 }
 
-/// The recorded events and the waiters for future ones, under one lock.
+/// The recorded events, and the tasks waiting for one.
 private final class EventLog: Sendable {
-    private struct Storage {
-        var events: [PlayerEvent] = []
-        var waiters:
-            [(id: Int, predicate: @Sendable (PlayerEvent) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
-        var nextID = 0
-        var cancelled: Set<Int> = []
-    }
+    private let storage = Mutex<[PlayerEvent]>([])
+    private let waitlist = Waitlist()
 
-    private let storage = Mutex(Storage())
+    var events: [PlayerEvent] { storage.withLock { $0 } }
 
-    var events: [PlayerEvent] { storage.withLock { $0.events } }
-
-    // Continuations are resumed outside the lock: `cancel` runs in a cancellation handler,
-    // under the runtime's task status lock, which resuming that task also needs.
     func append(_ event: PlayerEvent) {
-        let ready = storage.withLock { storage in
-            storage.events.append(event)
-            var ready: [CheckedContinuation<Void, Never>] = []
-            storage.waiters.removeAll { waiter in
-                guard waiter.predicate(event) else { return false }
-                ready.append(waiter.continuation)
-                return true
-            }
-            return ready
-        }
-        for continuation in ready { continuation.resume() }
+        storage.withLock { $0.append(event) }
+        waitlist.recheck()
     }
 
-    func newWaiterID() -> Int {
-        storage.withLock { storage in
-            storage.nextID += 1
-            return storage.nextID
-        }
+    func wait(for predicate: @escaping @Sendable (PlayerEvent) -> Bool) async {
+        await waitlist.wait { self.events.contains(where: predicate) }
     }
 
-    func notify(
-        _ id: Int, _ continuation: CheckedContinuation<Void, Never>,
-        when predicate: @escaping @Sendable (PlayerEvent) -> Bool
-    ) {
-        let resumeNow = storage.withLock { storage in
-            if storage.cancelled.contains(id) || storage.events.contains(where: predicate) { return true }
-            storage.waiters.append((id, predicate, continuation))
-            return false
-        }
-        if resumeNow { continuation.resume() }
-    }
-
-    /// Releases a waiter whose task was cancelled (its deadline passed).
-    func cancel(_ id: Int) {
-        let cancelled = storage.withLock { storage in
-            storage.cancelled.insert(id)
-            let index = storage.waiters.firstIndex { $0.id == id }
-            return index.map { storage.waiters.remove(at: $0).continuation }
-        }
-        cancelled?.resume()
+    func wait(until condition: @escaping @Sendable ([PlayerEvent]) -> Bool) async {
+        await waitlist.wait { condition(self.events) }
     }
 }

@@ -27,6 +27,36 @@ public enum TestMedia {
             x264enc key-int-max=15 speed-preset=ultrafast ! h264parse ! mp4mux faststart=true ! filesink location=LOCATION
             """)
 
+    /// 60 frames (2 s at 30 fps) of SMPTE bars scrolling left 4 pixels a frame, so each frame's
+    /// number can be read from its pixels (``FrameNumber``). Keyframe every 10 frames, no audio.
+    public static let numbered = Clip(
+        fileExtension: "mp4",
+        pipeline: """
+            videotestsrc num-buffers=60 pattern=smpte horizontal-speed=4 ! \
+            video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! \
+            x264enc key-int-max=10 speed-preset=ultrafast ! h264parse ! mp4mux faststart=true ! filesink location=LOCATION
+            """)
+
+    /// The numbered clip with a tone, for tests that need sound too.
+    public static let numberedWithAudio = Clip(
+        fileExtension: "mp4",
+        pipeline: """
+            videotestsrc num-buffers=60 pattern=smpte horizontal-speed=4 ! \
+            video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! \
+            x264enc key-int-max=10 speed-preset=ultrafast ! h264parse ! mp4mux name=mux faststart=true ! \
+            filesink location=LOCATION \
+            audiotestsrc num-buffers=87 wave=sine ! audio/x-raw,rate=44100,channels=2 ! audioconvert ! avenc_aac ! mux.
+            """)
+
+    /// The numbered bars in MPEG-TS, whose demuxer cannot play backwards.
+    public static let numberedTransportStream = Clip(
+        fileExtension: "ts",
+        pipeline: """
+            videotestsrc num-buffers=60 pattern=smpte horizontal-speed=4 ! \
+            video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! \
+            x264enc key-int-max=10 speed-preset=ultrafast ! h264parse ! mpegtsmux ! filesink location=LOCATION
+            """)
+
     /// The same bars with the moov box at the end (mp4mux's default layout).
     public static let barsMoovAtEnd = Clip(
         fileExtension: "mp4",

@@ -57,7 +57,21 @@ void me_watch_stream_types(GstElement *bin);
 /// `element` for the first buffer after start and after each flush. `seqnum` is
 /// that of the flush or segment before the buffer, which a seek's events carry. Runs in C on the
 /// streaming thread: no Swift code is entered per frame.
-gulong me_watch_first_frame(GstPad *pad, GstElement *element);
+/// With `hold`, the first buffer is not let through: "me-first-frame-held" is posted instead
+/// and buffers are dropped until the next flush (the engine's seek to the initial playback
+/// time), so nothing from before that time is ever shown.
+typedef struct MeFirstFrameWatch MeFirstFrameWatch;
+MeFirstFrameWatch *me_watch_first_frame(GstPad *pad, GstElement *element, gboolean hold);
+/// Holds the next first frame (as `hold` above); for a pipeline reused for another movie.
+/// The watch lives as long as `pad`.
+void me_first_frame_watch_hold(MeFirstFrameWatch *watch);
+
+/// Keeps running time continuous across gapless loops: a non-flushing segment seek makes the
+/// demuxer start the next segment's running time at its last sample's timestamp rather than at
+/// the end of the segment, so each pass would start one frame (or audio buffer) early. This
+/// probe rewrites the base of each continuation segment passing `pad` to where the previous
+/// segment ends. Install it on every sink's input.
+gulong me_keep_loops_continuous(GstPad *pad);
 
 /// Looks for a demuxer inside `bin` that has given up: it has no source pads and the task
 /// that drives it is no longer running. decodebin drops the error such a demuxer posts

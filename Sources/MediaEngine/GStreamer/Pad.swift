@@ -32,8 +32,28 @@ final class Pad: @unchecked Sendable {
         gst_pad_get_peer(pointer).map { Pad(owning: $0) }
     }
 
-    /// Posts "me-first-frame" on `element`'s bus for the first buffer after start and after each flush.
-    func watchFirstFrame(postingOn element: Element) {
-        me_watch_first_frame(pointer, element.pointer)
+    /// Posts "me-first-frame" on `element`'s bus for the first buffer after start and after each
+    /// flush; with `hold`, drops buffers until the first flush and posts "me-first-frame-held".
+    /// - Returns: The watch, valid as long as this pad.
+    func watchFirstFrame(postingOn element: Element, hold: Bool) -> FirstFrameWatch {
+        FirstFrameWatch(raw: me_watch_first_frame(pointer, element.pointer, hold ? 1 : 0))
+    }
+
+    /// Rewrites each gapless loop's segment so running time continues exactly (`me_keep_loops_continuous`).
+    func keepLoopsContinuous() {
+        me_keep_loops_continuous(pointer)
+    }
+}
+
+/// The C side of a first-frame watch on a pad (see `me_watch_first_frame`).
+///
+/// `@unchecked Sendable`: the watch's fields are atomics in C; it lives as long as its pad, and
+/// the `VideoOutputBin` that holds this keeps the pad alive.
+struct FirstFrameWatch: @unchecked Sendable {
+    let raw: OpaquePointer
+
+    /// Drops frames until the next flush, announcing the first one as held.
+    func hold() {
+        me_first_frame_watch_hold(raw)
     }
 }

@@ -27,6 +27,15 @@ final class Sample: @unchecked Sendable {
     /// `gst_sample_get_caps` (borrowed from the sample).
     var caps: UnsafeMutablePointer<GstCaps>? { gst_sample_get_caps(pointer) }
 
+    /// The buffer's PTS converted to running time through the sample's segment
+    /// (`gst_segment_to_running_time`): when, on the pipeline's clock, the frame is due.
+    func runningTime(of clockTime: GstClockTime) -> GstClockTime {
+        guard clockTime != clockTimeNone, let segment = gst_sample_get_segment(pointer),
+            segment.pointee.format == GST_FORMAT_TIME
+        else { return clockTime }
+        return gst_segment_to_running_time(segment, GST_FORMAT_TIME, clockTime)
+    }
+
     /// The buffer's PTS converted to stream time through the sample's segment
     /// (`gst_segment_to_stream_time`), which is what a position in the movie means.
     func streamTime(of clockTime: GstClockTime) -> GstClockTime {

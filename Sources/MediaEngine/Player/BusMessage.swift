@@ -23,6 +23,8 @@ enum BusMessage: Sendable {
     /// The first frame since start or since a flush reached the video sink; `seqnum` is the
     /// sequence number of the seek (or start) that led to it.
     case firstFrame(FirstFrame)
+    /// The first frame was held back (and dropped) until the seek to the initial playback time.
+    case firstFrameHeld
     case clockLost
     case latencyChanged
     /// Something the engine posted to itself (its name).
@@ -87,6 +89,8 @@ enum BusMessage: Sendable {
             switch structure.name {
             case "me-stream-type":
                 self = .streamTypeFound(caps: structure.string("caps") ?? "")
+            case "me-first-frame-held":
+                self = .firstFrameHeld
             case "me-first-frame":
                 let parN = structure.int("par-n") ?? 1
                 let parD = structure.int("par-d") ?? 1

@@ -30,15 +30,18 @@ final class PipelineSession: Sendable {
     ///   - videoSink: Where the video goes.
     ///   - audioOutput: Where the audio goes.
     ///   - overlays: What is drawn over the video.
+    ///   - holdFirstFrame: Show nothing until the seek that applies the playback range.
     ///   - handler: Called on the bus thread with each message.
     init(
         id: Int, source: any MediaSource, videoSink: any VideoSink, audioOutput: AudioOutput,
-        overlays: VideoOverlays, handler: @escaping @Sendable (BusMessage) -> BusThread.Verdict
+        overlays: VideoOverlays, holdFirstFrame: Bool, handler: @escaping @Sendable (BusMessage) -> BusThread.Verdict
     ) throws(MediaError) {
         self.id = id
         playbin = try Element.make("playbin", name: "me-playbin-\(id)")
-        videoOutput = try VideoOutputBin(output: try videoSink.makeOutput(), overlays: overlays)
+        videoOutput = try VideoOutputBin(
+            output: try videoSink.makeOutput(), overlays: overlays, holdFirstFrame: holdFirstFrame)
         let audioSink = try VideoOutputBin.makeElement(audioOutput.resolved)
+        audioSink.staticPad("sink")?.keepLoopsContinuous()
         try playbin.set(["uri": .string(source.uri), "flags": .int(Self.playFlags)])
         playbin.set("video-sink", element: videoOutput.bin)
         playbin.set("audio-sink", element: audioSink)
@@ -77,8 +80,9 @@ final class PipelineSession: Sendable {
     /// Reuses the pipeline, with its elements, sinks and bus thread, for another movie: down to
     /// `READY` (which stops the old streams), the new URI and settings, a marker on the bus so the
     /// old movie's late messages can be told apart, and up to `PAUSED` again.
-    func reload(_ source: any MediaSource, epoch: Int) throws(MediaError) {
+    func reload(_ source: any MediaSource, epoch: Int, holdFirstFrame: Bool) throws(MediaError) {
         sourceSetup.settings.withLock { $0 = source.settings }
+        if holdFirstFrame { videoOutput.firstFrame.hold() }
         let result: Result<Void, MediaError> = lifecycle.withLock { closed in
             guard !closed else { return .failure(MediaError(.cancelled, "the pipeline was closed")) }
             playbin.setState(GST_STATE_READY)

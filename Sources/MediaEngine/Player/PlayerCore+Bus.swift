@@ -21,13 +21,28 @@ extension PlayerCore {
             guard pending == .voidPending else { break }
             pipelineReached(new, session: session)
         case .firstFrame(let frame):
-            let landed = update { state, events -> Bool in
-                guard state.session === session else { return false }
+            update { state, events in
+                guard state.session === session else { return }
                 state.setNaturalSize(frame.displaySize, &events)
                 state.setReadyForDisplay(true, &events)
-                return state.inFlightSeek?.seqnum == frame.seqnum
+                // The seek's frame has entered the video output; the seek lands when the pipeline
+                // has prerolled it (ASYNC_DONE, below), that is once the sink (a frames callback
+                // included) has it.
+                if var flight = state.inFlightSeek, flight.seqnum == frame.seqnum {
+                    flight.landing = frame.streamTime ?? flight.plan.position
+                    state.inFlightSeek = flight
+                }
             }
-            if landed { landSeek(seqnum: frame.seqnum, at: frame.streamTime, session: session) }
+        case .firstFrameHeld:
+            // The movie is streaming and nothing has been shown: now is the time for the seek
+            // that applies the playback range (it also releases the held frames).
+            let request = update { state, _ -> SeekRequest? in
+                guard state.session === session, state.phase == .preparing, state.inFlightSeek == nil else {
+                    return nil
+                }
+                return state.startSeek(state.plan(to: state.startPosition, accuracy: .exact), purpose: .preparation)
+            }
+            if let request { send(request, through: session) }
         case .segmentDone:
             segmentDone(session)
         case .endOfStream:
@@ -127,16 +142,21 @@ extension PlayerCore {
             }
             return
         }
-        // A seek normally lands when its first frame reaches the video output (matched by the
-        // seek's sequence number). With no video, or a seek that ran into the end of the movie,
-        // no frame comes: the pipeline's ASYNC_DONE (whose own sequence number GStreamer 1.22
-        // does not tie to the seek) lands it instead.
+        // A flushing seek lands at the ASYNC_DONE after its first frame (matched by the seek's
+        // sequence number, which GStreamer 1.22 does not put on the ASYNC_DONE itself) reached
+        // the video output. With no video, or a seek that ran into the end of the movie, no
+        // frame comes, and the ASYNC_DONE alone lands it. Seeks are sent one at a time (later
+        // ones wait their turn), so an ASYNC_DONE cannot belong to an earlier seek.
         guard let flight = seekInFlight else { return }
         let noFrameExpected = state.withLock { state in
             !state.mediaTypes.contains(.video) && state.phase == .prepared || flight.plan.accuracy == .keyFramesOnly
                 || state.duration.map { flight.plan.position + Self.truncationTolerance(for: $0) >= $0 } ?? false
         }
-        if noFrameExpected { landSeek(seqnum: flight.seqnum, at: session.position, session: session) }
+        if let landing = flight.landing {
+            landSeek(seqnum: flight.seqnum, at: landing, session: session)
+        } else if noFrameExpected {
+            landSeek(seqnum: flight.seqnum, at: session.position, session: session)
+        }
     }
 
     /// Preparation is over: the movie's facts are published, waiters resume, and playback

@@ -50,8 +50,9 @@ extension PlayerCore {
             ? MediaError(.unsupportedOperation, "this movie's demuxer cannot play backwards")
             : MediaError(.pipelineFailure, "the pipeline refused the seek")
         let preparation = update { state, _ -> Bool in
-            guard state.inFlightSeek?.seqnum == request.seqnum else { return false }
-            let purpose = state.inFlightSeek?.purpose
+            guard let flight = state.inFlightSeek, flight.seqnum == request.seqnum else { return false }
+            let purpose = flight.purpose
+            (state.segmentRate, state.looping) = flight.previousSegment
             state.inFlightSeek = nil
             state.queuedSeek = nil
             state.resolveSeekWaiters(.failure(error))
@@ -88,10 +89,7 @@ extension PlayerCore {
     /// a rate other than 1 all live in the pipeline's segment, which only a seek sets.
     func preparationSeek() -> SeekRequest? {
         update { state, _ in
-            guard
-                state.initialPlaybackTime != nil || state.endPlaybackTime != nil || state.repeatMode == .one
-                    || state.rate != 1
-            else { return nil }
+            guard state.needsPreparationSeek else { return nil }
             return state.startSeek(state.plan(to: state.startPosition, accuracy: .exact), purpose: .preparation)
         }
     }
@@ -119,11 +117,12 @@ extension PlayerCore {
         if let session { restartSegment(session) }
     }
 
-    /// Sets the repeat mode; turning it on while prepared restarts the segment in looping mode.
+    /// Sets the repeat mode. While prepared, the segment restarts at the current position in the
+    /// new mode: looping segments end with SEGMENT_DONE (and loop without a gap), others with EOS.
     func setRepeatMode(_ mode: RepeatMode) {
         let session = update { state, _ -> PipelineSession? in
             state.repeatMode = mode
-            guard mode == .one, !state.looping, state.phase == .prepared else { return nil }
+            guard (mode == .one) != state.looping, state.phase == .prepared else { return nil }
             return state.session
         }
         if let session { restartSegment(session) }
@@ -140,27 +139,37 @@ extension PlayerCore {
         if let request { send(request, through: session) }
     }
 
-    /// The end of a looping segment: start the next pass without flushing (gapless), or, if the
-    /// repeat mode was turned off meanwhile, end the stream.
+    /// The end of a looping segment: start the next pass without flushing, so it follows the
+    /// last frame without a gap. If the repeat mode was turned off in the meantime, go to the end
+    /// in a normal segment instead, which ends with EOS.
     func segmentDone(_ session: PipelineSession) {
         let next = update { state, events -> SeekRequest? in
-            guard state.session === session, state.repeatMode == .one, state.scan == nil else { return nil }
+            guard state.session === session, state.scan == nil else { return nil }
+            guard state.repeatMode == .one else {
+                let end =
+                    state.rate >= 0
+                    ? (state.endPlaybackTime ?? state.duration ?? .zero) : state.initialPlaybackTime ?? .zero
+                var plan = state.plan(to: end, accuracy: .keyFrame)
+                plan.looping = false
+                return state.startSeek(plan, purpose: .loop)
+            }
             var plan = state.plan(to: state.startPosition, accuracy: .exact)
             plan.flush = false
             state.loops += 1
             events.append(.didLoop(state.loops))
             return SeekRequest(plan)
         }
-        if let next {
-            if !session.send(next) { _ = session.send(SeekEvents.endOfStream()) }
-        } else {
-            _ = session.send(SeekEvents.endOfStream())
-        }
-        timeObservers.playbackChanged(self)
+        if let next { send(next, through: session) }
     }
 }
 
 extension PlayerState {
+    /// Whether the movie needs a seek after its first preroll: a playback range, repeat mode or
+    /// a rate other than 1 all live in the pipeline's segment, which only a seek sets.
+    var needsPreparationSeek: Bool {
+        initialPlaybackTime != nil || endPlaybackTime != nil || repeatMode == .one || rate != 1
+    }
+
     /// Starts a seek: returns the request to send, or nil when it was queued behind a seek in
     /// flight (user seeks coalesce: the newest replaces any queued one).
     mutating func startSeek(_ plan: SeekPlan, purpose: InFlightSeek.Purpose) -> SeekRequest? {
@@ -169,7 +178,8 @@ extension PlayerState {
             return nil
         }
         guard let request = SeekRequest(plan) else { return nil }
-        inFlightSeek = InFlightSeek(seqnum: request.seqnum, plan: plan, purpose: purpose)
+        inFlightSeek = InFlightSeek(
+            seqnum: request.seqnum, plan: plan, purpose: purpose, previousSegment: (segmentRate, looping))
         segmentRate = plan.rate
         looping = plan.looping
         atEnd = false

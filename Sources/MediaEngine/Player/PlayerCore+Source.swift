@@ -6,7 +6,7 @@ extension PlayerCore {
     func replaceSource(with source: any MediaSource) {
         enum Step {
             case idle
-            case reuse(PipelineSession, epoch: Int, id: Int)
+            case reuse(PipelineSession, epoch: Int, id: Int, hold: Bool)
             case rebuild(play: Bool)
         }
         let step = update { state, events -> Step in
@@ -33,7 +33,7 @@ extension PlayerCore {
             state.epoch += 1
             state.target = wantsPlay ? .playing : .paused
             state.setSourceType(source.sourceType, &events)
-            return .reuse(session, epoch: state.epoch, id: state.sessionID)
+            return .reuse(session, epoch: state.epoch, id: state.sessionID, hold: state.needsPreparationSeek)
         }
         switch step {
         case .idle:
@@ -42,10 +42,10 @@ extension PlayerCore {
             stop()
             update { _, events in events.append(.nowPlayingMovieChanged) }
             if play { Task { try? await self.play() } }
-        case .reuse(let session, let epoch, let id):
+        case .reuse(let session, let epoch, let id, let hold):
             do throws(MediaError) {
                 try source.validate()
-                try session.reload(source, epoch: epoch)
+                try session.reload(source, epoch: epoch, holdFirstFrame: hold)
                 scheduleTimeout(for: id)
             } catch {
                 fail(session: id, with: source.interpret(error))

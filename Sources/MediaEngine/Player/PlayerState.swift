@@ -75,6 +75,10 @@ struct PlayerState {
         let seqnum: UInt32
         let plan: SeekPlan
         let purpose: Purpose
+        /// Where the seek's first frame is, once it has reached the video output.
+        var landing: Duration?
+        /// The segment's rate and looping before this seek, restored if the pipeline refuses it.
+        var previousSegment: (rate: Double, looping: Bool)
     }
 
     /// An ongoing scan and what to return to.
@@ -206,9 +210,13 @@ struct PlayerState {
 
     /// A plan that goes to `position` with the player's current range, rate and repeat mode.
     func plan(to position: Duration, accuracy: SeekPlan.Accuracy, rate: Double? = nil) -> SeekPlan {
-        SeekPlan(
-            position: position, rate: rate ?? self.rate, accuracy: accuracy, flush: true,
-            looping: repeatMode == .one, rangeStart: initialPlaybackTime, rangeEnd: endPlaybackTime)
+        // A looping segment states its end: GStreamer starts the next pass's running time where
+        // the segment's position stands, which is the end only when the segment has one
+        // (otherwise it is the last frame's start, and the pass would begin a frame early).
+        let looping = repeatMode == .one
+        return SeekPlan(
+            position: position, rate: rate ?? self.rate, accuracy: accuracy, flush: true, looping: looping,
+            rangeStart: initialPlaybackTime, rangeEnd: endPlaybackTime ?? (looping ? duration : nil))
     }
 
     /// Where a movie starts: its initial playback time, or its end when playing backwards.

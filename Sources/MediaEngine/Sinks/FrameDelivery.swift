@@ -14,7 +14,8 @@ final class FrameDelivery: @unchecked Sendable {
     private var info = GstVideoInfo()
     private var infoCaps: Caps?
     /// The buffer and PTS last delivered as a preroll frame: the same buffer then arrives as
-    /// the first sample when playback starts, and is not delivered twice.
+    /// the first sample when playback starts, and is not delivered twice. Nor is a preroll of the
+    /// same frame again (a flushing seek to where the movie already stands).
     private var prerollBuffer: UnsafeMutableRawPointer?
     private var prerollPTS: GstClockTime = clockTimeNone
 
@@ -48,8 +49,10 @@ final class FrameDelivery: @unchecked Sendable {
         guard let buffer = sample.buffer, let caps = sample.caps else { return GST_FLOW_OK }
         let pts = me_buffer_pts(buffer)
         if preroll {
+            let repeated = prerollBuffer != nil && prerollPTS == pts && pts != clockTimeNone
             prerollBuffer = UnsafeMutableRawPointer(buffer)
             prerollPTS = pts
+            if repeated { return GST_FLOW_OK }
         } else if prerollBuffer == UnsafeMutableRawPointer(buffer) && prerollPTS == pts {
             prerollBuffer = nil
             return GST_FLOW_OK

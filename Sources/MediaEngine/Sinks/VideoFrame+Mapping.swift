@@ -31,6 +31,7 @@ extension VideoFrame {
             format: format, width: Int(info.width), height: Int(info.height),
             presentationTime: Duration(clockTime: sample.streamTime(of: pts)),
             duration: Duration(clockTime: me_buffer_duration(buffer)),
+            runningTime: Duration(clockTime: sample.runningTime(of: pts)),
             isKeyframe: me_buffer_is_keyframe(buffer) != 0, planes: planes, sample: sample)
         return body(frame)
     }

@@ -16,6 +16,11 @@ public struct VideoFrame: ~Copyable {
     public let presentationTime: Duration?
     /// How long the frame is shown, if known.
     public let duration: Duration?
+    /// The frame's running time in its segment (`gst_segment_to_running_time`): it grows across a
+    /// gapless loop's passes and is reset by flushing seeks. A rate set with a seek shows in it
+    /// (at 2x it grows half as fast as ``presentationTime``); an instant rate change does not,
+    /// since GStreamer applies that in the sink.
+    public let runningTime: Duration?
     /// Whether the frame was a keyframe in the compressed stream.
     public let isKeyframe: Bool
 

@@ -13,13 +13,15 @@ internal import CGStreamer
 final class VideoOutputBin: Sendable {
     let bin: Bin
     let overlayStage: OverlayStage
+    let firstFrame: FirstFrameWatch
 
     /// Builds the bin for `output`.
     /// - Parameters:
     ///   - output: Where the frames go.
     ///   - overlays: What is drawn over them.
     /// - Throws: ``MediaError`` when an element is missing or a property does not fit.
-    init(output: VideoOutput, overlays: VideoOverlays) throws(MediaError) {
+    ///   - holdFirstFrame: Drop frames until the first flush (the seek to the initial playback time).
+    init(output: VideoOutput, overlays: VideoOverlays, holdFirstFrame: Bool) throws(MediaError) {
         bin = try Bin.make(name: "me-video-output")
         overlayStage = try OverlayStage(overlays: overlays)
         try bin.add(overlayStage.element)
@@ -37,7 +39,11 @@ final class VideoOutputBin: Sendable {
             throw MediaError(.pipelineFailure, "overlaycomposition has no sink pad")
         }
         try bin.addGhostPad(named: "sink", target: target)
-        bin.staticPad("sink")?.watchFirstFrame(postingOn: bin)
+        guard let input = bin.staticPad("sink") else {
+            throw MediaError(.pipelineFailure, "the video bin has no input")
+        }
+        firstFrame = input.watchFirstFrame(postingOn: bin, hold: holdFirstFrame)
+        input.keepLoopsContinuous()
     }
 
     /// Makes the element an ``ElementDescription`` describes.

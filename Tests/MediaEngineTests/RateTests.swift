@@ -1,0 +1,130 @@
+import FileSource
+import MediaEngine
+import MediaTestSupport
+import Testing
+
+/// Rates, reverse playback and scanning, checked on the frames' own numbers and running times.
+@Suite("Rate and scanning")
+struct RateTests {
+    private func player(_ frames: FrameRecorder, clip: TestMedia.Clip = TestMedia.numbered) async throws -> MoviePlayer
+    {
+        let player = MoviePlayer(
+            source: FileSource(url: try await TestMedia.url(for: clip)), videoSink: frames.sink(),
+            audioOutput: .discard)
+        player.shouldAutoplay = false
+        return player
+    }
+
+    @Test("a rate change while playing keeps every frame and shows them twice as fast at 2x")
+    func doubleSpeedWithoutJump() async throws {
+        let frames = FrameRecorder()
+        let player = try await player(frames)
+        let recorder = EventRecorder(player)
+        try await player.play()
+        try await frames.waitUntil("frame 10") { $0.contains { $0.number == 10 } }
+        try await player.setRate(2)
+        #expect(player.currentPlaybackRate == 2)
+        _ = try await recorder.waitForFinish()
+        let numbers = frames.records.compactMap(\.number)
+        // An instant rate change: no flush, so no frame is skipped or shown twice.
+        #expect(numbers == Array(0...59), "\(numbers)")
+        // The sink shows ten frames in about a third of a second before the change and in about a
+        // sixth after it; both spans are measured in the same run, so only their ratio matters.
+        let arrivals = frames.records.map(\.arrival)
+        let before = arrivals[10] - arrivals[0]
+        let after = arrivals[59] - arrivals[49]
+        #expect(after < before * 0.75, "10 frames took \(before) at 1x and \(after) at 2x")
+        #expect(recorder.events.contains(.playbackRateChanged(2)))
+    }
+
+    @Test("a negative rate plays backwards")
+    func reverse() async throws {
+        let frames = FrameRecorder()
+        let player = try await player(frames)
+        try await player.prepareToPlay()
+        try await player.seek(to: .seconds(1))
+        frames.reset()
+        try await player.setRate(-1)
+        try await player.play()
+        try await frames.waitUntil("frames going backwards") { $0.compactMap(\.number).count >= 8 }
+        try await player.pause()
+        let numbers = frames.records.compactMap(\.number)
+        #expect(numbers.first.map { $0 <= 30 } == true)
+        #expect(numbers == numbers.sorted(by: >), "\(numbers)")
+    }
+
+    @Test("a demuxer that cannot play backwards gives unsupportedOperation, and playback goes on")
+    func reverseUnsupported() async throws {
+        let frames = FrameRecorder()
+        let player = try await player(frames, clip: TestMedia.numberedTransportStream)
+        try await player.play()
+        await #expect { try await player.setRate(-1) } throws: { ($0 as? MediaError)?.code == .unsupportedOperation }
+        #expect(player.currentPlaybackRate == 1)
+        #expect(player.playbackState == .playing)
+        let count = frames.records.count
+        try await frames.waitForFrames(count + 3)
+        let numbers = frames.records.compactMap(\.number)
+        #expect(numbers == numbers.sorted(), "\(numbers)")
+    }
+
+    @Test("a rate of 0 pauses; out-of-range and non-finite rates are errors that change nothing")
+    func badRates() async throws {
+        let frames = FrameRecorder()
+        let player = try await player(frames)
+        for bad in [100.0, 0.1, -9, .nan, .infinity] {
+            await #expect { try await player.setRate(bad) } throws: { ($0 as? MediaError)?.code == .invalidArgument }
+        }
+        try await player.play()
+        player.currentPlaybackRate = 50  // ignored
+        #expect(player.currentPlaybackRate == 1)
+        try await player.setRate(0)
+        #expect(player.playbackState == .paused)
+        #expect(player.currentPlaybackRate == 0)
+    }
+
+    @Test("scanning forward shows keyframes at a rising rate, then returns to the state before")
+    func scanForward() async throws {
+        let frames = FrameRecorder()
+        let player = try await player(frames)
+        let recorder = EventRecorder(player)
+        try await player.play()
+        try await frames.waitUntil("a few frames") { $0.count >= 3 }
+        try player.beginSeekingForward()
+        #expect(player.playbackState == .seekingForward)
+        let before = frames.records.count
+        try await frames.waitUntil("scanned frames") { $0.count >= before + 2 }
+        player.endSeeking()
+        #expect(player.playbackState == .playing)
+        #expect(player.currentPlaybackRate == 1)
+        let scanned = frames.records[before...]
+        #expect(scanned.prefix(2).allSatisfy { $0.isKeyframe }, "\(scanned)")
+        try await recorder.waitUntil("playing again after the scan") {
+            $0.compactMap(\.playbackState).suffix(2) == [.seekingForward, .playing]
+        }
+    }
+
+    @Test("scanning backward from a pause returns to the pause")
+    func scanBackward() async throws {
+        let frames = FrameRecorder()
+        let player = try await player(frames)
+        try await player.prepareToPlay()
+        try await player.seek(to: .milliseconds(1800))
+        try await player.play()
+        try await player.pause()
+        frames.reset()
+        try player.beginSeekingBackward()
+        #expect(player.playbackState == .seekingBackward)
+        try await frames.waitUntil("scanned frames") { $0.compactMap(\.number).count >= 2 }
+        player.endSeeking()
+        #expect(player.playbackState == .paused)
+        let numbers = frames.records.compactMap(\.number)
+        #expect(numbers.first.map { $0 <= 54 } == true && numbers == numbers.sorted(by: >), "\(numbers)")
+    }
+
+    @Test("scanning needs a prepared movie")
+    func scanBeforePreparation() async throws {
+        let player = try await player(FrameRecorder())
+        #expect { try player.beginSeekingForward() } throws: { ($0 as? MediaError)?.code == .notPrepared }
+        #expect(player.playbackState == .stopped)
+    }
+}

@@ -1,0 +1,114 @@
+import FileSource
+import MediaEngine
+import MediaTestSupport
+import Testing
+
+/// Playback range, gapless repeat, autoplay and content replacement.
+@Suite("Range, repeat and replacement")
+struct RepeatAndRangeTests {
+    private func player(
+        _ frames: FrameRecorder, synchronized: Bool = true, autoplay: Bool = false
+    ) async throws -> MoviePlayer {
+        let player = MoviePlayer(
+            source: FileSource(url: try await TestMedia.url(for: TestMedia.numbered)),
+            videoSink: frames.sink(synchronized: synchronized), audioOutput: .discard)
+        player.shouldAutoplay = autoplay
+        return player
+    }
+
+    @Test("repeat one plays three passes with every frame exactly once per pass and no gap between passes")
+    func gaplessRepeat() async throws {
+        let frames = FrameRecorder()
+        let player = try await player(frames, synchronized: false)
+        player.repeatMode = .one
+        let recorder = EventRecorder(player)
+        try await player.play()
+        try await frames.waitForFrames(180)
+        player.repeatMode = .none
+        _ = try await recorder.waitForFinish()
+        let numbers = frames.records.prefix(180).compactMap(\.number)
+        #expect(numbers == Array(0...59) + Array(0...59) + Array(0...59), "\(numbers)")
+        // On the sink's running time the first frame of a pass follows the last frame of the
+        // previous one by exactly one frame interval, as every other frame does.
+        let times = frames.records.prefix(180).compactMap(\.runningTime)
+        for boundary in [60, 120] {
+            let gap = times[boundary] - times[boundary - 1]
+            #expect(
+                gap.isClose(to: .microseconds(33_333), within: .milliseconds(1)),
+                "gap \(gap) at pass \(boundary / 60): \(frames.records[(boundary - 3)...(boundary + 2)].map { "\($0.number ?? -1) pts \($0.presentationTime!) rt \($0.runningTime!)" })"
+            )
+        }
+        #expect(recorder.events.contains(.didLoop(1)) && recorder.events.contains(.didLoop(2)))
+    }
+
+    @Test("the playback range starts and ends playback, and loops with repeat")
+    func range() async throws {
+        let frames = FrameRecorder()
+        let player = try await player(frames, synchronized: false)
+        try player.setPlaybackRange(initial: .milliseconds(500), end: .seconds(1))
+        let recorder = EventRecorder(player)
+        try await player.prepareToPlay()
+        #expect(frames.records.last?.number == 15)
+        #expect(player.currentPlaybackTime == .milliseconds(500))
+        try await player.play()
+        let (reason, _) = try await recorder.waitForFinish()
+        #expect(reason == .playbackEnded)
+        #expect(frames.records.compactMap(\.number) == Array(15...29))
+        #expect(player.currentPlaybackTime == .seconds(1))
+
+        // The same range, looping.
+        frames.reset()
+        player.repeatMode = .one
+        try await player.play()
+        try await frames.waitForFrames(45)
+        player.stop()
+        #expect(
+            Array(frames.records.prefix(45).compactMap(\.number)) == Array(15...29) + Array(15...29) + Array(15...29))
+    }
+
+    @Test("bad ranges are typed errors and leave the range as it was")
+    func badRanges() async throws {
+        let player = try await player(FrameRecorder())
+        try player.setPlaybackRange(initial: .milliseconds(200), end: nil)
+        let ranges: [(Duration?, Duration?)] = [
+            (.seconds(-1), nil), (.seconds(1), .milliseconds(500)), (nil, .zero), (.seconds(1), .seconds(1)),
+        ]
+        for (initial, end) in ranges {
+            #expect { try player.setPlaybackRange(initial: initial, end: end) } throws: {
+                ($0 as? MediaError)?.code == .invalidArgument
+            }
+        }
+        #expect(player.initialPlaybackTime == .milliseconds(200))
+        #expect(player.endPlaybackTime == nil)
+    }
+
+    @Test("with shouldAutoplay, prepareToPlay() starts playback by itself")
+    func autoplay() async throws {
+        let frames = FrameRecorder()
+        let player = try await player(frames, autoplay: true)
+        let recorder = EventRecorder(player)
+        try await player.prepareToPlay()
+        try await recorder.waitFor { $0 == .playbackStateChanged(.playing) }
+        try await frames.waitForFrames(5)
+    }
+
+    @Test("a new source replaces the playing movie, reusing the pipeline, and plays")
+    func replacement() async throws {
+        let frames = FrameRecorder()
+        let player = try await player(frames)
+        let recorder = EventRecorder(player)
+        try await player.play()
+        try await frames.waitForFrames(3)
+        player.source = FileSource(url: try await TestMedia.url(for: TestMedia.anamorphic))
+        try await recorder.waitFor { $0 == .naturalSizeAvailable(VideoSize(width: 400, height: 100)) }
+        try await recorder.waitFor { $0 == .preparedToPlayChanged(true) }
+        let afterReplacement = recorder.events.drop { $0 != .nowPlayingMovieChanged }
+        #expect(afterReplacement.first == .nowPlayingMovieChanged)
+        #expect(recorder.events.contains(.playbackDidFinish(.userExited, nil)))
+        try await recorder.waitFor("the new movie playing") { _ in
+            afterReplacement.contains(.playbackStateChanged(.playing)) || player.playbackState == .playing
+        }
+        #expect(player.naturalSize == VideoSize(width: 400, height: 100))
+        #expect(player.duration == .seconds(1))
+    }
+}

@@ -1,0 +1,127 @@
+import FileSource
+import MediaEngine
+import MediaTestSupport
+import Testing
+
+/// Seeks land on the right frame (read from the pixels), at every point of a player's life.
+@Suite("Seeking")
+struct SeekingTests {
+    /// A player on the numbered clip, not autoplaying, recording its frames.
+    private func player(_ frames: FrameRecorder, synchronized: Bool = true) async throws -> MoviePlayer {
+        let player = MoviePlayer(
+            source: FileSource(url: try await TestMedia.url(for: TestMedia.numbered)),
+            videoSink: frames.sink(synchronized: synchronized), audioOutput: .discard)
+        player.shouldAutoplay = false
+        return player
+    }
+
+    @Test("an exact seek lands on the frame asked for; a keyframe seek on the keyframe before it")
+    func exactAndKeyFrame() async throws {
+        let frames = FrameRecorder()
+        let player = try await player(frames)
+        try await player.prepareToPlay()
+        #expect(frames.records.first?.number == 0)
+
+        frames.reset()
+        try await player.seek(to: .milliseconds(500), option: .exact)  // frame 15
+        let exact = try #require(frames.records.last)
+        #expect(exact.number == 15)
+        #expect(exact.presentationTime == .milliseconds(500))
+
+        frames.reset()
+        try await player.seek(to: .milliseconds(500), option: .nearestKeyFrame)  // keyframes every 10
+        let key = try #require(frames.records.last)
+        #expect(key.number == 10)
+        #expect(key.isKeyframe)
+        #expect(player.currentPlaybackTime == key.presentationTime)
+    }
+
+    @Test("a seek asked for while preparation may still be under way waits for it, then lands")
+    func duringPreparation() async throws {
+        let frames = FrameRecorder()
+        let player = try await player(frames)
+        let recorder = EventRecorder(player)
+        let preparation = Task { try await player.prepareToPlay() }
+        // Preparation has begun (it may have ended too: this test asserts the outcome either way).
+        try await recorder.waitFor { $0 == .sourceTypeAvailable(.file) }
+        try await player.seek(to: .seconds(1))
+        try await preparation.value
+        #expect(frames.records.last?.number == 30)
+    }
+
+    @Test("a seek while playing lands and playback goes on from there")
+    func whilePlaying() async throws {
+        let frames = FrameRecorder()
+        let player = try await player(frames)
+        let recorder = EventRecorder(player)
+        try await player.play()
+        try await player.seek(to: .milliseconds(1500))
+        _ = try await recorder.waitForFinish()
+        let control = recorder.events.filter {
+            $0.playbackState != nil || $0.finish != nil || $0 == .seekCompleted(.milliseconds(1500))
+        }
+        #expect(
+            control == [
+                .playbackStateChanged(.playing), .seekCompleted(.milliseconds(1500)), .playbackStateChanged(.stopped),
+                .playbackDidFinish(.playbackEnded, nil),
+            ])
+        let after = frames.records.drop { $0.number != 45 }
+        #expect(after.compactMap(\.number) == Array(45...59), "\(frames.records)")
+    }
+
+    @Test("a seek past the end lands on the end; while playing the movie finishes")
+    func pastTheEnd() async throws {
+        let frames = FrameRecorder()
+        let player = try await player(frames)
+        let recorder = EventRecorder(player)
+        try await player.prepareToPlay()
+        try await player.seek(to: .seconds(60))
+        #expect(player.currentPlaybackTime >= .milliseconds(1960))
+        try await player.play()
+        let (reason, _) = try await recorder.waitForFinish()
+        #expect(reason == .playbackEnded)
+    }
+
+    @Test("rapid seeks (a scrubber) coalesce: only the newest lands, none is lost or reordered")
+    func scrubbing() async throws {
+        let frames = FrameRecorder()
+        let player = try await player(frames)
+        let recorder = EventRecorder(player)
+        try await player.prepareToPlay()
+        frames.reset()
+        // A user dragging: many positions set without waiting, then one awaited.
+        for frame in stride(from: 2, to: 40, by: 2) {
+            player.currentPlaybackTime = .milliseconds(frame * 1000 / 30)
+        }
+        let seeks = (0..<5).map { index in
+            Task { try await player.seek(to: .milliseconds(1400 + index)) }  // all land as frame 42
+        }
+        for seek in seeks { try await seek.value }
+        try await player.seek(to: .milliseconds(1700))  // frame 51: the last word
+        try await recorder.waitFor { $0 == .seekCompleted(.milliseconds(1700)) }
+        let completed = recorder.events.compactMap { event -> Duration? in
+            if case .seekCompleted(let time) = event { return time }
+            return nil
+        }
+        #expect(completed.count < 25, "seeks must coalesce: \(completed.count) landed")
+        #expect(completed.last == .milliseconds(1700))
+        #expect(frames.records.last?.number == 51)
+        // The positions that did land went in the order they were asked for.
+        #expect(completed == completed.sorted(), "\(completed)")
+        #expect(player.currentPlaybackTime == .milliseconds(1700))
+    }
+
+    @Test("bad seeks are typed errors and change nothing")
+    func badSeeks() async throws {
+        let frames = FrameRecorder()
+        let player = try await player(frames)
+        await #expect { try await player.seek(to: .seconds(1)) } throws: { ($0 as? MediaError)?.code == .notPrepared }
+        try await player.prepareToPlay()
+        await #expect { try await player.seek(to: .seconds(-1)) } throws: {
+            ($0 as? MediaError)?.code == .invalidArgument
+        }
+        player.currentPlaybackTime = .seconds(-5)  // ignored
+        #expect(player.currentPlaybackTime == .zero)
+        #expect(player.playbackState == .stopped && player.isPreparedToPlay)
+    }
+}
