@@ -48,6 +48,16 @@ public enum TestMedia {
             audiotestsrc num-buffers=87 wave=sine ! audio/x-raw,rate=44100,channels=2 ! audioconvert ! avenc_aac ! mux.
             """)
 
+    /// The numbered bars at a high bitrate (about 2 Mbit/s), for streams that must outrun a slow server.
+    public static let heavyNumbered = Clip(
+        fileExtension: "mp4",
+        pipeline: """
+            videotestsrc num-buffers=120 pattern=snow ! \
+            video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! \
+            x264enc bitrate=2000 key-int-max=30 speed-preset=ultrafast ! h264parse ! mp4mux faststart=true ! \
+            filesink location=LOCATION
+            """)
+
     /// The numbered bars in MPEG-TS, whose demuxer cannot play backwards.
     public static let numberedTransportStream = Clip(
         fileExtension: "ts",
