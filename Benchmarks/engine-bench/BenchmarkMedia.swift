@@ -28,6 +28,17 @@ enum BenchmarkMedia {
             """)
     }
 
+    /// 1280x720, 30 fps, 2 s of scrolling bars, H.264 in MP4, no sound: the loop benchmark's movie.
+    static func hd720Silent() throws -> URL {
+        try make(
+            "hd720-h264-silent.mp4",
+            """
+            videotestsrc num-buffers=60 pattern=smpte horizontal-speed=5 ! \
+            video/x-raw,format=I420,width=1280,height=720,framerate=30/1 ! \
+            x264enc speed-preset=veryfast key-int-max=30 ! h264parse ! mp4mux faststart=true ! filesink location=OUT
+            """)
+    }
+
     private static func make(_ name: String, _ pipeline: String) throws -> URL {
         let url = directory.appendingPathComponent(name)
         if FileManager.default.fileExists(atPath: url.path) { return url }

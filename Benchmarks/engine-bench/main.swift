@@ -2,7 +2,7 @@
 //
 //   engine-bench [--only NAME]... [--json]
 //
-// Benchmarks: decode, ttff. With --json, one object per line:
+// Benchmarks: decode, ttff, seek, loop-gap. With --json, one object per line:
 // {"benchmark": NAME, "metric": STRING, "value": NUMBER, "unit": STRING, "baseline": NUMBER|null, "ratio": NUMBER|null}
 // where ratio > 1 means the engine is faster than its peer. Build with -c release.
 import Foundation
@@ -11,6 +11,8 @@ import MediaEngine
 let benchmarks: [(name: String, run: () async throws -> [Measurement])] = [
     ("decode", DecodeBenchmark.run),
     ("ttff", TimeToFirstFrameBenchmark.run),
+    ("seek", SeekBenchmark.run),
+    ("loop-gap", LoopGapBenchmark.run),
 ]
 
 var only: Set<String> = []

@@ -50,20 +50,6 @@ extension Duration {
     var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
 
-/// Prints the position (and frames delivered) every half second. A plain function, not top-level
-/// code: a closure written in top-level code belongs to the main actor, and Dispatch would call it
-/// on another thread, which Swift 6 stops with a trap.
-func startProgressTimer(player: MoviePlayer, sink: any VideoSink) -> any DispatchSourceTimer {
-    let timer = DispatchSource.makeTimerSource(queue: .global())
-    timer.schedule(deadline: .now(), repeating: .milliseconds(500))
-    timer.setEventHandler {
-        let frames = (sink as? FrameSink).map { ", \($0.framesDelivered) frames" } ?? ""
-        print(String(format: "  %7.2f s%@", player.currentPlaybackTime.seconds, frames))
-    }
-    timer.resume()
-    return timer
-}
-
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data((message + "\n").utf8))
     exit(1)
@@ -107,12 +93,15 @@ do {
     fail("mediaplay: \(error.code): \(error.message)")
 }
 
-// Progress every half second until the movie finishes.
-let progress = startProgressTimer(player: player, sink: sink)
+// Progress every half second of movie time, from a periodic time observer, until the movie finishes.
+_ = try? player.addPeriodicTimeObserver(every: .milliseconds(500))
 
 for await event in events {
+    if case .periodicTime(_, let time) = event {
+        let frames = (sink as? FrameSink).map { ", \($0.framesDelivered) frames" } ?? ""
+        print(String(format: "  %7.2f s%@", time.seconds, frames))
+    }
     guard case .playbackDidFinish(let reason, let error) = event else { continue }
-    progress.cancel()
     if let error { fail("mediaplay: \(error.code): \(error.message)") }
     let frames = (sink as? FrameSink).map { " (\($0.framesDelivered) frames)" } ?? ""
     print("finished: \(reason)\(frames)")

@@ -16,7 +16,8 @@ struct InterruptionTests {
             at: try await TestMedia.url(for: TestMedia.heavyNumbered), to: folder.appendingPathComponent("movie.mp4"))
         // The clip needs about 250 kB/s to play; the server sends 120 kB/s.
         let server = try await LoopbackHTTPServer(serving: folder, bytesPerSecond: 120_000)
-        let player = MoviePlayer(source: URISource(uri: server.url("movie.mp4")), videoSink: NullVideoSink(), audioOutput: .discard)
+        let player = MoviePlayer(
+            source: URISource(uri: server.url("movie.mp4")), videoSink: NullVideoSink(), audioOutput: .discard)
         let recorder = EventRecorder(player)
         do {
             try await withDeadline(.seconds(20), "play()") { try await player.play() }

@@ -67,18 +67,19 @@ struct RateTests {
         #expect(numbers == numbers.sorted(), "\(numbers)")
     }
 
-    @Test("a rate of 0 pauses; out-of-range and non-finite rates are errors that change nothing")
+    @Test("rates of 0, out of range or not finite are errors that change nothing; currentPlaybackRate = 0 pauses")
     func badRates() async throws {
         let frames = FrameRecorder()
         let player = try await player(frames)
-        for bad in [100.0, 0.1, -9, .nan, .infinity] {
+        for bad in [0, 100.0, 0.1, -9, .nan, .infinity] {
             await #expect { try await player.setRate(bad) } throws: { ($0 as? MediaError)?.code == .invalidArgument }
         }
         try await player.play()
         player.currentPlaybackRate = 50  // ignored
         #expect(player.currentPlaybackRate == 1)
-        try await player.setRate(0)
-        #expect(player.playbackState == .paused)
+        let recorder = EventRecorder(player)
+        player.currentPlaybackRate = 0  // MPMoviePlayerController's way to pause
+        try await recorder.waitFor { $0 == .playbackStateChanged(.paused) }
         #expect(player.currentPlaybackRate == 0)
     }
 

@@ -54,7 +54,9 @@ public final class LoopbackHTTPServer: Sendable {
         try await withDeadline(.seconds(5), "nginx listening on port \(port)") {
             while !Self.accepts(port: port) {
                 guard self.process.isRunning else {
-                    let log = (try? String(contentsOf: self.directory.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
+                    let log =
+                        (try? String(contentsOf: self.directory.appendingPathComponent("error.log"), encoding: .utf8))
+                        ?? ""
                     throw TestMediaError(message: "nginx exited: \(log)")
                 }
                 await Self.pause(milliseconds: 20)

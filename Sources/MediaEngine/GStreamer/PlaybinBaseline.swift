@@ -13,17 +13,58 @@ public enum PlaybinBaseline {
         try GStreamer.initialize()
         let clock = ContinuousClock()
         let start = clock.now
+        let playbin = try makePlaybin(uri: uri)
+        defer { playbin.setState(GST_STATE_NULL) }
+        playbin.setState(GST_STATE_PAUSED)
+        try waitForAsyncDone(playbin, what: "preroll \(uri)")
+        return clock.now - start
+    }
+
+    /// How long a bare, prerolled `playbin` takes for each flushing seek, from
+    /// `gst_element_send_event` to its `ASYNC_DONE`.
+    /// - Parameters:
+    ///   - uri: The movie.
+    ///   - positions: Where to seek, in order.
+    ///   - exact: Accurate seeks (true) or keyframe seeks.
+    /// - Returns: One time per seek.
+    /// - Throws: ``MediaError`` when the movie does not preroll or a seek does not complete.
+    public static func seekTimes(uri: String, positions: [Duration], exact: Bool) throws(MediaError) -> [Duration] {
+        try GStreamer.initialize()
+        let playbin = try makePlaybin(uri: uri)
+        defer { playbin.setState(GST_STATE_NULL) }
+        playbin.setState(GST_STATE_PAUSED)
+        try waitForAsyncDone(playbin, what: "preroll \(uri)")
+        let clock = ContinuousClock()
+        var times: [Duration] = []
+        for position in positions {
+            let accuracy =
+                exact
+                ? GST_SEEK_FLAG_ACCURATE.rawValue : GST_SEEK_FLAG_KEY_UNIT.rawValue | GST_SEEK_FLAG_SNAP_BEFORE.rawValue
+            let flags = GstSeekFlags(GST_SEEK_FLAG_FLUSH.rawValue | accuracy)
+            let start = clock.now
+            guard gst_element_seek_simple(playbin.pointer, GST_FORMAT_TIME, flags, gint64(position.clockTime)) != 0
+            else {
+                throw MediaError(.pipelineFailure, "playbin refused a seek")
+            }
+            try waitForAsyncDone(playbin, what: "seek to \(position)")
+            times.append(clock.now - start)
+        }
+        return times
+    }
+
+    private static func makePlaybin(uri: String) throws(MediaError) -> Element {
         let playbin = try Element.make("playbin")
         try playbin.set("uri", .string(uri))
         playbin.set("video-sink", element: try Element.make("fakesink"))
         playbin.set("audio-sink", element: try Element.make("fakesink"))
-        defer { playbin.setState(GST_STATE_NULL) }
+        return playbin
+    }
+
+    private static func waitForAsyncDone(_ playbin: Element, what: String) throws(MediaError) {
         guard let bus = playbin.bus else { throw MediaError(.pipelineFailure, "playbin has no bus") }
-        playbin.setState(GST_STATE_PAUSED)
         let types = GstMessageType(rawValue: GST_MESSAGE_ASYNC_DONE.rawValue | GST_MESSAGE_ERROR.rawValue)
         guard let message = gst_bus_timed_pop_filtered(bus.pointer, 10_000_000_000, types).map(Message.init(owning:)),
             message.type == GST_MESSAGE_ASYNC_DONE
-        else { throw MediaError(.timedOut, "playbin did not preroll \(uri)") }
-        return clock.now - start
+        else { throw MediaError(.timedOut, "playbin did not \(what)") }
     }
 }

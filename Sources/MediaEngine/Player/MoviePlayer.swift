@@ -173,8 +173,9 @@ public final class MoviePlayer: Sendable {
     /// Changes the playback rate and returns once the pipeline plays at it. Keeps the
     /// direction with an instant rate change (no flush, no visible jump); reversing flushes
     /// and restarts from the current position. Setting it while stopped keeps it for the next play.
-    /// - Parameter rate: 0.25 to 8 forward, -8 to -0.25 backward; 0 pauses.
-    /// - Throws: ``MediaError/Code/invalidArgument`` for other values (the rate stays as it was),
+    /// - Parameter rate: 0.25 to 8 forward, -8 to -0.25 backward.
+    /// - Throws: ``MediaError/Code/invalidArgument`` for other values, 0 included (the rate stays
+    ///   as it was; to pause, call ``pause()`` or set ``currentPlaybackRate`` to 0),
     ///   ``MediaError/Code/unsupportedOperation`` when the movie's demuxer cannot play backwards.
     public func setRate(_ rate: Double) async throws(MediaError) {
         try await core.setRate(rate)

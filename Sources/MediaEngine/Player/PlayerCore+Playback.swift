@@ -56,7 +56,10 @@ extension PlayerCore {
 
     /// Validates a rate: any finite value from 0.25 to 8 times normal speed, forward or backward.
     static func validate(rate: Double) throws(MediaError) {
-        guard rate.isFinite, rate != 0, (0.25...8).contains(abs(rate)) else {
+        if rate == 0 {
+            throw MediaError(.invalidArgument, "a playback rate of 0 is not a rate; call pause() to pause")
+        }
+        guard rate.isFinite, (0.25...8).contains(abs(rate)) else {
             throw MediaError(
                 .invalidArgument, "a playback rate must be between 0.25 and 8 (or -8 and -0.25), not \(rate)")
         }
@@ -66,10 +69,6 @@ extension PlayerCore {
     /// otherwise: with an instant rate change (no flush, no visible jump) when the direction stays
     /// the same, with a flushing seek at the current position when it reverses.
     func setRate(_ rate: Double) async throws(MediaError) {
-        if rate == 0 {
-            try await pause()
-            return
-        }
         try Self.validate(rate: rate)
         let step = update { state, events -> (PipelineSession, Double)? in
             let previous = state.rate
@@ -105,8 +104,11 @@ extension PlayerCore {
 
     /// The `currentPlaybackRate` setter: applies valid rates without waiting, ignores the rest.
     func requestRate(_ rate: Double) {
-        guard rate == 0 || (try? Self.validate(rate: rate)) != nil else { return }
-        Task { try? await self.setRate(rate) }
+        if rate == 0 {
+            Task { try? await self.pause() }
+        } else if (try? Self.validate(rate: rate)) != nil {
+            Task { try? await self.setRate(rate) }
+        }
     }
 
     /// Starts playing the pipeline unless it waits for buffering; called when preparation ends
