@@ -16,8 +16,9 @@ let package = Package(
             pkgConfig: "gstreamer-pbutils-1.0",
             providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]
         ),
-        .target(name: "CGStreamerShim", dependencies: ["CGStreamer"]),
-        .target(name: "MediaEngine", dependencies: ["CGStreamer", "CGStreamerShim"]),
+        .systemLibrary(name: "CYUV", providers: [.apt(["libyuv-dev"])]),
+        .target(name: "CGStreamerShim", dependencies: ["CGStreamer", "CYUV"]),
+        .target(name: "MediaEngine", dependencies: ["CGStreamer", "CGStreamerShim", "CYUV"]),
         .target(name: "FileSource", dependencies: ["MediaEngine"]),
         .executableTarget(
             name: "mediaprobe", dependencies: ["MediaEngine", "FileSource"], path: "Examples/mediaprobe",

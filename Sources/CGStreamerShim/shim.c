@@ -315,6 +315,20 @@ GstClockTime me_buffer_pts(GstBuffer *buffer) { return GST_BUFFER_PTS(buffer); }
 GstClockTime me_buffer_duration(GstBuffer *buffer) { return GST_BUFFER_DURATION(buffer); }
 gboolean me_buffer_is_keyframe(GstBuffer *buffer) { return !GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_DELTA_UNIT); }
 
+// MARK: libyuv
+
+#include <libyuv.h>
+
+const struct YuvConstants *me_yuv_constants(int matrix, gboolean swapped) {
+    switch (matrix) {
+    case 1: return swapped ? &kYvuJPEGConstants : &kYuvJPEGConstants;
+    case 2: return swapped ? &kYvuH709Constants : &kYuvH709Constants;
+    case 3: return swapped ? &kYvuF709Constants : &kYuvF709Constants;
+    case 4: return swapped ? &kYvu2020Constants : &kYuv2020Constants;
+    default: return swapped ? &kYvuI601Constants : &kYuvI601Constants;
+    }
+}
+
 // MARK: threads
 
 void me_name_current_thread(const char *name) { pthread_setname_np(pthread_self(), name); }

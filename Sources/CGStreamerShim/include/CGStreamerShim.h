@@ -109,6 +109,13 @@ GstClockTime me_buffer_duration(GstBuffer *buffer);
 /// Whether the buffer is a keyframe (GST_BUFFER_FLAG_DELTA_UNIT unset).
 gboolean me_buffer_is_keyframe(GstBuffer *buffer);
 
+// MARK: libyuv.
+struct YuvConstants;
+/// libyuv's YUV-to-RGB tables by matrix (0: BT.601, 1: BT.601 full range, 2: BT.709,
+/// 3: BT.709 full range, 4: BT.2020), with U and V swapped (`swapped`) for RGBA output.
+/// They are 32-byte aligned for AVX2 loads, so Swift must use these pointers, never copies.
+const struct YuvConstants *me_yuv_constants(int matrix, gboolean swapped);
+
 // MARK: Threads.
 /// Names the calling thread (pthread_setname_np needs _GNU_SOURCE, which Swift's Glibc module lacks).
 void me_name_current_thread(const char *name);

@@ -11,6 +11,7 @@ internal import CGStreamerShim
 /// streaming thread), so no two threads use them at once.
 final class FrameDelivery: @unchecked Sendable {
     private let consumer: FrameConsumer
+    private let scratch = ConversionScratch()
     private var info = GstVideoInfo()
     private var infoCaps: Caps?
     /// The buffer and PTS last delivered as a preroll frame: the same buffer then arrives as
@@ -63,7 +64,9 @@ final class FrameDelivery: @unchecked Sendable {
             guard gst_video_info_from_caps(&info, caps) != 0 else { return GST_FLOW_NOT_NEGOTIATED }
             infoCaps = Caps(borrowing: caps)
         }
-        let delivered = VideoFrame.mapping(sample, info: &info) { frame in consumer.handler(frame) }
+        let delivered = VideoFrame.mapping(sample, info: &info, as: consumer.format, scratch: scratch) { frame in
+            consumer.handler(frame)
+        }
         return delivered == nil ? GST_FLOW_NOT_NEGOTIATED : GST_FLOW_OK
     }
 }

@@ -46,7 +46,7 @@ public final class FrameSink: VideoSink {
     /// - Returns: The frame's pixels.
     public func latestFrame() -> VideoImage? {
         guard let sample = slot.withLock({ $0.latest }) else { return nil }
-        return VideoImage(copying: sample)
+        return VideoImage(copying: sample, as: format)
     }
 
     /// A frame consumer that counts frames, keeps the latest and calls the handler.

@@ -64,8 +64,14 @@ final class VideoOutputBin: Sendable {
         // videoconvert is a pass-through when the decoder already produces the format asked
         // for; when it must convert, let it use every core.
         try convert.set("n-threads", .int(ProcessInfoCores.count))
+        // No queue of our own: playsink's video queue already gives this chain (and the
+        // conversion to packed formats) a thread apart from the decoder's (measured: one more
+        // queue only costs throughput).
         var elements = [convert]
-        var caps = "video/x-raw,format=\(consumer.format.gstreamerName)"
+        // Packed formats are made from YUV by libyuv when each frame is delivered, much faster
+        // than videoconvert; videoconvert only steps in for decoders that give something else.
+        let formats = consumer.format.isPacked ? "{ I420, NV12 }" : consumer.format.gstreamerName
+        var caps = "video/x-raw,format=(string)\(formats)"
         if let size = consumer.size {
             guard size.width > 0, size.height > 0 else {
                 throw MediaError(.invalidArgument, "a frame size must be positive, not \(size)")

@@ -1,0 +1,77 @@
+internal import CGStreamer
+internal import CGStreamerShim
+internal import CYUV
+
+/// Converts decoded YUV frames (I420 or NV12, as decoders produce them) to packed RGBA or BGRA
+/// with libyuv's SIMD code: several times faster than `videoconvert`, and the reason the
+/// `frames` sink asks GStreamer for YUV even when the app wants RGBA.
+struct PackedConversion {
+    /// The YUV-to-RGB matrix and range of the source, from its caps' colorimetry.
+    enum Matrix: Int32, Sendable, Equatable {
+        case bt601 = 0, bt601Full = 1, bt709 = 2, bt709Full = 3, bt2020 = 4
+    }
+
+    /// Which matrix GStreamer's caps describe (BT.601 for SD and unknown, BT.709 for HD).
+    static func matrix(of info: GstVideoInfo) -> Matrix {
+        let full = info.colorimetry.range == GST_VIDEO_COLOR_RANGE_0_255
+        switch info.colorimetry.matrix {
+        case GST_VIDEO_COLOR_MATRIX_BT709: return full ? .bt709Full : .bt709
+        case GST_VIDEO_COLOR_MATRIX_BT2020: return .bt2020
+        default: return full ? .bt601Full : .bt601
+        }
+    }
+
+    /// Writes `target` pixels (RGBA or BGRA) for a mapped I420 or NV12 source.
+    /// - Returns: False when the pair of formats is not one this converter handles.
+    static func convert(
+        _ source: [FramePlane], format: PixelFormat, width: Int, height: Int, matrix: Matrix,
+        to target: PixelFormat, into destination: UnsafeMutableRawPointer, stride: Int
+    ) -> Bool {
+        // libyuv names formats by 32-bit words: its "ARGB" is B, G, R, A in memory (BGRA), and
+        // RGBA comes from the same routine with U and V swapped and the mirrored matrix.
+        let swapChroma = target == .rgba
+        guard target == .rgba || target == .bgra else { return false }
+        // libyuv's own table, not a copy: it must stay 32-byte aligned for the AVX2 code.
+        let constants = me_yuv_constants(matrix.rawValue, swapChroma ? 1 : 0)
+        let out = destination.assumingMemoryBound(to: UInt8.self)
+        func plane(_ index: Int) -> UnsafePointer<UInt8> {
+            source[index].buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        }
+        let w = Int32(width)
+        let h = Int32(height)
+        switch format {
+        case .i420:
+            let (u, v) = swapChroma ? (2, 1) : (1, 2)
+            return I420ToARGBMatrix(
+                plane(0), Int32(source[0].stride), plane(u), Int32(source[u].stride), plane(v), Int32(source[v].stride),
+                out, Int32(stride), constants, w, h) == 0
+        case .nv12:
+            let convert = swapChroma ? NV21ToARGBMatrix : NV12ToARGBMatrix
+            return convert(
+                plane(0), Int32(source[0].stride), plane(1), Int32(source[1].stride), out, Int32(stride), constants, w, h)
+                == 0
+        case .rgba, .bgra:
+            return false
+        }
+    }
+}
+
+/// A reusable destination for converted frames, grown as needed; used by one streaming thread.
+final class ConversionScratch {
+    private(set) var pointer: UnsafeMutableRawPointer?
+    private var capacity = 0
+
+    /// Memory for at least `count` bytes, 64-byte aligned for SIMD stores.
+    func reserve(_ count: Int) -> UnsafeMutableRawPointer {
+        if count > capacity {
+            pointer?.deallocate()
+            pointer = UnsafeMutableRawPointer.allocate(byteCount: count, alignment: 64)
+            capacity = count
+        }
+        return pointer!
+    }
+
+    deinit {
+        pointer?.deallocate()
+    }
+}
