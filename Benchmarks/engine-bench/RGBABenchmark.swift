@@ -14,7 +14,8 @@ enum RGBABenchmark {
         let movie = try BenchmarkMedia.fullHD()
         let startup = try (0..<rounds).map { _ in
             try Command.time(
-                "ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "color=size=16x16:rate=1", "-frames:v", "1", "-f", "null", "-"]
+                "ffmpeg",
+                ["-v", "error", "-f", "lavfi", "-i", "color=size=16x16:rate=1", "-frames:v", "1", "-f", "null", "-"]
             ).seconds
         }.median
         var ours: [Double] = []
@@ -27,7 +28,8 @@ enum RGBABenchmark {
             peer.append(300 / (elapsed - startup))
         }
         return [
-            Measurement("rgba", "1080p-rgba-fps", ours.median, "fps", baseline: peer.median, ratio: ours.median / peer.median)
+            Measurement(
+                "rgba", "1080p-rgba-fps", ours.median, "fps", baseline: peer.median, ratio: ours.median / peer.median)
         ]
     }
 }

@@ -31,8 +31,8 @@ public final class FrameRecorder: Sendable {
     public init() {}
 
     /// A frames sink (I420 unless told otherwise) that records every frame here.
-    public func sink(format: PixelFormat = .i420, synchronized: Bool = true) -> FrameSink {
-        FrameSink(format: format, synchronized: synchronized) { [self] frame in
+    public func sink(format: PixelFormat = .i420, size: VideoSize? = nil, synchronized: Bool = true) -> FrameSink {
+        FrameSink(format: format, size: size, synchronized: synchronized) { [self] frame in
             record(
                 Record(
                     number: FrameNumber.read(frame), presentationTime: frame.presentationTime,

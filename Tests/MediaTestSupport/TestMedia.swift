@@ -194,3 +194,29 @@ public struct TestMediaError: Error, CustomStringConvertible {
     /// The message.
     public var description: String { message }
 }
+
+extension TestMedia {
+    /// The bars clip as a phone would store a portrait video: pixels as recorded (320x240),
+    /// with the MP4 track matrix saying "turn a quarter clockwise to show".
+    public static func portraitBars() async throws -> URL {
+        let source = try await url(for: bars)
+        let target = directory.appendingPathComponent("portrait-" + source.lastPathComponent)
+        if FileManager.default.fileExists(atPath: target.path) { return target }
+        var data = [UInt8](try Data(contentsOf: source))
+        guard let tkhd = data.indices.dropLast(4).first(where: { data[$0..<($0 + 4)] == Array("tkhd".utf8)[...] }),
+            data[tkhd + 4] == 0
+        else { throw TestMediaError(message: "no version-0 tkhd box in \(source.path)") }
+        // Version 0 tkhd: after the type, 24 bytes of version, dates, track, duration, then 16 of
+        // reserved, layer, group and volume: the 3x3 fixed-point matrix starts 44 bytes in.
+        let matrix: [UInt32] = [0, 0x0001_0000, 0, 0xFFFF_0000, 0, 0, 0, 0, 0x4000_0000]
+        for (index, value) in matrix.enumerated() {
+            for byte in 0..<4 { data[tkhd + 44 + index * 4 + byte] = UInt8((value >> (24 - 8 * byte)) & 0xFF) }
+        }
+        let partial = directory.appendingPathComponent("partial-\(UUID().uuidString).mp4")
+        try Data(data).write(to: partial)
+        if (try? FileManager.default.moveItem(at: partial, to: target)) == nil {
+            try? FileManager.default.removeItem(at: partial)  // another test made it first
+        }
+        return target
+    }
+}

@@ -109,6 +109,10 @@ GstClockTime me_buffer_duration(GstBuffer *buffer);
 /// Whether the buffer is a keyframe (GST_BUFFER_FLAG_DELTA_UNIT unset).
 gboolean me_buffer_is_keyframe(GstBuffer *buffer);
 
+// MARK: Private elements.
+/// Registers the engine's own elements (mescaler, see scaler.c). Call once after gst_init.
+gboolean me_register_elements(void);
+
 // MARK: libyuv.
 struct YuvConstants;
 /// libyuv's YUV-to-RGB tables by matrix (0: BT.601, 1: BT.601 full range, 2: BT.709,

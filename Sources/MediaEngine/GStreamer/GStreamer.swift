@@ -1,4 +1,5 @@
 internal import CGStreamer
+internal import CGStreamerShim
 
 /// Process-wide GStreamer set-up. The engine initializes GStreamer by itself the first
 /// time it needs it; call ``initialize()`` only to pay that cost (and see its error) early.
@@ -9,6 +10,9 @@ public enum GStreamer {
             let message = error.map { String(cString: $0.pointee.message) } ?? "gst_init_check failed"
             if let error { g_error_free(error) }
             return .failure(MediaError(.pipelineFailure, "GStreamer could not be initialized: \(message)"))
+        }
+        guard me_register_elements() != 0 else {
+            return .failure(MediaError(.pipelineFailure, "the engine's own GStreamer elements could not be registered"))
         }
         return .success(())
     }()

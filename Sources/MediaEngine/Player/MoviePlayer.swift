@@ -181,6 +181,37 @@ public final class MoviePlayer: Sendable {
         try await core.setRate(rate)
     }
 
+    // MARK: Presentation
+
+    /// How the movie fills an output of another shape (default ``ScalingMode/aspectFit``);
+    /// changes apply to the next frame. It matters where the output has a size: a window's view
+    /// frame, or a frames sink asked for a size.
+    public var scalingMode: ScalingMode {
+        get { core.state.withLock { $0.presentation.scalingMode } }
+        set { core.updatePresentation { $0.scalingMode = newValue } }
+    }
+
+    /// The colour of the bars ``ScalingMode/aspectFit`` and ``ScalingMode/none`` leave (default black).
+    public var backgroundColor: RGBAColor {
+        get { core.state.withLock { $0.presentation.background } }
+        set { core.updatePresentation { $0.background = newValue } }
+    }
+
+    /// How the picture is turned (default ``VideoOrientation/automatic``: as the movie's tag says).
+    /// ``naturalSize`` follows it.
+    public var videoOrientation: VideoOrientation {
+        get { core.state.withLock { $0.presentation.orientation } }
+        set { core.updatePresentation { $0.orientation = newValue } }
+    }
+
+    /// The rectangle the movie is shown in, in the output's pixels (MPMoviePlayerController's
+    /// view frame): frames leave the video output at its size, and a window sink draws there.
+    /// Nil: the sink's own size, or the movie's.
+    public var viewFrame: ViewRect? {
+        get { core.state.withLock { $0.presentation.viewFrame } }
+        set { core.updatePresentation { $0.viewFrame = newValue } }
+    }
+
     // MARK: Playback range, repeat, autoplay
 
     /// Whether ``prepareToPlay()`` starts playing by itself once the movie is ready (default true,

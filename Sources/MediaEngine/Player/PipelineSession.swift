@@ -30,16 +30,19 @@ final class PipelineSession: Sendable {
     ///   - videoSink: Where the video goes.
     ///   - audioOutput: Where the audio goes.
     ///   - overlays: What is drawn over the video.
+    ///   - presentation: Orientation, scaling mode, background and view frame.
     ///   - holdFirstFrame: Show nothing until the seek that applies the playback range.
     ///   - handler: Called on the bus thread with each message.
     init(
         id: Int, source: any MediaSource, videoSink: any VideoSink, audioOutput: AudioOutput,
-        overlays: VideoOverlays, holdFirstFrame: Bool, handler: @escaping @Sendable (BusMessage) -> BusThread.Verdict
+        overlays: VideoOverlays, presentation: VideoPresentation, holdFirstFrame: Bool,
+        handler: @escaping @Sendable (BusMessage) -> BusThread.Verdict
     ) throws(MediaError) {
         self.id = id
         playbin = try Element.make("playbin", name: "me-playbin-\(id)")
         videoOutput = try VideoOutputBin(
-            output: try videoSink.makeOutput(), overlays: overlays, holdFirstFrame: holdFirstFrame)
+            output: try videoSink.makeOutput(), overlays: overlays, presentation: presentation,
+            holdFirstFrame: holdFirstFrame)
         let audioSink = try VideoOutputBin.makeElement(audioOutput.resolved)
         audioSink.staticPad("sink")?.keepLoopsContinuous()
         try playbin.set(["uri": .string(source.uri), "flags": .int(Self.playFlags)])

@@ -86,7 +86,9 @@ final class PlayerCore: Sendable {
         enum Step {
             case done
             case wait
-            case start(id: Int, source: any MediaSource, sink: any VideoSink, audio: AudioOutput, hold: Bool)
+            case start(
+                id: Int, source: any MediaSource, sink: any VideoSink, audio: AudioOutput,
+                presentation: VideoPresentation, hold: Bool)
         }
         let step = update { state, events -> Step in
             if state.phase == .prepared { return .done }
@@ -101,15 +103,15 @@ final class PlayerCore: Sendable {
             if state.shouldAutoplay { state.target = .playing }
             return .start(
                 id: state.sessionID, source: state.source, sink: state.videoSink, audio: state.audioOutput,
-                hold: state.needsPreparationSeek)
+                presentation: state.presentation, hold: state.needsPreparationSeek)
         }
         if case .done = step { return }
-        if case .start(let id, let source, let sink, let audio, let hold) = step {
+        if case .start(let id, let source, let sink, let audio, let presentation, let hold) = step {
             do throws(MediaError) {
                 try source.validate()
                 let session = try PipelineSession(
                     id: id, source: source, videoSink: sink, audioOutput: audio, overlays: overlays,
-                    holdFirstFrame: hold
+                    presentation: presentation, holdFirstFrame: hold
                 ) { [weak self] message in
                     self?.handle(message, session: id) ?? .exit
                 }

@@ -30,6 +30,8 @@ extension Notification.Name {
     /// A new movie replaced the current one (MPMoviePlayerNowPlayingMovieDidChangeNotification).
     public static let moviePlayerNowPlayingMovieDidChange = Notification.Name(
         "MoviePlayerNowPlayingMovieDidChangeNotification")
+    /// The scaling mode changed (MPMoviePlayerScalingModeDidChangeNotification).
+    public static let moviePlayerScalingModeDidChange = Notification.Name("MoviePlayerScalingModeDidChangeNotification")
     /// A time observer fired (periodic or boundary).
     public static let moviePlayerTimeObserverDidFire = Notification.Name("MoviePlayerTimeObserverDidFireNotification")
     /// New metadata arrived (MPMoviePlayerTimedMetadataUpdatedNotification).
@@ -66,6 +68,7 @@ extension PlayerEvent {
         case .playbackRateChanged: .moviePlayerPlaybackRateDidChange
         case .didLoop: .moviePlayerDidLoop
         case .nowPlayingMovieChanged: .moviePlayerNowPlayingMovieDidChange
+        case .scalingModeChanged: .moviePlayerScalingModeDidChange
         case .periodicTime, .boundaryTimeReached: .moviePlayerTimeObserverDidFire
         case .metadataAvailable: .moviePlayerTimedMetadataUpdated
         case .playbackDidFinish: .moviePlayerPlaybackDidFinish

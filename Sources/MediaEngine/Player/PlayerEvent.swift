@@ -27,6 +27,8 @@ public enum PlayerEvent: Sendable, Hashable, CustomStringConvertible {
     case didLoop(Int)
     /// A new source replaced the movie (MPMoviePlayerNowPlayingMovieDidChangeNotification).
     case nowPlayingMovieChanged
+    /// The scaling mode changed (MPMoviePlayerScalingModeDidChangeNotification).
+    case scalingModeChanged(ScalingMode)
     /// A periodic time observer's interval passed during playback; the position then.
     case periodicTime(TimeObserver, Duration)
     /// Playback crossed one of a boundary time observer's times.
@@ -52,6 +54,7 @@ public enum PlayerEvent: Sendable, Hashable, CustomStringConvertible {
         case .playbackRateChanged(let rate): "playbackRateChanged(\(rate))"
         case .didLoop(let count): "didLoop(\(count))"
         case .nowPlayingMovieChanged: "nowPlayingMovieChanged"
+        case .scalingModeChanged(let mode): "scalingModeChanged(\(mode))"
         case .periodicTime(let observer, let time): "periodicTime(\(observer), \(time))"
         case .boundaryTimeReached(let observer, let time): "boundaryTimeReached(\(observer), \(time))"
         case .metadataAvailable(let tags): "metadataAvailable(\(tags.count) tags)"

@@ -8,7 +8,11 @@ internal import CYUV
 struct PackedConversion {
     /// The YUV-to-RGB matrix and range of the source, from its caps' colorimetry.
     enum Matrix: Int32, Sendable, Equatable {
-        case bt601 = 0, bt601Full = 1, bt709 = 2, bt709Full = 3, bt2020 = 4
+        case bt601 = 0
+        case bt601Full = 1
+        case bt709 = 2
+        case bt709Full = 3
+        case bt2020 = 4
     }
 
     /// Which matrix GStreamer's caps describe (BT.601 for SD and unknown, BT.709 for HD).
@@ -48,7 +52,8 @@ struct PackedConversion {
         case .nv12:
             let convert = swapChroma ? NV21ToARGBMatrix : NV12ToARGBMatrix
             return convert(
-                plane(0), Int32(source[0].stride), plane(1), Int32(source[1].stride), out, Int32(stride), constants, w, h)
+                plane(0), Int32(source[0].stride), plane(1), Int32(source[1].stride), out, Int32(stride), constants, w,
+                h)
                 == 0
         case .rgba, .bgra:
             return false

@@ -6,44 +6,77 @@ internal import CGStreamer
 
 /// The bin a player installs as playbin's `video-sink`:
 ///
-///     ghost sink pad -> overlaycomposition (the player's overlays) -> the output a VideoSink described
+///     ghost sink pad -> videoconvert -> videoflip (orientation) -> overlaycomposition (overlays)
+///       -> mescaler (scaling mode, output size, background) -> the output a VideoSink described
 ///
-/// Its sink pad reports the first frame after start and after every flush ("me-first-frame"),
-/// which is how the player knows it is ready for display and that a seek has landed.
+/// The first videoconvert passes the usual decoder formats (I420, NV12) through untouched and
+/// converts the rare ones (10-bit, 4:4:4) that the stages after it do not take.
+///
+/// The flip's output reports the first frame after start and after every flush
+/// ("me-first-frame", sized as shown), which is how the player knows it is ready for display and
+/// that a seek has landed. The bin's input keeps running time continuous across gapless loops.
 final class VideoOutputBin: Sendable {
     let bin: Bin
+    let flip: Element
     let overlayStage: OverlayStage
+    let scaler: Element
     let firstFrame: FirstFrameWatch
+    /// The size the output asks frames in, if it has one (a frames sink's `size`).
+    let sinkSize: VideoSize?
 
     /// Builds the bin for `output`.
     /// - Parameters:
     ///   - output: Where the frames go.
     ///   - overlays: What is drawn over them.
-    /// - Throws: ``MediaError`` when an element is missing or a property does not fit.
+    ///   - presentation: Orientation, scaling mode, background and view frame.
     ///   - holdFirstFrame: Drop frames until the first flush (the seek to the initial playback time).
-    init(output: VideoOutput, overlays: VideoOverlays, holdFirstFrame: Bool) throws(MediaError) {
+    /// - Throws: ``MediaError`` when an element is missing or a property does not fit.
+    init(
+        output: VideoOutput, overlays: VideoOverlays, presentation: VideoPresentation, holdFirstFrame: Bool
+    ) throws(MediaError) {
         bin = try Bin.make(name: "me-video-output")
+        let convert = try Element.make("videoconvert", name: "me-input-convert")
+        try convert.set("n-threads", .int(ProcessInfoCores.count))
+        flip = try Element.make("videoflip", name: "me-orientation")
         overlayStage = try OverlayStage(overlays: overlays)
-        try bin.add(overlayStage.element)
+        scaler = try Element.make("mescaler", name: "me-scaler")
+        try scaler.set("n-threads", .int(ProcessInfoCores.count))
+        try bin.addAndLink([convert, flip, overlayStage.element, scaler])
         switch output {
         case .element(let description):
+            sinkSize = nil
             let element = try Self.makeElement(description)
             try bin.add(element)
-            try overlayStage.element.link(to: element)
+            try scaler.link(to: element)
         case .frames(let consumer):
+            sinkSize = consumer.size
+            if let size = consumer.size, size.width <= 0 || size.height <= 0 {
+                throw MediaError(.invalidArgument, "a frame size must be positive, not \(size)")
+            }
             let elements = try Self.makeFrameChain(for: consumer)
             try bin.addAndLink(elements)
-            try overlayStage.element.link(to: elements[0])
+            try scaler.link(to: elements[0])
         }
-        guard let target = overlayStage.element.staticPad("sink") else {
-            throw MediaError(.pipelineFailure, "overlaycomposition has no sink pad")
+        guard let target = convert.staticPad("sink"), let shown = flip.staticPad("src") else {
+            throw MediaError(.pipelineFailure, "videoconvert or videoflip has no pads")
         }
         try bin.addGhostPad(named: "sink", target: target)
         guard let input = bin.staticPad("sink") else {
             throw MediaError(.pipelineFailure, "the video bin has no input")
         }
-        firstFrame = input.watchFirstFrame(postingOn: bin, hold: holdFirstFrame)
+        firstFrame = shown.watchFirstFrame(postingOn: bin, hold: holdFirstFrame)
         input.keepLoopsContinuous()
+        try apply(presentation)
+    }
+
+    /// Applies orientation, scaling and background, live: the next frame follows them.
+    func apply(_ presentation: VideoPresentation) throws(MediaError) {
+        try flip.set("video-direction", .string(presentation.orientation.videoDirection))
+        let size = presentation.outputSize(sinkSize: sinkSize)
+        try scaler.set([
+            "mode": .int(presentation.scalingMode.scalerMode), "background": .int(presentation.backgroundARGB),
+            "width": .int(size?.width ?? 0), "height": .int(size?.height ?? 0),
+        ])
     }
 
     /// Makes the element an ``ElementDescription`` describes.
@@ -58,35 +91,25 @@ final class VideoOutputBin: Sendable {
         }
     }
 
-    /// `videoconvert ! [videoscale] ! appsink caps=video/x-raw,format=F[,width,height]`.
+    /// `videoconvert ! appsink caps=video/x-raw,format=F`: the scaler before it already gives the
+    /// frames their size.
     private static func makeFrameChain(for consumer: FrameConsumer) throws(MediaError) -> [Element] {
         let convert = try Element.make("videoconvert")
         // videoconvert is a pass-through when the decoder already produces the format asked
         // for; when it must convert, let it use every core.
         try convert.set("n-threads", .int(ProcessInfoCores.count))
-        // No queue of our own: playsink's video queue already gives this chain (and the
-        // conversion to packed formats) a thread apart from the decoder's (measured: one more
-        // queue only costs throughput).
-        var elements = [convert]
         // Packed formats are made from YUV by libyuv when each frame is delivered, much faster
         // than videoconvert; videoconvert only steps in for decoders that give something else.
+        // No queue of our own: playsink's video queue already gives this chain a thread apart
+        // from the decoder's (measured: one more queue only costs throughput).
         let formats = consumer.format.isPacked ? "{ I420, NV12 }" : consumer.format.gstreamerName
-        var caps = "video/x-raw,format=(string)\(formats)"
-        if let size = consumer.size {
-            guard size.width > 0, size.height > 0 else {
-                throw MediaError(.invalidArgument, "a frame size must be positive, not \(size)")
-            }
-            elements.append(try Element.make("videoscale"))
-            caps += ",width=\(size.width),height=\(size.height),pixel-aspect-ratio=1/1"
-        }
         let appsink = try Element.make("appsink")
         try appsink.set([
-            "caps": .string(caps), "sync": .bool(consumer.synchronized), "enable-last-sample": false,
-            "max-buffers": 2, "qos": .bool(consumer.synchronized),
+            "caps": .string("video/x-raw,format=(string)\(formats)"), "sync": .bool(consumer.synchronized),
+            "enable-last-sample": false, "max-buffers": 2, "qos": .bool(consumer.synchronized),
         ])
         FrameDelivery(consumer: consumer).install(on: appsink)
-        elements.append(appsink)
-        return elements
+        return [convert, appsink]
     }
 }
 

@@ -1,0 +1,272 @@
+// mescaler: fits frames of any size into a fixed output size the way a player's scaling mode
+// says (none, aspect fit, aspect fill, fill), in one GstVideoConverter pass: crop, scale, place,
+// and paint the bars in a chosen colour. Same format in and out; a pass-through when the output
+// would equal the input. Registered privately by me_register_elements().
+#include "CGStreamerShim.h"
+#include <gst/base/gstbasetransform.h>
+
+#define ME_SCALER_FORMATS \
+    "{ I420, YV12, NV12, NV21, Y42B, Y444, AYUV, RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR, RGB, BGR }"
+
+enum { PROP_0, PROP_WIDTH, PROP_HEIGHT, PROP_MODE, PROP_BACKGROUND, PROP_N_THREADS };
+
+typedef struct {
+    GstBaseTransform parent;
+    GMutex lock;
+    guint out_width, out_height; // 0: the input's size
+    gint mode;                   // 0 none, 1 aspect fit, 2 aspect fill, 3 fill
+    guint32 background;          // ARGB
+    guint n_threads;
+    GstVideoInfo in_info, out_info;
+    GstVideoConverter *converter;
+    gint dirty; // atomic: the mode or colour changed since the converter was made
+} MeScaler;
+
+typedef struct {
+    GstBaseTransformClass parent_class;
+} MeScalerClass;
+
+G_DEFINE_TYPE(MeScaler, me_scaler, GST_TYPE_BASE_TRANSFORM)
+
+static GstStaticPadTemplate sink_template =
+    GST_STATIC_PAD_TEMPLATE("sink", GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS(GST_VIDEO_CAPS_MAKE(ME_SCALER_FORMATS)));
+static GstStaticPadTemplate src_template =
+    GST_STATIC_PAD_TEMPLATE("src", GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS(GST_VIDEO_CAPS_MAKE(ME_SCALER_FORMATS)));
+
+static void me_scaler_set_property(GObject *object, guint id, const GValue *value, GParamSpec *spec) {
+    MeScaler *self = (MeScaler *)object;
+    g_mutex_lock(&self->lock);
+    switch (id) {
+    case PROP_WIDTH: self->out_width = g_value_get_uint(value); break;
+    case PROP_HEIGHT: self->out_height = g_value_get_uint(value); break;
+    case PROP_MODE: self->mode = g_value_get_int(value); break;
+    case PROP_BACKGROUND: self->background = g_value_get_uint(value); break;
+    case PROP_N_THREADS: self->n_threads = g_value_get_uint(value); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, spec); break;
+    }
+    g_mutex_unlock(&self->lock);
+    // A new size renegotiates (set_caps rebuilds the converter); a new mode or colour with the
+    // same caps only marks the converter stale, and the next frame rebuilds it.
+    g_atomic_int_set(&self->dirty, TRUE);
+    gst_base_transform_reconfigure_src(GST_BASE_TRANSFORM(self));
+}
+
+static void me_scaler_get_property(GObject *object, guint id, GValue *value, GParamSpec *spec) {
+    MeScaler *self = (MeScaler *)object;
+    g_mutex_lock(&self->lock);
+    switch (id) {
+    case PROP_WIDTH: g_value_set_uint(value, self->out_width); break;
+    case PROP_HEIGHT: g_value_set_uint(value, self->out_height); break;
+    case PROP_MODE: g_value_set_int(value, self->mode); break;
+    case PROP_BACKGROUND: g_value_set_uint(value, self->background); break;
+    case PROP_N_THREADS: g_value_set_uint(value, self->n_threads); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, spec); break;
+    }
+    g_mutex_unlock(&self->lock);
+}
+
+static GstCaps *me_scaler_transform_caps(GstBaseTransform *trans, GstPadDirection direction, GstCaps *caps,
+                                         GstCaps *filter) {
+    MeScaler *self = (MeScaler *)trans;
+    g_mutex_lock(&self->lock);
+    guint width = self->out_width, height = self->out_height;
+    g_mutex_unlock(&self->lock);
+    GstCaps *result = gst_caps_new_empty();
+    for (guint i = 0; i < gst_caps_get_size(caps); i++) {
+        GstStructure *s = gst_structure_copy(gst_caps_get_structure(caps, i));
+        if (direction == GST_PAD_SINK && width > 0 && height > 0) {
+            gst_structure_set(s, "width", G_TYPE_INT, (gint)width, "height", G_TYPE_INT, (gint)height,
+                              "pixel-aspect-ratio", GST_TYPE_FRACTION, 1, 1, NULL);
+        } else if (direction == GST_PAD_SRC) {
+            gst_structure_set(s, "width", GST_TYPE_INT_RANGE, 1, G_MAXINT, "height", GST_TYPE_INT_RANGE, 1, G_MAXINT,
+                              NULL);
+            gst_structure_remove_field(s, "pixel-aspect-ratio");
+        }
+        result = gst_caps_merge_structure(result, s);
+    }
+    if (filter) {
+        GstCaps *intersection = gst_caps_intersect_full(filter, result, GST_CAPS_INTERSECT_FIRST);
+        gst_caps_unref(result);
+        result = intersection;
+    }
+    return result;
+}
+
+static gint even(gdouble value) {
+    gint rounded = (gint)(value + 0.5);
+    return rounded - (rounded & 1);
+}
+
+static gboolean me_scaler_configure(MeScaler *self) {
+    GstBaseTransform *trans = GST_BASE_TRANSFORM(self);
+    g_atomic_int_set(&self->dirty, FALSE);
+    g_mutex_lock(&self->lock);
+    gint mode = self->mode;
+    guint32 background = self->background;
+    guint threads = self->n_threads;
+    g_mutex_unlock(&self->lock);
+    if (self->converter) {
+        gst_video_converter_free(self->converter);
+        self->converter = NULL;
+    }
+    gint in_w = GST_VIDEO_INFO_WIDTH(&self->in_info), in_h = GST_VIDEO_INFO_HEIGHT(&self->in_info);
+    gint out_w = GST_VIDEO_INFO_WIDTH(&self->out_info), out_h = GST_VIDEO_INFO_HEIGHT(&self->out_info);
+    gdouble par = GST_VIDEO_INFO_PAR_D(&self->in_info) > 0
+                      ? (gdouble)GST_VIDEO_INFO_PAR_N(&self->in_info) / GST_VIDEO_INFO_PAR_D(&self->in_info)
+                      : 1.0;
+    gdouble display_w = in_w * par; // the input's width in square pixels
+    gint src_x = 0, src_y = 0, src_w = in_w, src_h = in_h;
+    gint dst_x = 0, dst_y = 0, dst_w = out_w, dst_h = out_h;
+    switch (mode) {
+    case 1: { // aspect fit: all of the picture, bars around it
+        gdouble scale = MIN(out_w / display_w, (gdouble)out_h / in_h);
+        dst_w = MIN(out_w, even(display_w * scale));
+        dst_h = MIN(out_h, even(in_h * scale));
+        dst_x = even((out_w - dst_w) / 2.0);
+        dst_y = even((out_h - dst_h) / 2.0);
+        break;
+    }
+    case 2: { // aspect fill: no bars, the overflow cropped
+        gdouble scale = MAX(out_w / display_w, (gdouble)out_h / in_h);
+        src_w = MIN(in_w, even(out_w / scale / par));
+        src_h = MIN(in_h, even(out_h / scale));
+        src_x = even((in_w - src_w) / 2.0);
+        src_y = even((in_h - src_h) / 2.0);
+        break;
+    }
+    case 3: // fill: stretched to the whole output
+        break;
+    default: { // none: the natural size, centred, cropped or with bars
+        gint natural_w = even(display_w);
+        dst_w = MIN(out_w, natural_w);
+        dst_h = MIN(out_h, in_h);
+        dst_x = even((out_w - dst_w) / 2.0);
+        dst_y = even((out_h - dst_h) / 2.0);
+        src_w = MIN(in_w, even(dst_w / par));
+        src_h = dst_h;
+        src_x = even((in_w - src_w) / 2.0);
+        src_y = even((in_h - src_h) / 2.0);
+        break;
+    }
+    }
+    gboolean identity = in_w == out_w && in_h == out_h && src_x == 0 && src_y == 0 && src_w == in_w &&
+                        src_h == in_h && dst_x == 0 && dst_y == 0 && dst_w == out_w && dst_h == out_h &&
+                        GST_VIDEO_INFO_FORMAT(&self->in_info) == GST_VIDEO_INFO_FORMAT(&self->out_info);
+    gst_base_transform_set_passthrough(trans, identity);
+    if (identity) {
+        return TRUE;
+    }
+    GstStructure *config = gst_structure_new(
+        "config", GST_VIDEO_CONVERTER_OPT_SRC_X, G_TYPE_INT, src_x, GST_VIDEO_CONVERTER_OPT_SRC_Y, G_TYPE_INT, src_y,
+        GST_VIDEO_CONVERTER_OPT_SRC_WIDTH, G_TYPE_INT, src_w, GST_VIDEO_CONVERTER_OPT_SRC_HEIGHT, G_TYPE_INT, src_h,
+        GST_VIDEO_CONVERTER_OPT_DEST_X, G_TYPE_INT, dst_x, GST_VIDEO_CONVERTER_OPT_DEST_Y, G_TYPE_INT, dst_y,
+        GST_VIDEO_CONVERTER_OPT_DEST_WIDTH, G_TYPE_INT, dst_w, GST_VIDEO_CONVERTER_OPT_DEST_HEIGHT, G_TYPE_INT, dst_h,
+        GST_VIDEO_CONVERTER_OPT_FILL_BORDER, G_TYPE_BOOLEAN, TRUE, GST_VIDEO_CONVERTER_OPT_BORDER_ARGB, G_TYPE_UINT,
+        background, GST_VIDEO_CONVERTER_OPT_THREADS, G_TYPE_UINT, threads > 0 ? threads : 1, NULL);
+    self->converter = gst_video_converter_new(&self->in_info, &self->out_info, config);
+    return self->converter != NULL;
+}
+
+static gboolean me_scaler_set_caps(GstBaseTransform *trans, GstCaps *incaps, GstCaps *outcaps) {
+    MeScaler *self = (MeScaler *)trans;
+    if (!gst_video_info_from_caps(&self->in_info, incaps) || !gst_video_info_from_caps(&self->out_info, outcaps)) {
+        return FALSE;
+    }
+    return me_scaler_configure(self);
+}
+
+static GstFlowReturn me_scaler_transform(GstBaseTransform *trans, GstBuffer *inbuf, GstBuffer *outbuf) {
+    MeScaler *self = (MeScaler *)trans;
+    GstVideoFrame in, out;
+    if (g_atomic_int_get(&self->dirty) && !me_scaler_configure(self)) {
+        return GST_FLOW_NOT_NEGOTIATED;
+    }
+    if (!self->converter) {
+        return GST_FLOW_NOT_NEGOTIATED;
+    }
+    if (!gst_video_frame_map(&in, &self->in_info, inbuf, GST_MAP_READ)) {
+        return GST_FLOW_ERROR;
+    }
+    if (!gst_video_frame_map(&out, &self->out_info, outbuf, GST_MAP_WRITE)) {
+        gst_video_frame_unmap(&in);
+        return GST_FLOW_ERROR;
+    }
+    gst_video_converter_frame(self->converter, &in, &out);
+    gst_video_frame_unmap(&out);
+    gst_video_frame_unmap(&in);
+    return GST_FLOW_OK;
+}
+
+static gboolean me_scaler_get_unit_size(GstBaseTransform *trans, GstCaps *caps, gsize *size) {
+    (void)trans;
+    GstVideoInfo info;
+    if (!gst_video_info_from_caps(&info, caps)) {
+        return FALSE;
+    }
+    *size = GST_VIDEO_INFO_SIZE(&info);
+    return TRUE;
+}
+
+static GstCaps *me_scaler_fixate_caps(GstBaseTransform *trans, GstPadDirection direction, GstCaps *caps,
+                                      GstCaps *othercaps) {
+    (void)trans;
+    (void)direction;
+    (void)caps;
+    return gst_caps_fixate(othercaps);
+}
+
+static void me_scaler_finalize(GObject *object) {
+    MeScaler *self = (MeScaler *)object;
+    if (self->converter) {
+        gst_video_converter_free(self->converter);
+    }
+    g_mutex_clear(&self->lock);
+    G_OBJECT_CLASS(me_scaler_parent_class)->finalize(object);
+}
+
+static void me_scaler_class_init(MeScalerClass *klass) {
+    GObjectClass *object_class = G_OBJECT_CLASS(klass);
+    GstElementClass *element_class = GST_ELEMENT_CLASS(klass);
+    GstBaseTransformClass *transform_class = GST_BASE_TRANSFORM_CLASS(klass);
+    object_class->set_property = me_scaler_set_property;
+    object_class->get_property = me_scaler_get_property;
+    object_class->finalize = me_scaler_finalize;
+    GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING;
+    g_object_class_install_property(object_class, PROP_WIDTH,
+                                    g_param_spec_uint("width", "Width", "Output width (0: the input's)", 0, G_MAXINT,
+                                                      0, flags));
+    g_object_class_install_property(object_class, PROP_HEIGHT,
+                                    g_param_spec_uint("height", "Height", "Output height (0: the input's)", 0,
+                                                      G_MAXINT, 0, flags));
+    g_object_class_install_property(object_class, PROP_MODE,
+                                    g_param_spec_int("mode", "Mode", "0 none, 1 aspect fit, 2 aspect fill, 3 fill",
+                                                     0, 3, 1, flags));
+    g_object_class_install_property(object_class, PROP_BACKGROUND,
+                                    g_param_spec_uint("background", "Background", "Colour of the bars (ARGB)", 0,
+                                                      G_MAXUINT32, 0xff000000, flags));
+    g_object_class_install_property(object_class, PROP_N_THREADS,
+                                    g_param_spec_uint("n-threads", "Threads", "Threads for scaling", 1, 64, 1,
+                                                      flags));
+    gst_element_class_add_static_pad_template(element_class, &sink_template);
+    gst_element_class_add_static_pad_template(element_class, &src_template);
+    gst_element_class_set_static_metadata(element_class, "Media engine scaler", "Filter/Converter/Video/Scaler",
+                                          "Fits frames into a fixed size by a scaling mode, with coloured bars",
+                                          "swift-media-engine");
+    transform_class->transform_caps = me_scaler_transform_caps;
+    transform_class->fixate_caps = me_scaler_fixate_caps;
+    transform_class->set_caps = me_scaler_set_caps;
+    transform_class->transform = me_scaler_transform;
+    transform_class->get_unit_size = me_scaler_get_unit_size;
+    transform_class->passthrough_on_same_caps = FALSE;
+}
+
+static void me_scaler_init(MeScaler *self) {
+    g_mutex_init(&self->lock);
+    self->mode = 1;
+    self->background = 0xff000000;
+    self->n_threads = 1;
+}
+
+gboolean me_register_elements(void) {
+    return gst_element_register(NULL, "mescaler", GST_RANK_NONE, me_scaler_get_type());
+}
