@@ -17,6 +17,8 @@ public final class FrameRecorder: Sendable {
         public let isKeyframe: Bool
         /// When the callback saw it.
         public let arrival: ContinuousClock.Instant
+        /// Which of the recorder's sinks got it.
+        public let sink: String
 
         /// `#N@pts`.
         public var description: String {
@@ -31,12 +33,15 @@ public final class FrameRecorder: Sendable {
     public init() {}
 
     /// A frames sink (I420 unless told otherwise) that records every frame here.
-    public func sink(format: PixelFormat = .i420, size: VideoSize? = nil, synchronized: Bool = true) -> FrameSink {
+    /// Several sinks may feed one recorder; `label` tells their frames apart.
+    public func sink(
+        format: PixelFormat = .i420, size: VideoSize? = nil, synchronized: Bool = true, label: String = ""
+    ) -> FrameSink {
         FrameSink(format: format, size: size, synchronized: synchronized) { [self] frame in
             record(
                 Record(
                     number: FrameNumber.read(frame), presentationTime: frame.presentationTime,
-                    runningTime: frame.runningTime, isKeyframe: frame.isKeyframe, arrival: .now))
+                    runningTime: frame.runningTime, isKeyframe: frame.isKeyframe, arrival: .now, sink: label))
         }
     }
 

@@ -6,6 +6,7 @@
 #include <gst/gst.h>
 #include <gst/app/gstappsink.h>
 #include <gst/video/video.h>
+#include <gst/base/gstbasesink.h>
 
 // MARK: GType constants (G_TYPE_* are macros with casts, which Swift cannot import).
 GType me_type_boolean(void);
@@ -108,6 +109,13 @@ GstClockTime me_buffer_pts(GstBuffer *buffer);
 GstClockTime me_buffer_duration(GstBuffer *buffer);
 /// Whether the buffer is a keyframe (GST_BUFFER_FLAG_DELTA_UNIT unset).
 gboolean me_buffer_is_keyframe(GstBuffer *buffer);
+
+// MARK: Output swap.
+/// Replaces the chain of elements after `upstream` inside `bin` (see swap.c), setting the
+/// upstream scaler's output size on the way; posts "me-output-swapped" on `bin` when done.
+/// `unblock_old`: the pipeline is paused and the old output holds its streaming thread.
+void me_swap_chain(GstElement *bin, GstElement *upstream, GstElement **old_chain, guint old_count,
+                   GstElement **new_chain, guint new_count, guint width, guint height, gboolean unblock_old);
 
 // MARK: Private elements.
 /// Registers the engine's own elements (mescaler, see scaler.c). Call once after gst_init.

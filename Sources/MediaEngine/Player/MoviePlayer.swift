@@ -57,10 +57,33 @@ public final class MoviePlayer: Sendable {
         set { core.replaceSource(with: newValue) }
     }
 
-    /// The sink that gets the video (used from the next preparation when changed).
-    public var videoSink: any VideoSink {
-        get { core.state.withLock { $0.videoSink } }
-        set { core.state.withLock { $0.videoSink = newValue } }
+    /// The sink that gets the video. To change it, even while playing, use ``setVideoSink(_:)``.
+    public var videoSink: any VideoSink { core.state.withLock { $0.videoSink } }
+
+    /// Moves the video to another sink. While a movie plays the switch happens between two
+    /// frames, without stopping: no frame is lost or shown twice, the sound goes on, and the
+    /// pause at the switch is at most one frame interval. When paused, the new sink shows the
+    /// current frame. Otherwise the sink is used from the next preparation on. Announces
+    /// ``PlayerEvent/videoSinkChanged`` and, when the sink is or was external,
+    /// ``PlayerEvent/externalPlaybackActiveChanged(_:)``.
+    /// - Parameter sink: The new sink.
+    /// - Throws: ``MediaError/Code/unsupportedOperation`` for an external sink while
+    ///   ``allowsExternalPlayback`` is false; the sink's own error if it cannot be made.
+    public func setVideoSink(_ sink: any VideoSink) async throws(MediaError) {
+        try await core.setVideoSink(sink)
+    }
+
+    /// Whether the video goes to a sink with the ``VideoSinkCapabilities/external`` capability
+    /// (AirPlay's analogue: a network stream, a file, another screen).
+    public var isExternalPlaybackActive: Bool {
+        core.state.withLock { $0.videoSink.capabilities.contains(.external) }
+    }
+
+    /// Whether ``setVideoSink(_:)`` may choose an external sink (default true;
+    /// MPMoviePlayerController's `allowsAirPlay`).
+    public var allowsExternalPlayback: Bool {
+        get { core.state.withLock { $0.allowsExternalPlayback } }
+        set { core.setAllowsExternalPlayback(newValue) }
     }
 
     /// What is drawn over the movie. Add, replace and remove overlays at any time; the next

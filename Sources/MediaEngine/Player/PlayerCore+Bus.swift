@@ -100,6 +100,13 @@ extension PlayerCore {
                 fail(session: id, with: error ?? MediaError(.pipelineFailure, "the pipeline refused to change state"))
                 return .exit
             }
+            if name == VideoOutputBin.swappedMessage {
+                update { state, events in
+                    guard state.session === session else { return }
+                    events.append(.videoSinkChanged)
+                    state.waiters.resolve(.outputSwapped)
+                }
+            }
             if name == SourceSetup.failedMessage, let error = session.sourceSetup.failure.withLock({ $0 }) {
                 fail(session: id, with: error)
                 return .exit

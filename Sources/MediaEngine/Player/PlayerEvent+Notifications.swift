@@ -32,6 +32,11 @@ extension Notification.Name {
         "MoviePlayerNowPlayingMovieDidChangeNotification")
     /// The scaling mode changed (MPMoviePlayerScalingModeDidChangeNotification).
     public static let moviePlayerScalingModeDidChange = Notification.Name("MoviePlayerScalingModeDidChangeNotification")
+    /// External playback started or stopped (MPMoviePlayerIsAirPlayVideoActiveDidChangeNotification).
+    public static let moviePlayerIsExternalPlaybackActiveDidChange = Notification.Name(
+        "MoviePlayerIsExternalPlaybackActiveDidChangeNotification")
+    /// The video output was replaced.
+    public static let moviePlayerVideoSinkDidChange = Notification.Name("MoviePlayerVideoSinkDidChangeNotification")
     /// A time observer fired (periodic or boundary).
     public static let moviePlayerTimeObserverDidFire = Notification.Name("MoviePlayerTimeObserverDidFireNotification")
     /// New metadata arrived (MPMoviePlayerTimedMetadataUpdatedNotification).
@@ -69,6 +74,8 @@ extension PlayerEvent {
         case .didLoop: .moviePlayerDidLoop
         case .nowPlayingMovieChanged: .moviePlayerNowPlayingMovieDidChange
         case .scalingModeChanged: .moviePlayerScalingModeDidChange
+        case .externalPlaybackActiveChanged: .moviePlayerIsExternalPlaybackActiveDidChange
+        case .videoSinkChanged: .moviePlayerVideoSinkDidChange
         case .periodicTime, .boundaryTimeReached: .moviePlayerTimeObserverDidFire
         case .metadataAvailable: .moviePlayerTimedMetadataUpdated
         case .playbackDidFinish: .moviePlayerPlaybackDidFinish

@@ -29,6 +29,10 @@ public enum PlayerEvent: Sendable, Hashable, CustomStringConvertible {
     case nowPlayingMovieChanged
     /// The scaling mode changed (MPMoviePlayerScalingModeDidChangeNotification).
     case scalingModeChanged(ScalingMode)
+    /// The video moved to or from an external sink (MPMoviePlayerIsAirPlayVideoActiveDidChangeNotification).
+    case externalPlaybackActiveChanged(Bool)
+    /// The video output was replaced by another (``MoviePlayer/setVideoSink(_:)``).
+    case videoSinkChanged
     /// A periodic time observer's interval passed during playback; the position then.
     case periodicTime(TimeObserver, Duration)
     /// Playback crossed one of a boundary time observer's times.
@@ -55,6 +59,8 @@ public enum PlayerEvent: Sendable, Hashable, CustomStringConvertible {
         case .didLoop(let count): "didLoop(\(count))"
         case .nowPlayingMovieChanged: "nowPlayingMovieChanged"
         case .scalingModeChanged(let mode): "scalingModeChanged(\(mode))"
+        case .externalPlaybackActiveChanged(let active): "externalPlaybackActiveChanged(\(active))"
+        case .videoSinkChanged: "videoSinkChanged"
         case .periodicTime(let observer, let time): "periodicTime(\(observer), \(time))"
         case .boundaryTimeReached(let observer, let time): "boundaryTimeReached(\(observer), \(time))"
         case .metadataAvailable(let tags): "metadataAvailable(\(tags.count) tags)"

@@ -44,6 +44,7 @@ struct PlayerState {
     var lastError: MediaError?
 
     var shouldAutoplay = true
+    var allowsExternalPlayback = true
     var presentation = VideoPresentation()
     var repeatMode = RepeatMode.none
     var initialPlaybackTime: Duration?

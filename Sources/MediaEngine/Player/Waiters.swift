@@ -13,6 +13,8 @@ struct Waiters {
         case playbackState(PlaybackState)
         /// Every seek asked for so far has landed (coalesced seeks land with the last one).
         case seeksSettled
+        /// The video output was swapped for another.
+        case outputSwapped
     }
 
     private var entries: [(id: Int, kind: Kind, completion: Completion)] = []

@@ -1,4 +1,6 @@
 internal import CGStreamer
+internal import CGStreamerShim
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -16,13 +18,21 @@ internal import CGStreamer
 /// ("me-first-frame", sized as shown), which is how the player knows it is ready for display and
 /// that a seek has landed. The bin's input keeps running time continuous across gapless loops.
 final class VideoOutputBin: Sendable {
+    /// The elements after the scaler, which a swap replaces.
+    struct OutputChain {
+        let elements: [Element]
+        /// The size the output asks frames in, if it has one (a frames sink's `size`).
+        let sinkSize: VideoSize?
+    }
+
+    static let swappedMessage = "me-output-swapped"
+
     let bin: Bin
     let flip: Element
     let overlayStage: OverlayStage
     let scaler: Element
     let firstFrame: FirstFrameWatch
-    /// The size the output asks frames in, if it has one (a frames sink's `size`).
-    let sinkSize: VideoSize?
+    private let chain: Mutex<OutputChain>
 
     /// Builds the bin for `output`.
     /// - Parameters:
@@ -42,21 +52,10 @@ final class VideoOutputBin: Sendable {
         scaler = try Element.make("mescaler", name: "me-scaler")
         try scaler.set("n-threads", .int(ProcessInfoCores.count))
         try bin.addAndLink([convert, flip, overlayStage.element, scaler])
-        switch output {
-        case .element(let description):
-            sinkSize = nil
-            let element = try Self.makeElement(description)
-            try bin.add(element)
-            try scaler.link(to: element)
-        case .frames(let consumer):
-            sinkSize = consumer.size
-            if let size = consumer.size, size.width <= 0 || size.height <= 0 {
-                throw MediaError(.invalidArgument, "a frame size must be positive, not \(size)")
-            }
-            let elements = try Self.makeFrameChain(for: consumer)
-            try bin.addAndLink(elements)
-            try scaler.link(to: elements[0])
-        }
+        let output = try Self.makeChain(for: output)
+        try bin.addAndLink(output.elements)
+        try scaler.link(to: output.elements[0])
+        chain = Mutex(output)
         guard let target = convert.staticPad("sink"), let shown = flip.staticPad("src") else {
             throw MediaError(.pipelineFailure, "videoconvert or videoflip has no pads")
         }
@@ -72,11 +71,40 @@ final class VideoOutputBin: Sendable {
     /// Applies orientation, scaling and background, live: the next frame follows them.
     func apply(_ presentation: VideoPresentation) throws(MediaError) {
         try flip.set("video-direction", .string(presentation.orientation.videoDirection))
-        let size = presentation.outputSize(sinkSize: sinkSize)
+        let size = presentation.outputSize(sinkSize: chain.withLock { $0.sinkSize })
         try scaler.set([
             "mode": .int(presentation.scalingMode.scalerMode), "background": .int(presentation.backgroundARGB),
             "width": .int(size?.width ?? 0), "height": .int(size?.height ?? 0),
         ])
+    }
+
+    /// The elements for an output: the sink an element description names, or a frames chain.
+    static func makeChain(for output: VideoOutput) throws(MediaError) -> OutputChain {
+        switch output {
+        case .element(let description):
+            return OutputChain(elements: [try makeElement(description)], sinkSize: nil)
+        case .frames(let consumer):
+            if let size = consumer.size, size.width <= 0 || size.height <= 0 {
+                throw MediaError(.invalidArgument, "a frame size must be positive, not \(size)")
+            }
+            return OutputChain(elements: try makeFrameChain(for: consumer), sinkSize: consumer.size)
+        }
+    }
+
+    /// Replaces the output while the pipeline runs (see `me_swap_chain`): between two frames when
+    /// playing; when paused, the old output is shut down first to free the streaming thread it
+    /// holds. Posts ``swappedMessage`` when the new output is linked.
+    func swap(to output: OutputChain, presentation: VideoPresentation, paused: Bool) {
+        let old = chain.withLock { chain in
+            defer { chain = output }
+            return chain.elements
+        }
+        let size = presentation.outputSize(sinkSize: output.sinkSize)
+        var oldPointers = old.map { Optional($0.pointer) }
+        var newPointers = output.elements.map { Optional($0.pointer) }
+        me_swap_chain(
+            bin.pointer, scaler.pointer, &oldPointers, guint(oldPointers.count), &newPointers,
+            guint(newPointers.count), guint(size?.width ?? 0), guint(size?.height ?? 0), paused ? 1 : 0)
     }
 
     /// Makes the element an ``ElementDescription`` describes.

@@ -1,0 +1,107 @@
+// Swapping a running pipeline's video output: wait until the pad feeding the output is idle
+// (between two buffers), then unlink the old output, bring the new one up to the pipeline's
+// state and link it there. The next buffer goes to the new output: none is lost or repeated.
+#include "CGStreamerShim.h"
+
+typedef struct {
+    GstBin *bin;
+    GstElement *upstream;
+    GPtrArray *old_chain;
+    GPtrArray *new_chain;
+    guint width, height; // the upstream scaler's new output size (0: the input's)
+    gint done;           // atomic: IDLE probes can fire more than once before they are removed
+} SwapPlan;
+
+static void swap_plan_free(gpointer data) {
+    SwapPlan *plan = data;
+    gst_object_unref(plan->bin);
+    gst_object_unref(plan->upstream);
+    g_ptr_array_unref(plan->old_chain);
+    g_ptr_array_unref(plan->new_chain);
+    g_free(plan);
+}
+
+static void set_sinks_async(GPtrArray *chain, gboolean async) {
+    for (guint i = 0; i < chain->len; i++) {
+        GstElement *element = g_ptr_array_index(chain, i);
+        if (GST_IS_BASE_SINK(element) || g_object_class_find_property(G_OBJECT_GET_CLASS(element), "async")) {
+            g_object_set(element, "async", async, NULL);
+        }
+        if (GST_IS_BIN(element)) {
+            GstIterator *sinks = gst_bin_iterate_sinks(GST_BIN(element));
+            GValue item = G_VALUE_INIT;
+            while (gst_iterator_next(sinks, &item) == GST_ITERATOR_OK) {
+                GstElement *sink = g_value_get_object(&item);
+                if (g_object_class_find_property(G_OBJECT_GET_CLASS(sink), "async")) {
+                    g_object_set(sink, "async", async, NULL);
+                }
+                g_value_reset(&item);
+            }
+            g_value_unset(&item);
+            gst_iterator_free(sinks);
+        }
+    }
+}
+
+static GstPadProbeReturn on_idle_swap(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
+    (void)pad;
+    (void)info;
+    SwapPlan *plan = data;
+    if (!g_atomic_int_compare_and_exchange(&plan->done, FALSE, TRUE)) {
+        return GST_PAD_PROBE_REMOVE;
+    }
+    GstElement *old_head = g_ptr_array_index(plan->old_chain, 0);
+    gst_element_unlink(plan->upstream, old_head);
+    for (guint i = 0; i < plan->old_chain->len; i++) {
+        GstElement *element = g_ptr_array_index(plan->old_chain, i);
+        gst_element_set_locked_state(element, TRUE);
+        gst_element_set_state(element, GST_STATE_NULL);
+        gst_bin_remove(plan->bin, element);
+    }
+    for (guint i = 0; i < plan->new_chain->len; i++) {
+        gst_bin_add(plan->bin, g_ptr_array_index(plan->new_chain, i));
+    }
+    for (guint i = 1; i < plan->new_chain->len; i++) {
+        gst_element_link(g_ptr_array_index(plan->new_chain, i - 1), g_ptr_array_index(plan->new_chain, i));
+    }
+    g_object_set(plan->upstream, "width", plan->width, "height", plan->height, NULL);
+    gst_element_link(plan->upstream, g_ptr_array_index(plan->new_chain, 0));
+    // Bring the new output up without waiting for a preroll: the pipeline is already running.
+    set_sinks_async(plan->new_chain, FALSE);
+    for (gint i = (gint)plan->new_chain->len - 1; i >= 0; i--) {
+        gst_element_sync_state_with_parent(g_ptr_array_index(plan->new_chain, i));
+    }
+    set_sinks_async(plan->new_chain, TRUE);
+    gst_element_post_message(GST_ELEMENT(plan->bin),
+                             gst_message_new_application(GST_OBJECT(plan->bin),
+                                                         gst_structure_new_empty("me-output-swapped")));
+    return GST_PAD_PROBE_REMOVE;
+}
+
+void me_swap_chain(GstElement *bin, GstElement *upstream, GstElement **old_chain, guint old_count,
+                   GstElement **new_chain, guint new_count, guint width, guint height, gboolean unblock_old) {
+    SwapPlan *plan = g_new0(SwapPlan, 1);
+    plan->bin = GST_BIN(gst_object_ref(bin));
+    plan->upstream = gst_object_ref(upstream);
+    plan->old_chain = g_ptr_array_new_with_free_func(gst_object_unref);
+    plan->new_chain = g_ptr_array_new_with_free_func(gst_object_unref);
+    for (guint i = 0; i < old_count; i++) {
+        g_ptr_array_add(plan->old_chain, gst_object_ref(old_chain[i]));
+    }
+    for (guint i = 0; i < new_count; i++) {
+        g_ptr_array_add(plan->new_chain, gst_object_ref_sink(new_chain[i]));
+    }
+    plan->width = width;
+    plan->height = height;
+    GstPad *pad = gst_element_get_static_pad(upstream, "src");
+    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_IDLE, on_idle_swap, plan, swap_plan_free);
+    if (unblock_old) {
+        // Paused: the streaming thread waits inside the old sink with the prerolled frame, and
+        // the pad is idle only once that wait ends. Shutting the old output down ends it, sink
+        // first: an element before it cannot stop while the thread holds its stream lock.
+        for (gint i = (gint)old_count - 1; i >= 0; i--) {
+            gst_element_set_state(old_chain[i], GST_STATE_READY);
+        }
+    }
+    gst_object_unref(pad);
+}

@@ -1,0 +1,43 @@
+/// Choosing the video sink, and moving the video to another one while it plays.
+extension PlayerCore {
+    /// Sets the sink; with a prepared movie, swaps the running output for it (between two frames
+    /// when playing, re-showing the current frame when paused) and returns once it is linked.
+    func setVideoSink(_ sink: any VideoSink) async throws(MediaError) {
+        if state.withLock({ $0.phase == .preparing }) { try await prepare() }
+        let external = sink.capabilities.contains(.external)
+        let output = try sink.makeOutput()
+        let chain = try VideoOutputBin.makeChain(for: output)
+        let step = update { state, events -> Result<(PipelineSession, VideoPresentation, paused: Bool)?, MediaError> in
+            if external && !state.allowsExternalPlayback {
+                return .failure(
+                    MediaError(
+                        .unsupportedOperation, "external playback is not allowed (allowsExternalPlayback is false)"))
+            }
+            let wasExternal = state.videoSink.capabilities.contains(.external)
+            state.videoSink = sink
+            if wasExternal != external { events.append(.externalPlaybackActiveChanged(external)) }
+            guard state.phase == .prepared, let session = state.session else { return .success(nil) }
+            state.videoSinkChanged = false
+            return .success((session, state.presentation, state.playbackState != .playing))
+        }
+        guard let (session, presentation, paused) = try step.get() else { return }
+        // Asked before the swap: afterwards no sink can answer until the new one has a frame.
+        let position = paused ? session.position : nil
+        try await wait { state in
+            state.session === session ? .wait(.outputSwapped) : .stopped
+        } then: {
+            session.videoOutput.swap(to: chain, presentation: presentation, paused: paused)
+        }
+        if paused, let position {
+            // The old output was shut down holding the paused frame: show it again in the new one.
+            let plan = state.withLock { $0.plan(to: position, accuracy: .exact) }
+            try await seek(plan: plan, purpose: .rate, session: session)
+        }
+    }
+
+    /// Refuses or accepts external sinks from now on; turning it off while an external sink is in
+    /// use does not move the video (the next `setVideoSink(_:)` must pick another sink).
+    func setAllowsExternalPlayback(_ allowed: Bool) {
+        state.withLock { $0.allowsExternalPlayback = allowed }
+    }
+}

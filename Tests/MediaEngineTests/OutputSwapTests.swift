@@ -1,0 +1,86 @@
+import FileSource
+import MediaEngine
+import MediaTestSupport
+import Synchronization
+import Testing
+
+/// Moving the video between sinks while it plays.
+@Suite("Swapping outputs")
+struct OutputSwapTests {
+    /// A frames sink that is also "external" (as a network output would be).
+    struct ExternalFrames: VideoSink {
+        let inner: FrameSink
+        func makeOutput() throws(MediaError) -> VideoOutput { try inner.makeOutput() }
+        var capabilities: VideoSinkCapabilities { [.frames, .external] }
+    }
+
+    @Test("swapping between two frames sinks while playing loses and repeats no frame")
+    func swapWhilePlaying() async throws {
+        let frames = FrameRecorder()
+        let sinks = [frames.sink(label: "A"), frames.sink(label: "B")]
+        let player = MoviePlayer(
+            source: FileSource(url: try await TestMedia.url(for: TestMedia.numbered)), videoSink: sinks[0],
+            audioOutput: .discard)
+        let recorder = EventRecorder(player)
+        try await player.play()
+        for swap in 1...4 {
+            try await frames.waitForFrames(swap * 6)
+            try await withDeadline(.seconds(2), "swap \(swap)") { try await player.setVideoSink(sinks[swap % 2]) }
+        }
+        _ = try await recorder.waitForFinish()
+        let all = frames.records
+        let numbers = all.compactMap(\.number)
+        #expect(numbers == Array(0...59), "\(all)")
+        #expect(all.contains { $0.sink == "A" } && all.contains { $0.sink == "B" })
+        // The largest wait between two frames, swaps included: about one frame interval.
+        let gaps = zip(all.dropFirst(), all).map { $0.arrival - $1.arrival }
+        let worst = gaps.max() ?? .zero
+        #expect(worst < .milliseconds(33) * 2, "a swap held playback for \(worst)")
+        #expect(recorder.events.filter { $0 == .videoSinkChanged }.count == 4)
+    }
+
+    @Test("swapping while paused shows the current frame in the new sink")
+    func swapWhilePaused() async throws {
+        let first = FrameRecorder()
+        let second = FrameRecorder()
+        let player = MoviePlayer(
+            source: FileSource(url: try await TestMedia.url(for: TestMedia.numbered)), videoSink: first.sink(),
+            audioOutput: .discard)
+        player.shouldAutoplay = false
+        try await player.prepareToPlay()
+        try await player.seek(to: .seconds(1))
+        try await withDeadline(.seconds(2), "the swap") { try await player.setVideoSink(second.sink()) }
+        #expect(second.records.last?.number == 30)
+        try await player.play()
+        try await second.waitUntil("frame 40") { $0.contains { $0.number == 40 } }
+        let numbers = second.records.compactMap(\.number)
+        #expect(numbers == Array(30...numbers.last!), "\(numbers)")
+    }
+
+    @Test("moving to and from an external sink is announced; it can be refused")
+    func external() async throws {
+        let player = MoviePlayer(
+            source: FileSource(url: try await TestMedia.url(for: TestMedia.numbered)), videoSink: FrameSink(),
+            audioOutput: .discard)
+        let recorder = EventRecorder(player)
+        try await player.play()
+        #expect(!player.isExternalPlaybackActive)
+        try await player.setVideoSink(ExternalFrames(inner: FrameSink()))
+        #expect(player.isExternalPlaybackActive)
+        try await player.setVideoSink(FrameSink())
+        #expect(!player.isExternalPlaybackActive)
+        try await recorder.waitUntil("both changes") {
+            $0.filter { if case .externalPlaybackActiveChanged = $0 { true } else { false } }.count == 2
+        }
+        #expect(
+            recorder.events.filter { if case .externalPlaybackActiveChanged = $0 { true } else { false } } == [
+                .externalPlaybackActiveChanged(true), .externalPlaybackActiveChanged(false),
+            ])
+        player.allowsExternalPlayback = false
+        await #expect { try await player.setVideoSink(ExternalFrames(inner: FrameSink())) } throws: {
+            ($0 as? MediaError)?.code == .unsupportedOperation
+        }
+        #expect(!player.isExternalPlaybackActive)
+        player.stop()
+    }
+}
