@@ -13,8 +13,8 @@ SINK ?=
 # streams), and ffmpeg, the benchmark's peer.
 PACKAGES := libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-plugins-base \
 	gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-libav \
-	gstreamer1.0-tools gstreamer1.0-x pkg-config libyuv-dev
-TEST_PACKAGES := xvfb xdotool x11-apps nginx
+	gstreamer1.0-tools gstreamer1.0-x pkg-config libyuv-dev libx11-dev
+TEST_PACKAGES := xvfb xdotool x11-apps x11-utils nginx
 BENCH_PACKAGES := ffmpeg
 
 .PHONY: all deps test-deps bench-deps build release demo test lint format bench leaks docs clean

@@ -17,7 +17,8 @@ let package = Package(
             providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]
         ),
         .systemLibrary(name: "CYUV", providers: [.apt(["libyuv-dev"])]),
-        .target(name: "CGStreamerShim", dependencies: ["CGStreamer", "CYUV"]),
+        .systemLibrary(name: "CX11", pkgConfig: "x11", providers: [.apt(["libx11-dev"])]),
+        .target(name: "CGStreamerShim", dependencies: ["CGStreamer", "CYUV", "CX11"]),
         .target(name: "MediaEngine", dependencies: ["CGStreamer", "CGStreamerShim", "CYUV"]),
         .target(name: "FileSource", dependencies: ["MediaEngine"]),
         .executableTarget(

@@ -8,7 +8,8 @@
 #define ME_SCALER_FORMATS \
     "{ I420, YV12, NV12, NV21, Y42B, Y444, AYUV, RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR, RGB, BGR }"
 
-enum { PROP_0, PROP_WIDTH, PROP_HEIGHT, PROP_MODE, PROP_BACKGROUND, PROP_N_THREADS };
+enum { PROP_0, PROP_WIDTH, PROP_HEIGHT, PROP_MODE, PROP_BACKGROUND, PROP_N_THREADS, PROP_VIEW_X, PROP_VIEW_Y,
+       PROP_VIEW_WIDTH, PROP_VIEW_HEIGHT };
 
 typedef struct {
     GstBaseTransform parent;
@@ -17,6 +18,8 @@ typedef struct {
     gint mode;                   // 0 none, 1 aspect fit, 2 aspect fill, 3 fill
     guint32 background;          // ARGB
     guint n_threads;
+    gint view_x, view_y;             // where in the output the picture is fitted
+    guint view_width, view_height;   // 0: the whole output
     GstVideoInfo in_info, out_info;
     GstVideoConverter *converter;
     gint dirty; // atomic: the mode or colour changed since the converter was made
@@ -42,6 +45,10 @@ static void me_scaler_set_property(GObject *object, guint id, const GValue *valu
     case PROP_MODE: self->mode = g_value_get_int(value); break;
     case PROP_BACKGROUND: self->background = g_value_get_uint(value); break;
     case PROP_N_THREADS: self->n_threads = g_value_get_uint(value); break;
+    case PROP_VIEW_X: self->view_x = g_value_get_int(value); break;
+    case PROP_VIEW_Y: self->view_y = g_value_get_int(value); break;
+    case PROP_VIEW_WIDTH: self->view_width = g_value_get_uint(value); break;
+    case PROP_VIEW_HEIGHT: self->view_height = g_value_get_uint(value); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, spec); break;
     }
     g_mutex_unlock(&self->lock);
@@ -60,6 +67,10 @@ static void me_scaler_get_property(GObject *object, guint id, GValue *value, GPa
     case PROP_MODE: g_value_set_int(value, self->mode); break;
     case PROP_BACKGROUND: g_value_set_uint(value, self->background); break;
     case PROP_N_THREADS: g_value_set_uint(value, self->n_threads); break;
+    case PROP_VIEW_X: g_value_set_int(value, self->view_x); break;
+    case PROP_VIEW_Y: g_value_set_int(value, self->view_y); break;
+    case PROP_VIEW_WIDTH: g_value_set_uint(value, self->view_width); break;
+    case PROP_VIEW_HEIGHT: g_value_set_uint(value, self->view_height); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, spec); break;
     }
     g_mutex_unlock(&self->lock);
@@ -104,13 +115,23 @@ static gboolean me_scaler_configure(MeScaler *self) {
     gint mode = self->mode;
     guint32 background = self->background;
     guint threads = self->n_threads;
+    gint view_x = self->view_x, view_y = self->view_y;
+    guint view_width = self->view_width, view_height = self->view_height;
     g_mutex_unlock(&self->lock);
     if (self->converter) {
         gst_video_converter_free(self->converter);
         self->converter = NULL;
     }
     gint in_w = GST_VIDEO_INFO_WIDTH(&self->in_info), in_h = GST_VIDEO_INFO_HEIGHT(&self->in_info);
-    gint out_w = GST_VIDEO_INFO_WIDTH(&self->out_info), out_h = GST_VIDEO_INFO_HEIGHT(&self->out_info);
+    gint canvas_w = GST_VIDEO_INFO_WIDTH(&self->out_info), canvas_h = GST_VIDEO_INFO_HEIGHT(&self->out_info);
+    // The picture is fitted into the view (by default the whole output); the rest is background.
+    gint origin_x = 0, origin_y = 0, out_w = canvas_w, out_h = canvas_h;
+    if (view_width > 0 && view_height > 0) {
+        origin_x = CLAMP(view_x, 0, canvas_w - 1);
+        origin_y = CLAMP(view_y, 0, canvas_h - 1);
+        out_w = MIN((gint)view_width, canvas_w - origin_x);
+        out_h = MIN((gint)view_height, canvas_h - origin_y);
+    }
     gdouble par = GST_VIDEO_INFO_PAR_D(&self->in_info) > 0
                       ? (gdouble)GST_VIDEO_INFO_PAR_N(&self->in_info) / GST_VIDEO_INFO_PAR_D(&self->in_info)
                       : 1.0;
@@ -149,8 +170,11 @@ static gboolean me_scaler_configure(MeScaler *self) {
         break;
     }
     }
-    gboolean identity = in_w == out_w && in_h == out_h && src_x == 0 && src_y == 0 && src_w == in_w &&
-                        src_h == in_h && dst_x == 0 && dst_y == 0 && dst_w == out_w && dst_h == out_h &&
+    dst_x += even(origin_x);
+    dst_y += even(origin_y);
+    gboolean identity = in_w == canvas_w && in_h == canvas_h && in_w == out_w && in_h == out_h && src_x == 0 &&
+                        src_y == 0 && src_w == in_w &&
+                        src_h == in_h && dst_x == 0 && dst_y == 0 && dst_w == canvas_w && dst_h == canvas_h &&
                         GST_VIDEO_INFO_FORMAT(&self->in_info) == GST_VIDEO_INFO_FORMAT(&self->out_info);
     gst_base_transform_set_passthrough(trans, identity);
     if (identity) {
@@ -244,6 +268,18 @@ static void me_scaler_class_init(MeScalerClass *klass) {
     g_object_class_install_property(object_class, PROP_BACKGROUND,
                                     g_param_spec_uint("background", "Background", "Colour of the bars (ARGB)", 0,
                                                       G_MAXUINT32, 0xff000000, flags));
+    g_object_class_install_property(object_class, PROP_VIEW_X,
+                                    g_param_spec_int("view-x", "View x", "Left of the picture's area", 0, G_MAXINT, 0,
+                                                     flags));
+    g_object_class_install_property(object_class, PROP_VIEW_Y,
+                                    g_param_spec_int("view-y", "View y", "Top of the picture's area", 0, G_MAXINT, 0,
+                                                     flags));
+    g_object_class_install_property(object_class, PROP_VIEW_WIDTH,
+                                    g_param_spec_uint("view-width", "View width", "Width of the picture's area (0: all)",
+                                                      0, G_MAXINT, 0, flags));
+    g_object_class_install_property(object_class, PROP_VIEW_HEIGHT,
+                                    g_param_spec_uint("view-height", "View height",
+                                                      "Height of the picture's area (0: all)", 0, G_MAXINT, 0, flags));
     g_object_class_install_property(object_class, PROP_N_THREADS,
                                     g_param_spec_uint("n-threads", "Threads", "Threads for scaling", 1, 64, 1,
                                                       flags));
@@ -267,6 +303,4 @@ static void me_scaler_init(MeScaler *self) {
     self->n_threads = 1;
 }
 
-gboolean me_register_elements(void) {
-    return gst_element_register(NULL, "mescaler", GST_RANK_NONE, me_scaler_get_type());
-}
+GType me_scaler_get_type_public(void) { return me_scaler_get_type(); }

@@ -61,7 +61,7 @@ struct BadInputTests {
         #expect(chmod(locked.path, 0) == 0)
         if geteuid() == 0 {
             // Root reads any file: ask the unprivileged user to probe it instead.
-            let result = try ProcessRunner.run(
+            let result = try await ProcessRunner.run(
                 "setpriv",
                 [
                     "--reuid=nobody", "--regid=nogroup", "--clear-groups", BuildProducts.executable("mediaprobe"),
@@ -117,7 +117,7 @@ struct BadInputTests {
     func noLeakedResources() async throws {
         let inputs = try await Self.cases().filter { !$0.failsDuringPlayback }
         let good = try await TestMedia.url(for: TestMedia.bars).path
-        let result = try ProcessRunner.run(
+        let result = try await ProcessRunner.run(
             BuildProducts.executable("engine-leak-check"), ["bad-inputs", good] + inputs.map(\.path))
         #expect(result.status == 0, "\(result.standardError)")
         let lines = result.standardOutput.split(separator: "\n").compactMap {

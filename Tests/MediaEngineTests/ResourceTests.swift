@@ -29,7 +29,7 @@ struct ResourceTests {
     @Test("prepare/play/stop cycles and players released mid-playback leave nothing behind")
     func cyclesLeaveNothingBehind() async throws {
         let clip = try await TestMedia.url(for: TestMedia.barsWithAudio).path
-        let result = try ProcessRunner.run(
+        let result = try await ProcessRunner.run(
             BuildProducts.executable("engine-leak-check"), ["cycles", "4", clip],
             environment: ["GST_TRACERS": "leaks", "GST_DEBUG": "GST_TRACER:7", "GST_DEBUG_NO_COLOR": "1"])
         #expect(result.status == 0, "\(result.standardError.suffix(2000))")

@@ -94,6 +94,7 @@ struct ScalingTests {
         let player = MoviePlayer(
             source: FileSource(url: try await TestMedia.url(for: TestMedia.numbered)), videoSink: sink)
         player.backgroundColor = Self.orange
+        player.repeatMode = .one  // frames keep coming however long the checks below wait
         let recorder = EventRecorder(player)
         try await player.play()
         #expect(player.scalingMode == .aspectFit)

@@ -5,15 +5,29 @@ import Testing
 
 @Suite("Video sink registry")
 struct VideoSinkRegistryTests {
-    @Test("the built-in sinks are there with no set-up")
+    @Test("the built-in sinks are there with no set-up, with their capabilities")
     func builtIns() throws {
         let registry = VideoSinkRegistry()
-        #expect(registry.all.map(\.name) == ["frames", "null"])
+        #expect(registry.all.map(\.name) == ["frames", "images", "null", "window"])
         #expect(registry.entry(named: "frames")?.capabilities == .frames)
+        #expect(registry.entry(named: "window")?.capabilities == [.window, .fullscreen])
+        #expect(registry.entry(named: "images")?.capabilities == .external)
         #expect(try registry.makeSink(named: "null") is NullVideoSink)
         let frames = try #require(
             try registry.makeSink(named: "frames", options: ["format": "rgba", "sync": "false"]) as? FrameSink)
         #expect(frames.format == .rgba && !frames.synchronized)
+    }
+
+    @Test("the default is a window when a display is reachable, otherwise null")
+    func defaultSink() throws {
+        #expect(VideoSinkRegistry(environment: [:]).defaultSinkName == "null")
+        #expect(VideoSinkRegistry(environment: ["DISPLAY": ":5"]).defaultSinkName == "window")
+        #expect(VideoSinkRegistry(environment: ["WAYLAND_DISPLAY": "wayland-0"]).defaultSinkName == "window")
+        #expect(VideoSinkRegistry(environment: ["DISPLAY": ""]).defaultSinkName == "null")
+        #expect(try VideoSinkRegistry(environment: [:]).makeDefaultSink() is NullVideoSink)
+        #expect(try VideoSinkRegistry(environment: ["DISPLAY": ":5"]).makeDefaultSink() is WindowSink)
+        // A registry without the window sink falls back to null even with a display.
+        #expect(VideoSinkRegistry(builtIns: false, environment: ["DISPLAY": ":5"]).defaultSinkName == "null")
     }
 
     @Test("unknown names, duplicates and bad options are typed errors")
@@ -32,6 +46,19 @@ struct VideoSinkRegistryTests {
         #expect { try registry.makeSink(named: "frames", options: ["width": "100"]) } throws: {
             ($0 as? MediaError)?.code == .invalidArgument
         }
+        #expect { try registry.makeSink(named: "images", options: [:]) } throws: {
+            ($0 as? MediaError)?.code == .invalidArgument  // no folder
+        }
+        // A sink whose element is not installed says which package has it, when it is made.
+        try registry.register("gl", summary: "needs gstreamer1.0-gl") { _ in
+            struct GLSink: VideoSink {
+                func makeOutput() throws(MediaError) -> VideoOutput {
+                    .element(ElementDescription(factory: "glimagesink-missing"))
+                }
+            }
+            return GLSink()
+        }
+        #expect { try registry.makeSink(named: "gl") } throws: { ($0 as? MediaError)?.code == .missingPlugin }
     }
 
     @Test("a plugin's sink registers and plays; an element that does not exist names its package")

@@ -59,7 +59,7 @@ public final class LoopbackHTTPServer: Sendable {
                         ?? ""
                     throw TestMediaError(message: "nginx exited: \(log)")
                 }
-                await Self.pause(milliseconds: 20)
+                await pause(milliseconds: 20)
             }
         }
     }
@@ -103,13 +103,6 @@ public final class LoopbackHTTPServer: Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
             }
-        }
-    }
-
-    /// Yields for a while without blocking a thread (a dispatch timer resumes the task).
-    private static func pause(milliseconds: Int) async {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(milliseconds)) { continuation.resume() }
         }
     }
 }

@@ -1,6 +1,10 @@
 import Foundation
 
 /// Runs a program to completion and collects its output.
+///
+/// The waiting happens on a thread of its own, never on one of Swift concurrency's few shared
+/// threads: a test waiting seconds for a child program must not starve players in other tests
+/// whose frames and events need those threads.
 public enum ProcessRunner {
     /// What a finished program left behind.
     public struct Result: Sendable {
@@ -12,6 +16,24 @@ public enum ProcessRunner {
         public let standardError: String
     }
 
+    /// What a finished program left behind, its standard output as bytes.
+    public struct DataResult: Sendable {
+        /// The exit status.
+        public let status: Int32
+        /// Everything it wrote to standard output.
+        public let standardOutput: Data
+        /// Everything it wrote to standard error.
+        public let standardError: String
+    }
+
+    /// Runs a program and keeps its standard output as bytes (a screenshot, say).
+    public static func runForData(
+        _ program: String, _ arguments: [String], environment: [String: String] = [:]
+    ) async throws -> DataResult {
+        let (status, output, error) = try await executeOnOwnThread(program, arguments, environment: environment)
+        return DataResult(status: status, standardOutput: output, standardError: String(decoding: error, as: UTF8.self))
+    }
+
     /// Runs `program` (looked up on PATH unless it is a path) with `arguments`.
     /// - Parameters:
     ///   - program: The program's name or path.
@@ -20,7 +42,26 @@ public enum ProcessRunner {
     /// - Returns: The exit status and output.
     public static func run(
         _ program: String, _ arguments: [String], environment: [String: String] = [:]
-    ) throws -> Result {
+    ) async throws -> Result {
+        let (status, output, error) = try await executeOnOwnThread(program, arguments, environment: environment)
+        return Result(
+            status: status, standardOutput: String(decoding: output, as: UTF8.self),
+            standardError: String(decoding: error, as: UTF8.self))
+    }
+
+    private static func executeOnOwnThread(
+        _ program: String, _ arguments: [String], environment: [String: String]
+    ) async throws -> (Int32, Data, Data) {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(with: Swift.Result { try execute(program, arguments, environment: environment) })
+            }.start()
+        }
+    }
+
+    private static func execute(
+        _ program: String, _ arguments: [String], environment: [String: String]
+    ) throws -> (Int32, Data, Data) {
         let process = Process()
         if program.contains("/") {
             process.executableURL = URL(fileURLWithPath: program)
@@ -48,9 +89,6 @@ public enum ProcessRunner {
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus,
-            standardOutput: String(decoding: outputData, as: UTF8.self),
-            standardError: String(decoding: errorData, as: UTF8.self))
+        return (process.terminationStatus, outputData, errorData)
     }
 }

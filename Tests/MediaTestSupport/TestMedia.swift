@@ -110,6 +110,14 @@ public enum TestMedia {
             x264enc speed-preset=ultrafast ! h264parse ! matroskamux ! filesink location=LOCATION
             """)
 
+    /// Wide (16:9) SMPTE bars, 320x180, 1 s, H.264 in MP4.
+    public static let wideBars = Clip(
+        fileExtension: "mp4",
+        pipeline: """
+            videotestsrc num-buffers=30 pattern=smpte ! video/x-raw,format=I420,width=320,height=180,framerate=30/1 ! \
+            x264enc speed-preset=ultrafast ! h264parse ! mp4mux faststart=true ! filesink location=LOCATION
+            """)
+
     /// One PNG image (a still, not a movie).
     public static let image = Clip(
         fileExtension: "png",
@@ -134,7 +142,7 @@ public enum TestMedia {
     public static func url(for clip: Clip) async throws -> URL {
         let task = inFlight.withLock { tasks in
             if let task = tasks[clip] { return task }
-            let task = Task { try make(clip) }
+            let task = Task { try await make(clip) }
             tasks[clip] = task
             return task
         }
@@ -163,13 +171,14 @@ public enum TestMedia {
         return url
     }
 
-    private static func make(_ clip: Clip) throws -> URL {
+    private static func make(_ clip: Clip) async throws -> URL {
         let name = String(format: "%016llx", stableHash(clip.pipeline)) + "." + clip.fileExtension
         let url = directory.appendingPathComponent(name)
         if FileManager.default.fileExists(atPath: url.path) { return url }
         let partial = directory.appendingPathComponent("partial-\(UUID().uuidString)." + clip.fileExtension)
         let pipeline = clip.pipeline.replacingOccurrences(of: "LOCATION", with: partial.path)
-        let result = try ProcessRunner.run("gst-launch-1.0", ["-q"] + pipeline.split(separator: " ").map(String.init))
+        let result = try await ProcessRunner.run(
+            "gst-launch-1.0", ["-q"] + pipeline.split(separator: " ").map(String.init))
         guard result.status == 0 else {
             try? FileManager.default.removeItem(at: partial)
             throw TestMediaError(message: "gst-launch-1.0 failed (\(result.status)): \(result.standardError)")
@@ -193,6 +202,9 @@ public struct TestMediaError: Error, CustomStringConvertible {
     public let message: String
     /// The message.
     public var description: String { message }
+
+    /// A failure with a message.
+    public init(message: String) { self.message = message }
 }
 
 extension TestMedia {

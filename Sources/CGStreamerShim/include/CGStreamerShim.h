@@ -117,6 +117,28 @@ gboolean me_buffer_is_keyframe(GstBuffer *buffer);
 void me_swap_chain(GstElement *bin, GstElement *upstream, GstElement **old_chain, guint old_count,
                    GstElement **new_chain, guint new_count, guint width, guint height, gboolean unblock_old);
 
+// MARK: X11 windows (window.c).
+typedef struct MeWindow MeWindow;
+/// Opens `display_name` (NULL: $DISPLAY) and maps a black window; NULL when there is no display.
+MeWindow *me_window_open(const char *display_name, int width, int height, const char *title);
+unsigned long me_window_xid(MeWindow *window);
+void me_window_move_resize(MeWindow *window, int x, int y, int width, int height);
+void me_window_geometry(MeWindow *window, int *x, int *y, int *width, int *height);
+void me_window_screen_size(MeWindow *window, int *width, int *height);
+gboolean me_window_has_window_manager(MeWindow *window);
+void me_window_set_fullscreen_hint(MeWindow *window, gboolean fullscreen);
+void me_window_close(MeWindow *window);
+/// The size of any window on `display_name` (an app's, to draw into).
+gboolean me_window_size_of(const char *display_name, unsigned long xid, int *width, int *height);
+
+/// gst_video_overlay_set_window_handle and set_render_rectangle on the first element in `bin`
+/// (or `bin` itself) that implements GstVideoOverlay. Returns whether one did.
+gboolean me_video_overlay_attach(GstElement *bin, guintptr handle, int x, int y, int width, int height);
+/// Whether `element` (or an element in it, if a bin) implements GstVideoOverlay: a window sink.
+gboolean me_has_video_overlay(GstElement *element);
+/// gst_video_overlay_expose on that element.
+void me_video_overlay_expose(GstElement *bin);
+
 // MARK: Private elements.
 /// Registers the engine's own elements (mescaler, see scaler.c). Call once after gst_init.
 gboolean me_register_elements(void);

@@ -235,6 +235,29 @@ public final class MoviePlayer: Sendable {
         set { core.updatePresentation { $0.viewFrame = newValue } }
     }
 
+    /// An X11 window of the app's for a window sink to draw into (inside ``viewFrame`` if set),
+    /// instead of a window the player opens. Set it before preparing or swapping to the sink.
+    public var windowHandle: UInt? {
+        get { core.state.withLock { $0.presentation.windowHandle } }
+        set { core.updatePresentation { $0.windowHandle = newValue } }
+    }
+
+    /// Whether the player's own window fills the screen.
+    public var isFullscreen: Bool { core.state.withLock { $0.presentation.fullscreenSize != nil } }
+
+    /// Makes the player's own window fill the screen, or gives it back its size
+    /// (MPMoviePlayerController's `setFullscreen(_:animated:)`). Announces
+    /// ``PlayerEvent/willEnterFullscreen(animationDuration:)`` and ``PlayerEvent/didEnterFullscreen``
+    /// (or the exit pair); animated, the window moves over 0.3 seconds.
+    /// - Parameters:
+    ///   - fullscreen: Fill the screen, or not.
+    ///   - animated: Move the window gradually.
+    /// - Throws: ``MediaError/Code/unsupportedOperation`` for a sink that cannot (not a window
+    ///   sink, or drawing into the app's window), ``MediaError/Code/notPrepared`` before there is a window.
+    public func setFullscreen(_ fullscreen: Bool, animated: Bool) async throws(MediaError) {
+        try await core.setFullscreen(fullscreen, animated: animated)
+    }
+
     // MARK: Playback range, repeat, autoplay
 
     /// Whether ``prepareToPlay()`` starts playing by itself once the movie is ready (default true,

@@ -21,6 +21,7 @@ extension PlayerCore {
             guard pending == .voidPending else { break }
             pipelineReached(new, session: session)
         case .firstFrame(let frame):
+            fitOwnWindow(to: frame.displaySize, session: session)
             update { state, events in
                 guard state.session === session else { return }
                 state.setNaturalSize(frame.displaySize, &events)

@@ -23,11 +23,14 @@ extension PlayerCore {
         guard let (session, presentation, paused) = try step.get() else { return }
         // Asked before the swap: afterwards no sink can answer until the new one has a frame.
         let position = paused ? session.position : nil
+        attachWindow(to: session.videoOutput, chain: chain)
         try await wait { state in
             state.session === session ? .wait(.outputSwapped) : .stopped
         } then: {
             session.videoOutput.swap(to: chain, presentation: presentation, paused: paused)
         }
+        // The view frame, for a window output, only applies once the window sink is in.
+        try? session.videoOutput.apply(state.withLock { $0.presentation })
         if paused, let position {
             // The old output was shut down holding the paused frame: show it again in the new one.
             let plan = state.withLock { $0.plan(to: position, accuracy: .exact) }

@@ -37,6 +37,15 @@ extension Notification.Name {
         "MoviePlayerIsExternalPlaybackActiveDidChangeNotification")
     /// The video output was replaced.
     public static let moviePlayerVideoSinkDidChange = Notification.Name("MoviePlayerVideoSinkDidChangeNotification")
+    /// The window is about to fill the screen (MPMoviePlayerWillEnterFullscreenNotification); the
+    /// animation's length is under ``MoviePlayer/fullscreenAnimationDurationUserInfoKey``.
+    public static let moviePlayerWillEnterFullscreen = Notification.Name("MoviePlayerWillEnterFullscreenNotification")
+    /// The window fills the screen (MPMoviePlayerDidEnterFullscreenNotification).
+    public static let moviePlayerDidEnterFullscreen = Notification.Name("MoviePlayerDidEnterFullscreenNotification")
+    /// The window is about to leave fullscreen (MPMoviePlayerWillExitFullscreenNotification).
+    public static let moviePlayerWillExitFullscreen = Notification.Name("MoviePlayerWillExitFullscreenNotification")
+    /// The window is back to its size (MPMoviePlayerDidExitFullscreenNotification).
+    public static let moviePlayerDidExitFullscreen = Notification.Name("MoviePlayerDidExitFullscreenNotification")
     /// A time observer fired (periodic or boundary).
     public static let moviePlayerTimeObserverDidFire = Notification.Name("MoviePlayerTimeObserverDidFireNotification")
     /// New metadata arrived (MPMoviePlayerTimedMetadataUpdatedNotification).
@@ -55,6 +64,9 @@ extension MoviePlayer {
     public static let errorUserInfoKey = "error"
     /// The userInfo key under which every notification carries its ``PlayerEvent``.
     public static let eventUserInfoKey = "MoviePlayerEvent"
+    /// The userInfo key of a fullscreen notification's animation length, a `Duration`
+    /// (MPMoviePlayerFullscreenAnimationDurationUserInfoKey).
+    public static let fullscreenAnimationDurationUserInfoKey = "MoviePlayerFullscreenAnimationDurationUserInfoKey"
 }
 
 extension PlayerEvent {
@@ -76,6 +88,10 @@ extension PlayerEvent {
         case .scalingModeChanged: .moviePlayerScalingModeDidChange
         case .externalPlaybackActiveChanged: .moviePlayerIsExternalPlaybackActiveDidChange
         case .videoSinkChanged: .moviePlayerVideoSinkDidChange
+        case .willEnterFullscreen: .moviePlayerWillEnterFullscreen
+        case .didEnterFullscreen: .moviePlayerDidEnterFullscreen
+        case .willExitFullscreen: .moviePlayerWillExitFullscreen
+        case .didExitFullscreen: .moviePlayerDidExitFullscreen
         case .periodicTime, .boundaryTimeReached: .moviePlayerTimeObserverDidFire
         case .metadataAvailable: .moviePlayerTimedMetadataUpdated
         case .playbackDidFinish: .moviePlayerPlaybackDidFinish
@@ -84,6 +100,12 @@ extension PlayerEvent {
 
     var notificationUserInfo: [AnyHashable: Any] {
         var info: [AnyHashable: Any] = [MoviePlayer.eventUserInfoKey: self]
+        switch self {
+        case .willEnterFullscreen(let duration), .willExitFullscreen(let duration):
+            info[MoviePlayer.fullscreenAnimationDurationUserInfoKey] = duration
+        default:
+            break
+        }
         if case .playbackDidFinish(let reason, let error) = self {
             info[MoviePlayer.finishReasonUserInfoKey] = reason
             if let error { info[MoviePlayer.errorUserInfoKey] = error }

@@ -33,6 +33,14 @@ public enum PlayerEvent: Sendable, Hashable, CustomStringConvertible {
     case externalPlaybackActiveChanged(Bool)
     /// The video output was replaced by another (``MoviePlayer/setVideoSink(_:)``).
     case videoSinkChanged
+    /// The window is about to fill the screen, over this long (MPMoviePlayerWillEnterFullscreenNotification).
+    case willEnterFullscreen(animationDuration: Duration)
+    /// The window fills the screen (MPMoviePlayerDidEnterFullscreenNotification).
+    case didEnterFullscreen
+    /// The window is about to leave fullscreen, over this long (MPMoviePlayerWillExitFullscreenNotification).
+    case willExitFullscreen(animationDuration: Duration)
+    /// The window is back to its size (MPMoviePlayerDidExitFullscreenNotification).
+    case didExitFullscreen
     /// A periodic time observer's interval passed during playback; the position then.
     case periodicTime(TimeObserver, Duration)
     /// Playback crossed one of a boundary time observer's times.
@@ -61,6 +69,10 @@ public enum PlayerEvent: Sendable, Hashable, CustomStringConvertible {
         case .scalingModeChanged(let mode): "scalingModeChanged(\(mode))"
         case .externalPlaybackActiveChanged(let active): "externalPlaybackActiveChanged(\(active))"
         case .videoSinkChanged: "videoSinkChanged"
+        case .willEnterFullscreen(let duration): "willEnterFullscreen(\(duration))"
+        case .didEnterFullscreen: "didEnterFullscreen"
+        case .willExitFullscreen(let duration): "willExitFullscreen(\(duration))"
+        case .didExitFullscreen: "didExitFullscreen"
         case .periodicTime(let observer, let time): "periodicTime(\(observer), \(time))"
         case .boundaryTimeReached(let observer, let time): "boundaryTimeReached(\(observer), \(time))"
         case .metadataAvailable(let tags): "metadataAvailable(\(tags.count) tags)"

@@ -46,6 +46,10 @@ struct PlayerState {
     var shouldAutoplay = true
     var allowsExternalPlayback = true
     var presentation = VideoPresentation()
+    /// The window the player opened for a window sink (when the app gave it none).
+    var ownWindow: PlayerWindow?
+    /// The own window's frame before it went fullscreen.
+    var windowedFrame: ViewRect?
     var repeatMode = RepeatMode.none
     var initialPlaybackTime: Duration?
     var endPlaybackTime: Duration?

@@ -1,6 +1,6 @@
 /// The sinks every registry starts with.
 enum BuiltInVideoSinks {
-    static func register(in registry: VideoSinkRegistry) {
+    static func register(in registry: VideoSinkRegistry, environment: @escaping @Sendable () -> [String: String]) {
         // The names are fixed and the registry is new, so registration cannot fail.
         try! registry.register("null", summary: "discards frames at playback speed (fakesink)") {
             options throws(MediaError) in
@@ -14,6 +14,20 @@ enum BuiltInVideoSinks {
             return FrameSink(
                 format: try options.pixelFormat("format") ?? .i420, size: try options.size(),
                 synchronized: try options.bool("sync") ?? true)
+        }
+        try! registry.register(
+            "window", summary: "shows the video in a window (ximagesink on X11, waylandsink on Wayland)",
+            capabilities: [.window, .fullscreen]
+        ) { options throws(MediaError) in
+            // The registry's environment names the display, so a registry made for another display uses it.
+            let display = SinkOptions(options).string("display") ?? environment()["DISPLAY"]
+            return WindowSink(display: display?.isEmpty == false ? display : nil)
+        }
+        try! registry.register(
+            "images", summary: "writes every Nth frame, or the frames at given times, as PNG or JPEG files",
+            capabilities: .external
+        ) { options throws(MediaError) in
+            try ImageFileSink(options: SinkOptions(options))
         }
     }
 }
@@ -38,6 +52,8 @@ struct SinkOptions {
         guard let value = Int(text) else { throw MediaError(.invalidArgument, "option \(key)=\(text) is not a number") }
         return value
     }
+
+    func string(_ key: String) -> String? { values[key] }
 
     func pixelFormat(_ key: String) throws(MediaError) -> PixelFormat? {
         guard let text = values[key] else { return nil }

@@ -23,6 +23,8 @@ final class VideoOutputBin: Sendable {
         let elements: [Element]
         /// The size the output asks frames in, if it has one (a frames sink's `size`).
         let sinkSize: VideoSize?
+        /// Whether the output draws into a window (implements GstVideoOverlay).
+        var isWindow: Bool { elements.contains { me_has_video_overlay($0.pointer) != 0 } }
     }
 
     static let swappedMessage = "me-output-swapped"
@@ -71,18 +73,23 @@ final class VideoOutputBin: Sendable {
     /// Applies orientation, scaling and background, live: the next frame follows them.
     func apply(_ presentation: VideoPresentation) throws(MediaError) {
         try flip.set("video-direction", .string(presentation.orientation.videoDirection))
-        let size = presentation.outputSize(sinkSize: chain.withLock { $0.sinkSize })
+        let (canvas, view) = presentation.scalerGeometry(for: chain.withLock { $0 })
         try scaler.set([
             "mode": .int(presentation.scalingMode.scalerMode), "background": .int(presentation.backgroundARGB),
-            "width": .int(size?.width ?? 0), "height": .int(size?.height ?? 0),
+            "view-x": .int(view?.x ?? 0), "view-y": .int(view?.y ?? 0), "view-width": .int(view?.width ?? 0),
+            "view-height": .int(view?.height ?? 0), "width": .int(canvas?.width ?? 0),
+            "height": .int(canvas?.height ?? 0),
         ])
     }
 
     /// The elements for an output: the sink an element description names, or a frames chain.
     static func makeChain(for output: VideoOutput) throws(MediaError) -> OutputChain {
         switch output {
-        case .element(let description):
-            return OutputChain(elements: [try makeElement(description)], sinkSize: nil)
+        case .element(let description, let size):
+            if let size, size.width <= 0 || size.height <= 0 {
+                throw MediaError(.invalidArgument, "an output size must be positive, not \(size)")
+            }
+            return OutputChain(elements: [try makeElement(description)], sinkSize: size)
         case .frames(let consumer):
             if let size = consumer.size, size.width <= 0 || size.height <= 0 {
                 throw MediaError(.invalidArgument, "a frame size must be positive, not \(size)")
@@ -99,12 +106,30 @@ final class VideoOutputBin: Sendable {
             defer { chain = output }
             return chain.elements
         }
-        let size = presentation.outputSize(sinkSize: output.sinkSize)
+        let size = presentation.scalerGeometry(for: output).canvas
         var oldPointers = old.map { Optional($0.pointer) }
         var newPointers = output.elements.map { Optional($0.pointer) }
         me_swap_chain(
             bin.pointer, scaler.pointer, &oldPointers, guint(oldPointers.count), &newPointers,
             guint(newPointers.count), guint(size?.width ?? 0), guint(size?.height ?? 0), paused ? 1 : 0)
+    }
+
+    /// Whether the current output draws into a window.
+    var isWindow: Bool { chain.withLock { $0.isWindow } }
+
+    /// Points the window sink (in `chain`, or the current output) at an X11 window and a
+    /// rectangle in it (`me_video_overlay_attach`).
+    func attachWindow(_ handle: UInt, rectangle: ViewRect?, chain: OutputChain? = nil) {
+        let rect = rectangle ?? ViewRect(x: 0, y: 0, width: 0, height: 0)
+        let elements = chain?.elements ?? self.chain.withLock { $0.elements }
+        for element in elements {
+            if me_video_overlay_attach(
+                element.pointer, guintptr(handle), Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height))
+                != 0
+            {
+                me_video_overlay_expose(element.pointer)
+            }
+        }
     }
 
     /// Makes the element an ``ElementDescription`` describes.

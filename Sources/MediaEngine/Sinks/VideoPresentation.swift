@@ -6,10 +6,20 @@ struct VideoPresentation: Sendable, Equatable {
     var background = RGBAColor.black
     /// The view frame: the output size for the scaler, the render rectangle for window sinks.
     var viewFrame: ViewRect?
+    /// A window of the app's to draw in (an X11 window id), instead of one of the player's.
+    var windowHandle: UInt?
+    /// The screen's size while the player's own window is fullscreen.
+    var fullscreenSize: VideoSize?
+    /// The size of the window a window sink draws in (the whole window is drawn: the picture in
+    /// the view frame, the background around it).
+    var windowCanvas: VideoSize?
 
-    /// The size frames leave the scaler at: the view frame's, else the sink's own, else the movie's.
-    func outputSize(sinkSize: VideoSize?) -> VideoSize? {
-        viewFrame?.size ?? sinkSize
+    /// The scaler's output size, and the area in it the picture is fitted into (nil: all of it).
+    /// A window sink gets frames the size of its window with the picture in the view frame; any
+    /// other output gets frames the size of the view frame, or its own size, or the movie's.
+    func scalerGeometry(for chain: VideoOutputBin.OutputChain) -> (canvas: VideoSize?, view: ViewRect?) {
+        if chain.isWindow, let canvas = windowCanvas { return (canvas, viewFrame) }
+        return (viewFrame?.size ?? chain.sinkSize, nil)
     }
 
     /// The background as the scaler's ARGB word.

@@ -53,8 +53,9 @@ public struct VideoSinkCapabilities: OptionSet, Sendable, Hashable, CustomString
 
 /// A video sink's output, as ``VideoSink/makeOutput()`` describes it.
 public enum VideoOutput: Sendable {
-    /// A GStreamer element or bin, which the engine builds and links.
-    case element(ElementDescription)
+    /// A GStreamer element or bin, which the engine builds and links. With a `size`, frames reach
+    /// it at that size, fitted by the player's scaling mode (unless the player has a view frame).
+    case element(ElementDescription, size: VideoSize? = nil)
     /// Decoded frames delivered to Swift code.
     case frames(FrameConsumer)
 }

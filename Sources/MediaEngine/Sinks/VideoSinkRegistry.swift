@@ -27,15 +27,24 @@ public final class VideoSinkRegistry: Sendable {
     private let entries = Mutex<[String: Entry]>([:])
     private let environment: @Sendable () -> [String: String]
 
-    /// Creates a registry.
-    /// - Parameter builtIns: Whether to register the built-in sinks (`null`, `frames`).
+    /// Creates a registry that reads the process's environment to pick its default.
+    /// - Parameter builtIns: Whether to register the built-in sinks (`null`, `frames`, `window`, `images`).
     public convenience init(builtIns: Bool = true) {
         self.init(builtIns: builtIns, environment: { ProcessEnvironment.current })
     }
 
+    /// Creates a registry that picks its default from the given environment (for tests, or an
+    /// app that decides which display to use itself).
+    /// - Parameters:
+    ///   - builtIns: Whether to register the built-in sinks.
+    ///   - environment: Variables such as `DISPLAY` and `WAYLAND_DISPLAY`.
+    public convenience init(builtIns: Bool = true, environment: [String: String]) {
+        self.init(builtIns: builtIns, environment: { environment })
+    }
+
     init(builtIns: Bool, environment: @escaping @Sendable () -> [String: String]) {
         self.environment = environment
-        if builtIns { BuiltInVideoSinks.register(in: self) }
+        if builtIns { BuiltInVideoSinks.register(in: self, environment: environment) }
     }
 
     /// Registers a sink under a name.
@@ -84,7 +93,14 @@ public final class VideoSinkRegistry: Sendable {
             let known = all.map(\.name).joined(separator: ", ")
             throw MediaError(.unknownSink, "no video sink named '\(name)' (registered: \(known))")
         }
-        return try entry.factory(options)
+        let sink = try entry.factory(options)
+        if case .element(let description, _) = try sink.makeOutput() {
+            // Say now, not at the first preparation, when the sink needs a plugin that is not installed.
+            for factory in description.factoryNames where !ElementFactory.exists(factory) {
+                throw MissingPluginAdvisor.errorForMissingFactory(factory)
+            }
+        }
+        return sink
     }
 
     /// The name of the sink a player uses when given none: `window` when it is registered and

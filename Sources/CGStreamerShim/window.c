@@ -1,0 +1,161 @@
+// An X11 window for the `window` video sink: the engine creates it, hands its id to the video
+// sink (GstVideoOverlay), and moves and resizes it (fullscreen). The sink draws into it with its
+// own display connection; this one only manages the window.
+#include "CGStreamerShim.h"
+#include <X11/Xatom.h>
+#include <X11/Xlib.h>
+#include <X11/Xutil.h>
+
+struct MeWindow {
+    Display *display;
+    Window window;
+};
+
+static gsize x11_threads_initialized = 0;
+
+MeWindow *me_window_open(const char *display_name, int width, int height, const char *title) {
+    if (g_once_init_enter(&x11_threads_initialized)) {
+        // Video sinks use Xlib from their own threads; Xlib must know before any connection.
+        XInitThreads();
+        g_once_init_leave(&x11_threads_initialized, 1);
+    }
+    Display *display = XOpenDisplay(display_name);
+    if (!display) {
+        return NULL;
+    }
+    int screen = DefaultScreen(display);
+    Window window = XCreateSimpleWindow(display, RootWindow(display, screen), 0, 0, (unsigned)MAX(width, 1),
+                                        (unsigned)MAX(height, 1), 0, BlackPixel(display, screen),
+                                        BlackPixel(display, screen));
+    XStoreName(display, window, title ? title : "swift-media-engine");
+    XSelectInput(display, window, StructureNotifyMask);
+    XMapRaised(display, window);
+    XSync(display, False);
+    MeWindow *result = g_new0(MeWindow, 1);
+    result->display = display;
+    result->window = window;
+    return result;
+}
+
+unsigned long me_window_xid(MeWindow *window) { return (unsigned long)window->window; }
+
+void me_window_move_resize(MeWindow *window, int x, int y, int width, int height) {
+    XMoveResizeWindow(window->display, window->window, x, y, (unsigned)MAX(width, 1), (unsigned)MAX(height, 1));
+    XSync(window->display, False);
+}
+
+void me_window_geometry(MeWindow *window, int *x, int *y, int *width, int *height) {
+    Window root, child;
+    unsigned int w = 0, h = 0, border = 0, depth = 0;
+    int gx = 0, gy = 0;
+    XGetGeometry(window->display, window->window, &root, &gx, &gy, &w, &h, &border, &depth);
+    XTranslateCoordinates(window->display, window->window, root, 0, 0, &gx, &gy, &child);
+    *x = gx;
+    *y = gy;
+    *width = (int)w;
+    *height = (int)h;
+}
+
+void me_window_screen_size(MeWindow *window, int *width, int *height) {
+    int screen = DefaultScreen(window->display);
+    *width = DisplayWidth(window->display, screen);
+    *height = DisplayHeight(window->display, screen);
+}
+
+gboolean me_window_has_window_manager(MeWindow *window) {
+    Atom supported = XInternAtom(window->display, "_NET_SUPPORTING_WM_CHECK", True);
+    if (supported == None) {
+        return FALSE;
+    }
+    Atom type;
+    int format;
+    unsigned long count = 0, remaining = 0;
+    unsigned char *data = NULL;
+    int status = XGetWindowProperty(window->display, DefaultRootWindow(window->display), supported, 0, 1, False,
+                                    XA_WINDOW, &type, &format, &count, &remaining, &data);
+    gboolean present = status == Success && count > 0;
+    if (data) {
+        XFree(data);
+    }
+    return present;
+}
+
+void me_window_set_fullscreen_hint(MeWindow *window, gboolean fullscreen) {
+    // EWMH: ask the window manager, which then resizes the window itself.
+    XEvent event = {0};
+    event.xclient.type = ClientMessage;
+    event.xclient.window = window->window;
+    event.xclient.message_type = XInternAtom(window->display, "_NET_WM_STATE", False);
+    event.xclient.format = 32;
+    event.xclient.data.l[0] = fullscreen ? 1 : 0;
+    event.xclient.data.l[1] = (long)XInternAtom(window->display, "_NET_WM_STATE_FULLSCREEN", False);
+    event.xclient.data.l[3] = 1;
+    XSendEvent(window->display, DefaultRootWindow(window->display), False,
+               SubstructureRedirectMask | SubstructureNotifyMask, &event);
+    XSync(window->display, False);
+}
+
+gboolean me_window_size_of(const char *display_name, unsigned long xid, int *width, int *height) {
+    Display *display = XOpenDisplay(display_name);
+    if (!display) {
+        return FALSE;
+    }
+    Window root;
+    int x, y;
+    unsigned int w = 0, h = 0, border, depth;
+    Status ok = XGetGeometry(display, (Window)xid, &root, &x, &y, &w, &h, &border, &depth);
+    XCloseDisplay(display);
+    *width = (int)w;
+    *height = (int)h;
+    return ok != 0;
+}
+
+void me_window_close(MeWindow *window) {
+    XDestroyWindow(window->display, window->window);
+    XCloseDisplay(window->display);
+    g_free(window);
+}
+
+// MARK: GstVideoOverlay
+
+#include <gst/video/videooverlay.h>
+
+static GstElement *find_video_overlay(GstElement *element) {
+    if (GST_IS_VIDEO_OVERLAY(element)) {
+        return gst_object_ref(element);
+    }
+    if (GST_IS_BIN(element)) {
+        return gst_bin_get_by_interface(GST_BIN(element), GST_TYPE_VIDEO_OVERLAY);
+    }
+    return NULL;
+}
+
+gboolean me_video_overlay_attach(GstElement *bin, guintptr handle, int x, int y, int width, int height) {
+    GstElement *overlay = find_video_overlay(bin);
+    if (!overlay) {
+        return FALSE;
+    }
+    gst_video_overlay_set_window_handle(GST_VIDEO_OVERLAY(overlay), handle);
+    if (width > 0 && height > 0) {
+        gst_video_overlay_set_render_rectangle(GST_VIDEO_OVERLAY(overlay), x, y, width, height);
+    }
+    gst_object_unref(overlay);
+    return TRUE;
+}
+
+gboolean me_has_video_overlay(GstElement *element) {
+    GstElement *overlay = find_video_overlay(element);
+    if (overlay) {
+        gst_object_unref(overlay);
+        return TRUE;
+    }
+    return FALSE;
+}
+
+void me_video_overlay_expose(GstElement *bin) {
+    GstElement *overlay = find_video_overlay(bin);
+    if (overlay) {
+        gst_video_overlay_expose(GST_VIDEO_OVERLAY(overlay));
+        gst_object_unref(overlay);
+    }
+}

@@ -1,0 +1,130 @@
+internal import CGStreamerShim
+import Dispatch
+
+/// Window sinks: the window the video is drawn into (the app's, or one the player opens), its
+/// size, and fullscreen.
+extension PlayerCore {
+    /// Gives a window sink in `chain` its window (the app's, or one the player opens), and
+    /// sizes the frames to the whole window: the picture in the view frame, the background around
+    /// it. Call before the chain's sink starts.
+    func attachWindow(to output: VideoOutputBin, chain: VideoOutputBin.OutputChain? = nil) {
+        guard chain?.isWindow ?? output.isWindow else { return }
+        let (presentation, sink, existing, natural) = state.withLock {
+            ($0.presentation, $0.videoSink, $0.ownWindow, $0.naturalSize)
+        }
+        let display = (sink as? WindowSink)?.display
+        let handle: UInt
+        let canvas: VideoSize
+        if let given = presentation.windowHandle {
+            handle = given
+            var width: Int32 = 0
+            var height: Int32 = 0
+            guard me_window_size_of(display, UInt(given), &width, &height) != 0 else { return }
+            canvas = VideoSize(width: Int(width), height: Int(height))
+        } else {
+            let size =
+                presentation.viewFrame.map { VideoSize(width: $0.x + $0.width, height: $0.y + $0.height) }
+                ?? (natural == .zero ? VideoSize(width: 320, height: 240) : natural)
+            guard let window = existing ?? PlayerWindow(display: display, size: size, title: "swift-media-engine")
+            else {
+                return
+            }
+            if existing == nil { state.withLock { $0.ownWindow = window } }
+            handle = window.handle
+            canvas = window.frame.size
+        }
+        let updated = state.withLock { state -> VideoPresentation in
+            state.presentation.windowCanvas = canvas
+            return state.presentation
+        }
+        if chain == nil { try? output.apply(updated) }
+        output.attachWindow(
+            handle, rectangle: ViewRect(x: 0, y: 0, width: canvas.width, height: canvas.height), chain: chain)
+    }
+
+    /// The movie's size became known: the player's own window (not fullscreen, no view frame)
+    /// takes it.
+    func fitOwnWindow(to size: VideoSize, session: PipelineSession) {
+        let window = state.withLock { state in
+            state.presentation.viewFrame == nil && state.presentation.fullscreenSize == nil ? state.ownWindow : nil
+        }
+        guard let window, size != .zero else { return }
+        let frame = window.frame
+        guard frame.size != size else { return }
+        window.place(ViewRect(x: frame.x, y: frame.y, width: size.width, height: size.height))
+        resizeCanvas(to: size, window: window, session: session)
+    }
+
+    /// The window is now `size`: frames follow, and the sink draws over all of it.
+    private func resizeCanvas(to size: VideoSize, window: PlayerWindow, session: PipelineSession?) {
+        let presentation = state.withLock { state -> VideoPresentation in
+            state.presentation.windowCanvas = size
+            return state.presentation
+        }
+        guard let session else { return }
+        try? session.videoOutput.apply(presentation)
+        session.videoOutput.attachWindow(
+            window.handle, rectangle: ViewRect(x: 0, y: 0, width: size.width, height: size.height))
+    }
+
+    /// Makes the player's own window fill the screen, or gives it back its size, announcing
+    /// will/did enter/exit with the animation's length.
+    func setFullscreen(_ fullscreen: Bool, animated: Bool) async throws(MediaError) {
+        let step = state.withLock { state -> Result<(PlayerWindow, PipelineSession?, ViewRect?)?, MediaError> in
+            guard state.videoSink.capabilities.contains(.fullscreen) else {
+                return .failure(MediaError(.unsupportedOperation, "the video sink cannot show fullscreen"))
+            }
+            guard state.presentation.windowHandle == nil else {
+                return .failure(
+                    MediaError(
+                        .unsupportedOperation, "the video is drawn in the app's window: the app makes it fullscreen"))
+            }
+            guard let window = state.ownWindow else {
+                return .failure(MediaError(.notPrepared, "there is no window yet: prepare the movie first"))
+            }
+            if (state.presentation.fullscreenSize != nil) == fullscreen { return .success(nil) }
+            return .success((window, state.session, state.windowedFrame))
+        }
+        guard let (window, session, windowed) = try step.get() else { return }
+        let duration: Duration = animated ? .milliseconds(300) : .zero
+        update { _, events in
+            events.append(
+                fullscreen
+                    ? .willEnterFullscreen(animationDuration: duration)
+                    : .willExitFullscreen(animationDuration: duration))
+        }
+        let from = window.frame
+        let screen = window.screen
+        let to = fullscreen ? screen : (windowed ?? from)
+        if animated {
+            // Ten steps over the animation, the window's frame moving linearly to its target.
+            for step in 1...10 {
+                await Self.pause(milliseconds: 30)
+                let t = Double(step) / 10
+                func mix(_ a: Int, _ b: Int) -> Int { a + Int((Double(b - a) * t).rounded()) }
+                window.place(
+                    ViewRect(
+                        x: mix(from.x, to.x), y: mix(from.y, to.y), width: mix(from.width, to.width),
+                        height: mix(from.height, to.height)))
+            }
+        }
+        if window.hasWindowManager {
+            window.requestFullscreen(fullscreen)
+        } else {
+            window.place(to)
+        }
+        update { state, events in
+            state.windowedFrame = fullscreen ? from : nil
+            state.presentation.fullscreenSize = fullscreen ? screen.size : nil
+            events.append(fullscreen ? .didEnterFullscreen : .didExitFullscreen)
+        }
+        resizeCanvas(to: to.size, window: window, session: session)
+    }
+
+    /// Yields for a while without holding a thread: a dispatch timer resumes the task.
+    static func pause(milliseconds: Int) async {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(milliseconds)) { continuation.resume() }
+        }
+    }
+}

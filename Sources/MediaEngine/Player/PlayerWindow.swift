@@ -1,0 +1,61 @@
+internal import CGStreamerShim
+import Synchronization
+
+/// The X11 window a player opens for a window sink when the app gives it none.
+///
+/// `@unchecked Sendable`: the `MeWindow` pointer is used only under `lock`, and Xlib was told
+/// (XInitThreads) that several threads use it.
+final class PlayerWindow: @unchecked Sendable {
+    private let window: OpaquePointer
+    private let lock = Mutex(())
+
+    /// Opens a window, or returns nil when the display cannot be reached.
+    init?(display: String?, size: VideoSize, title: String) {
+        guard let window = me_window_open(display, Int32(size.width), Int32(size.height), title) else { return nil }
+        self.window = window
+    }
+
+    deinit {
+        me_window_close(window)
+    }
+
+    /// The X11 window id.
+    var handle: UInt { lock.withLock { _ in UInt(me_window_xid(window)) } }
+
+    /// Where the window is and how big, in screen pixels.
+    var frame: ViewRect {
+        lock.withLock { _ in
+            var x: Int32 = 0
+            var y: Int32 = 0
+            var width: Int32 = 0
+            var height: Int32 = 0
+            me_window_geometry(window, &x, &y, &width, &height)
+            return ViewRect(x: Int(x), y: Int(y), width: Int(width), height: Int(height))
+        }
+    }
+
+    /// The whole screen.
+    var screen: ViewRect {
+        lock.withLock { _ in
+            var width: Int32 = 0
+            var height: Int32 = 0
+            me_window_screen_size(window, &width, &height)
+            return ViewRect(x: 0, y: 0, width: Int(width), height: Int(height))
+        }
+    }
+
+    /// Whether an EWMH window manager runs (it, not the app, then sizes fullscreen windows).
+    var hasWindowManager: Bool { lock.withLock { _ in me_window_has_window_manager(window) != 0 } }
+
+    /// Moves and resizes the window.
+    func place(_ frame: ViewRect) {
+        lock.withLock { _ in
+            me_window_move_resize(window, Int32(frame.x), Int32(frame.y), Int32(frame.width), Int32(frame.height))
+        }
+    }
+
+    /// Asks the window manager to make the window fullscreen (or not).
+    func requestFullscreen(_ fullscreen: Bool) {
+        lock.withLock { _ in me_window_set_fullscreen_hint(window, fullscreen ? 1 : 0) }
+    }
+}

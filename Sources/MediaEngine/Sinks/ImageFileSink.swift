@@ -1,0 +1,107 @@
+import Foundation
+
+/// Writes chosen frames as PNG or JPEG files into a folder: every Nth frame, or the frames on
+/// screen at given times. `frame-00000.png`, `frame-00001.png`, ... in the order they are shown.
+/// Built from GStreamer elements (`meframeselect ! videoconvert ! pngenc ! multifilesink`), so
+/// frames that are not chosen are never encoded.
+public struct ImageFileSink: VideoSink {
+    /// The image format.
+    public enum Format: Sendable, Hashable {
+        /// PNG (lossless, keeps transparency).
+        case png
+        /// JPEG at a quality from 1 to 100.
+        case jpeg(quality: Int)
+
+        var fileExtension: String {
+            switch self {
+            case .png: "png"
+            case .jpeg: "jpg"
+            }
+        }
+    }
+
+    /// Which frames to write.
+    public enum Selection: Sendable, Hashable {
+        /// Frames 0, N, 2N, ... of each playback (counting starts again after a seek).
+        case everyNthFrame(Int)
+        /// The frame on screen at each of these positions in the movie.
+        case times([Duration])
+    }
+
+    /// The folder the files go into; it must exist and be writable.
+    public let folder: URL
+    /// The image format.
+    public let format: Format
+    /// Which frames are written.
+    public let selection: Selection
+    /// The size of the images (fitted by the player's scaling mode), or nil for the movie's.
+    public let size: VideoSize?
+
+    /// Creates the sink.
+    /// - Parameters:
+    ///   - folder: An existing, writable folder.
+    ///   - format: PNG or JPEG.
+    ///   - selection: Which frames to write.
+    ///   - size: The images' size, or nil for the movie's.
+    public init(folder: URL, format: Format = .png, selection: Selection, size: VideoSize? = nil) {
+        self.folder = folder
+        self.format = format
+        self.selection = selection
+        self.size = size
+    }
+
+    /// Files leave the machine's screen: ``VideoSinkCapabilities/external``.
+    public var capabilities: VideoSinkCapabilities { .external }
+
+    /// The files this sink writes, in order: `frame-00000.png`, ...
+    /// - Parameter index: The image's position in the sequence.
+    /// - Returns: The file's URL.
+    public func file(_ index: Int) -> URL {
+        folder.appendingPathComponent(String(format: "frame-%05d.%@", index, format.fileExtension))
+    }
+
+    /// `meframeselect ! videoconvert ! pngenc|jpegenc ! multifilesink`.
+    /// - Throws: ``MediaError/Code/invalidArgument`` for a folder that is not there or not
+    ///   writable, N below 1, no or negative times, a JPEG quality outside 1-100.
+    public func makeOutput() throws(MediaError) -> VideoOutput {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue,
+            FileManager.default.isWritableFile(atPath: folder.path)
+        else {
+            throw MediaError(.invalidArgument, "\(folder.path) is not a writable folder")
+        }
+        let select: String
+        switch selection {
+        case .everyNthFrame(let n):
+            guard n >= 1 else { throw MediaError(.invalidArgument, "every Nth frame needs N of 1 or more, not \(n)") }
+            select = "meframeselect every=\(n)"
+        case .times(let times):
+            guard !times.isEmpty, times.allSatisfy({ $0 >= .zero }) else {
+                throw MediaError(.invalidArgument, "image times must be one or more, none negative")
+            }
+            let seconds = times.map { String(format: "%.6f", $0.secondsValue) }.joined(separator: ",")
+            select = "meframeselect times=\"\(seconds)\""
+        }
+        let encoder: String
+        switch format {
+        case .png:
+            encoder = "pngenc"
+        case .jpeg(let quality):
+            guard (1...100).contains(quality) else {
+                throw MediaError(.invalidArgument, "a JPEG quality is from 1 to 100, not \(quality)")
+            }
+            encoder = "jpegenc quality=\(quality)"
+        }
+        let pattern = folder.appendingPathComponent("frame-%05d.\(format.fileExtension)").path
+        let location =
+            "\"" + pattern.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            + "\""
+        return .element(
+            .bin("\(select) ! videoconvert ! \(encoder) ! multifilesink sync=false location=\(location)"), size: size)
+    }
+}
+
+extension Duration {
+    /// The duration in seconds.
+    var secondsValue: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

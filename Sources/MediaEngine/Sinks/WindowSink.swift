@@ -1,0 +1,35 @@
+/// Shows the video on screen, in an X11 window (`ximagesink`) or on Wayland (`waylandsink`).
+///
+/// By default the player opens a window of its own, sized to the movie, that it can make
+/// fullscreen (``MoviePlayer/setFullscreen(_:animated:)``). Give the player a window of yours
+/// instead with ``MoviePlayer/windowHandle`` (an X11 window id), and the video is drawn into
+/// it, inside ``MoviePlayer/viewFrame`` if set. Either way the frames reach the window at the
+/// size they are shown, fitted by ``MoviePlayer/scalingMode``.
+public struct WindowSink: VideoSink {
+    /// The X11 display to use (for example `":1"`), or nil for `$DISPLAY` (or Wayland's `$WAYLAND_DISPLAY`).
+    public let display: String?
+
+    /// Creates the sink.
+    /// - Parameter display: The X11 display, or nil for the environment's.
+    public init(display: String? = nil) {
+        self.display = display
+    }
+
+    /// ``VideoSinkCapabilities/window`` and ``VideoSinkCapabilities/fullscreen``.
+    public var capabilities: VideoSinkCapabilities { [.window, .fullscreen] }
+
+    /// `ximagesink` on X11, `waylandsink` on Wayland.
+    /// - Throws: ``MediaError/Code/unsupportedOperation`` when there is no display to show it on.
+    public func makeOutput() throws(MediaError) -> VideoOutput {
+        let environment = ProcessEnvironment.current
+        if let x11 = display ?? environment["DISPLAY"], !x11.isEmpty {
+            return .element(
+                ElementDescription(factory: "ximagesink", properties: ["display": .string(x11), "handle-events": true]))
+        }
+        if let wayland = environment["WAYLAND_DISPLAY"], !wayland.isEmpty {
+            return .element(ElementDescription(factory: "waylandsink"))
+        }
+        throw MediaError(
+            .unsupportedOperation, "no display for a window: set DISPLAY (X11) or WAYLAND_DISPLAY, or use another sink")
+    }
+}

@@ -1,0 +1,102 @@
+import FileSource
+import Foundation
+import MediaEngine
+import MediaTestSupport
+import Testing
+
+/// The window sink on a virtual X server (Xvfb, no window manager), checked by screenshots.
+@Suite("Window sink", .serialized)
+struct WindowSinkTests {
+    static let orange = RGBAColor(red: 255, green: 128, blue: 0)
+
+    private func expect(_ shot: Screenshot, _ x: Int, _ y: Int, _ color: RGBAColor, _ note: String) {
+        let seen = shot.color(atX: x, y: y)
+        #expect(seen.isClose(to: color, tolerance: 40), "\(note): (\(x), \(y)) is \(seen), not \(color)")
+    }
+
+    @Test("the player's own window shows the movie at its natural size")
+    func ownWindow() async throws {
+        let display = try await VirtualDisplay()
+        let player = MoviePlayer(
+            source: FileSource(url: try await TestMedia.url(for: TestMedia.bars)),
+            videoSink: WindowSink(display: display.name),
+            audioOutput: .discard)
+        player.shouldAutoplay = false
+        try await player.prepareToPlay()
+        let shot = try await display.screenshot()
+        expect(shot, 20, 20, .white, "first bar")
+        expect(shot, 300, 20, .blue, "last bar")
+        expect(shot, 400, 20, .black, "outside the 320x240 window: the empty screen")
+        player.stop()
+    }
+
+    @Test("fullscreen fits the movie to the screen with bars in the background colour, and back")
+    func fullscreen() async throws {
+        let display = try await VirtualDisplay()
+        let player = MoviePlayer(
+            source: FileSource(url: try await TestMedia.url(for: TestMedia.wideBars)),
+            videoSink: WindowSink(display: display.name), audioOutput: .discard)
+        player.shouldAutoplay = false
+        player.backgroundColor = Self.orange
+        let recorder = EventRecorder(player)
+        try await player.prepareToPlay()
+        try await player.setFullscreen(true, animated: true)
+        #expect(player.isFullscreen)
+        // The screen is 640x480 and the movie 16:9: 640x360 between 60-pixel bars.
+        try await player.seek(to: .zero)  // show the frame again at its new size
+        let full = try await display.screenshot()
+        expect(full, 320, 20, Self.orange, "bar above")
+        expect(full, 320, 460, Self.orange, "bar below")
+        expect(full, 20, 100, .white, "first bar, scaled up")
+        expect(full, 620, 100, .blue, "last bar, scaled up")
+        try await player.setFullscreen(false, animated: false)
+        #expect(!player.isFullscreen)
+        try await player.seek(to: .zero)
+        let windowed = try await display.screenshot()
+        expect(windowed, 20, 20, .white, "back in the 320x180 window")
+        expect(windowed, 400, 300, .black, "the rest of the screen empty again")
+        try await recorder.waitFor { $0 == .didExitFullscreen }
+        let fullscreenEvents = recorder.events.filter {
+            switch $0 {
+            case .willEnterFullscreen, .didEnterFullscreen, .willExitFullscreen, .didExitFullscreen: true
+            default: false
+            }
+        }
+        #expect(
+            fullscreenEvents == [
+                .willEnterFullscreen(animationDuration: .milliseconds(300)), .didEnterFullscreen,
+                .willExitFullscreen(animationDuration: .zero), .didExitFullscreen,
+            ])
+        player.stop()
+    }
+
+    @Test("embedded in an app's window, the movie fills the view frame, the background colour the rest")
+    func embedded() async throws {
+        let display = try await VirtualDisplay()
+        let app = try display.launch("xlogo", ["-geometry", "400x300+0+0", "-bg", "green", "-fg", "green"])
+        defer { app.terminate() }
+        let handle = try await display.drawingArea(ofWindowNamed: "xlogo")
+        let player = MoviePlayer(
+            source: FileSource(url: try await TestMedia.url(for: TestMedia.bars)),
+            videoSink: WindowSink(display: display.name),
+            audioOutput: .discard)
+        player.shouldAutoplay = false
+        player.windowHandle = handle
+        player.backgroundColor = Self.orange
+        // A 4:3 movie in a 16:9 view frame at (40, 30): 240x180 between 40-pixel orange bars.
+        player.viewFrame = ViewRect(x: 40, y: 30, width: 320, height: 180)
+        try await player.prepareToPlay()
+        let shot = try await display.screenshot()
+        expect(shot, 60, 100, Self.orange, "left bar inside the view frame")
+        expect(shot, 340, 100, Self.orange, "right bar inside the view frame")
+        expect(shot, 90, 60, .white, "first bar of the movie")
+        expect(shot, 310, 60, .blue, "last bar of the movie")
+        expect(shot, 20, 250, Self.orange, "the background colour around the view frame")
+        expect(shot, 380, 280, Self.orange, "the background colour to the window's far corner")
+        expect(shot, 500, 400, .black, "outside the app's window: the empty screen")
+        await #expect { try await player.setFullscreen(true, animated: false) } throws: {
+            ($0 as? MediaError)?.code == .unsupportedOperation
+        }
+        player.stop()
+    }
+}
