@@ -39,6 +39,38 @@ struct OutputSwapTests {
         #expect(recorder.events.filter { $0 == .videoSinkChanged }.count == 4)
     }
 
+    @Test("the sound plays on without a break while the video moves between sinks")
+    func audioUninterrupted() async throws {
+        let frames = FrameRecorder()
+        let sinks = [frames.sink(label: "A"), frames.sink(label: "B")]
+        let sound = try PipeRecorder()
+        // 8 kHz mono 16-bit into a pipe at playback speed: 16000 bytes a second, in the
+        // decoder's 1024-sample (23 ms at 44.1 kHz) steps.
+        let audio = AudioOutput.element(
+            .bin(
+                "audioconvert ! audioresample ! audio/x-raw,format=S16LE,channels=1,rate=8000 ! "
+                    + "fdsink sync=true fd=\(sound.writeDescriptor)"))
+        let player = MoviePlayer(
+            source: FileSource(url: try await TestMedia.url(for: TestMedia.numberedWithAudio)), videoSink: sinks[0],
+            audioOutput: audio)
+        let recorder = EventRecorder(player)
+        try await player.play()
+        for swap in 1...4 {
+            try await frames.waitForFrames(swap * 10)
+            try await withDeadline(.seconds(2), "swap \(swap)") { try await player.setVideoSink(sinks[swap % 2]) }
+        }
+        _ = try await recorder.waitForFinish()
+        player.stop()
+        try await sound.finish()
+        #expect(frames.records.compactMap(\.number) == Array(0...59))
+        // All of the tone (87 buffers of 1024 samples at 44.1 kHz, about 2.02 s; the AAC encoder
+        // adds a few milliseconds) came out, as 2-byte samples at 8 kHz.
+        #expect(abs(sound.totalBytes - 87 * 1024 * 8000 / 44100 * 2) < 1000, "\(sound.totalBytes) bytes")
+        // Sound arrives every 23 ms (one decoded buffer); a swap that held it up would show as a
+        // longer gap.
+        #expect(sound.longestGap < .milliseconds(60), "the sound stopped for \(sound.longestGap)")
+    }
+
     @Test("swapping while paused shows the current frame in the new sink")
     func swapWhilePaused() async throws {
         let first = FrameRecorder()

@@ -64,7 +64,7 @@ final class FrameDelivery: @unchecked Sendable {
             guard gst_video_info_from_caps(&info, caps) != 0 else { return GST_FLOW_NOT_NEGOTIATED }
             infoCaps = Caps(borrowing: caps)
         }
-        let delivered = VideoFrame.mapping(sample, info: &info, as: consumer.format, scratch: scratch) { frame in
+        let delivered: Void? = VideoFrame.mapping(sample, info: &info, as: consumer.format, scratch: scratch) { frame in
             consumer.handler(frame)
         }
         return delivered == nil ? GST_FLOW_NOT_NEGOTIATED : GST_FLOW_OK
