@@ -114,6 +114,12 @@ gboolean me_buffer_is_keyframe(GstBuffer *buffer);
 /// Replaces the chain of elements after `upstream` inside `bin` (see swap.c), setting the
 /// upstream scaler's output size on the way; posts "me-output-swapped" on `bin` when done.
 /// `unblock_old`: the pipeline is paused and the old output holds its streaming thread.
+/// Watches the orientation stage's input for image-orientation tags (orientation.c).
+void me_flip_watch_tags(GstElement *flip);
+/// Follows the movie's orientation tag: a pass-through until a tag turns or mirrors the picture.
+void me_flip_set_automatic(GstElement *flip);
+/// Stops following the tag (the caller sets the flip's video-direction itself).
+void me_flip_set_fixed(GstElement *flip);
 void me_swap_chain(GstElement *bin, GstElement *upstream, GstElement **old_chain, guint old_count,
                    GstElement **new_chain, guint new_count, guint width, guint height, gboolean unblock_old);
 

@@ -66,13 +66,19 @@ final class VideoOutputBin: Sendable {
             throw MediaError(.pipelineFailure, "the video bin has no input")
         }
         firstFrame = shown.watchFirstFrame(postingOn: bin, hold: holdFirstFrame)
+        me_flip_watch_tags(flip.pointer)
         input.keepLoopsContinuous()
         try apply(presentation)
     }
 
     /// Applies orientation, scaling and background, live: the next frame follows them.
     func apply(_ presentation: VideoPresentation) throws(MediaError) {
-        try flip.set("video-direction", .string(presentation.orientation.videoDirection))
+        if presentation.orientation == .automatic {
+            me_flip_set_automatic(flip.pointer)
+        } else {
+            me_flip_set_fixed(flip.pointer)
+            try flip.set("video-direction", .string(presentation.orientation.videoDirection))
+        }
         let (canvas, view) = presentation.scalerGeometry(for: chain.withLock { $0 })
         try scaler.set([
             "mode": .int(presentation.scalingMode.scalerMode), "background": .int(presentation.backgroundARGB),
