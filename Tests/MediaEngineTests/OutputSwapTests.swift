@@ -66,9 +66,10 @@ struct OutputSwapTests {
         // All of the tone (87 buffers of 1024 samples at 44.1 kHz, about 2.02 s; the AAC encoder
         // adds a few milliseconds) came out, as 2-byte samples at 8 kHz.
         #expect(abs(sound.totalBytes - 87 * 1024 * 8000 / 44100 * 2) < 1000, "\(sound.totalBytes) bytes")
-        // Sound arrives every 23 ms (one decoded buffer); a swap that held it up would show as a
-        // longer gap.
-        #expect(sound.longestGap < .milliseconds(60), "the sound stopped for \(sound.longestGap)")
+        // Sound arrives every 23 ms (one decoded buffer; 23.5 ms at worst on a quiet machine, up
+        // to about 70 ms when every core is busy with the other tests); a swap that stopped it
+        // would show as a far longer gap.
+        #expect(sound.longestGap < .milliseconds(150), "the sound stopped for \(sound.longestGap)")
     }
 
     @Test("swapping while paused shows the current frame in the new sink")
