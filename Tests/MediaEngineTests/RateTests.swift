@@ -6,19 +6,10 @@ import Testing
 /// Rates, reverse playback and scanning, checked on the frames' own numbers and running times.
 @Suite("Rate and scanning")
 struct RateTests {
-    private func player(_ frames: FrameRecorder, clip: TestMedia.Clip = TestMedia.numbered) async throws -> MoviePlayer
-    {
-        let player = MoviePlayer(
-            source: FileSource(url: try await TestMedia.url(for: clip)), videoSink: frames.sink(),
-            audioOutput: .discard)
-        player.shouldAutoplay = false
-        return player
-    }
-
     @Test("a rate change while playing keeps every frame and shows them twice as fast at 2x")
     func doubleSpeedWithoutJump() async throws {
         let frames = FrameRecorder()
-        let player = try await player(frames)
+        let player = try await MoviePlayer.recording(frames)
         let recorder = EventRecorder(player)
         try await player.play()
         try await frames.waitUntil("frame 10") { $0.contains { $0.number == 10 } }
@@ -40,7 +31,7 @@ struct RateTests {
     @Test("a negative rate plays backwards")
     func reverse() async throws {
         let frames = FrameRecorder()
-        let player = try await player(frames)
+        let player = try await MoviePlayer.recording(frames)
         try await player.prepareToPlay()
         try await player.seek(to: .seconds(1))
         frames.reset()
@@ -56,7 +47,7 @@ struct RateTests {
     @Test("a demuxer that cannot play backwards gives unsupportedOperation, and playback goes on")
     func reverseUnsupported() async throws {
         let frames = FrameRecorder()
-        let player = try await player(frames, clip: TestMedia.numberedTransportStream)
+        let player = try await MoviePlayer.recording(frames, clip: TestMedia.numberedTransportStream)
         try await player.play()
         await #expect { try await player.setRate(-1) } throws: { ($0 as? MediaError)?.code == .unsupportedOperation }
         #expect(player.currentPlaybackRate == 1)
@@ -70,7 +61,7 @@ struct RateTests {
     @Test("rates of 0, out of range or not finite are errors that change nothing; currentPlaybackRate = 0 pauses")
     func badRates() async throws {
         let frames = FrameRecorder()
-        let player = try await player(frames)
+        let player = try await MoviePlayer.recording(frames)
         for bad in [0, 100.0, 0.1, -9, .nan, .infinity] {
             await #expect { try await player.setRate(bad) } throws: { ($0 as? MediaError)?.code == .invalidArgument }
         }
@@ -86,7 +77,7 @@ struct RateTests {
     @Test("scanning forward shows keyframes at a rising rate, then returns to the state before")
     func scanForward() async throws {
         let frames = FrameRecorder()
-        let player = try await player(frames)
+        let player = try await MoviePlayer.recording(frames)
         let recorder = EventRecorder(player)
         try await player.play()
         try await frames.waitUntil("a few frames") { $0.count >= 3 }
@@ -107,7 +98,7 @@ struct RateTests {
     @Test("scanning backward from a pause returns to the pause")
     func scanBackward() async throws {
         let frames = FrameRecorder()
-        let player = try await player(frames)
+        let player = try await MoviePlayer.recording(frames)
         try await player.prepareToPlay()
         try await player.seek(to: .milliseconds(1800))
         try await player.play()
@@ -124,7 +115,7 @@ struct RateTests {
 
     @Test("scanning needs a prepared movie")
     func scanBeforePreparation() async throws {
-        let player = try await player(FrameRecorder())
+        let player = try await MoviePlayer.recording(FrameRecorder())
         #expect { try player.beginSeekingForward() } throws: { ($0 as? MediaError)?.code == .notPrepared }
         #expect(player.playbackState == .stopped)
     }

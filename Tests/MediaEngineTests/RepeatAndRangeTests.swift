@@ -6,20 +6,10 @@ import Testing
 /// Playback range, gapless repeat, autoplay and content replacement.
 @Suite("Range, repeat and replacement")
 struct RepeatAndRangeTests {
-    private func player(
-        _ frames: FrameRecorder, synchronized: Bool = true, autoplay: Bool = false
-    ) async throws -> MoviePlayer {
-        let player = MoviePlayer(
-            source: FileSource(url: try await TestMedia.url(for: TestMedia.numbered)),
-            videoSink: frames.sink(synchronized: synchronized), audioOutput: .discard)
-        player.shouldAutoplay = autoplay
-        return player
-    }
-
     @Test("repeat one plays three passes with every frame exactly once per pass and no gap between passes")
     func gaplessRepeat() async throws {
         let frames = FrameRecorder()
-        let player = try await player(frames, synchronized: false)
+        let player = try await MoviePlayer.recording(frames, synchronized: false)
         player.repeatMode = .one
         let recorder = EventRecorder(player)
         try await player.play()
@@ -44,7 +34,7 @@ struct RepeatAndRangeTests {
     @Test("the playback range starts and ends playback, and loops with repeat")
     func range() async throws {
         let frames = FrameRecorder()
-        let player = try await player(frames, synchronized: false)
+        let player = try await MoviePlayer.recording(frames, synchronized: false)
         try player.setPlaybackRange(initial: .milliseconds(500), end: .seconds(1))
         let recorder = EventRecorder(player)
         try await player.prepareToPlay()
@@ -68,7 +58,7 @@ struct RepeatAndRangeTests {
 
     @Test("bad ranges are typed errors and leave the range as it was")
     func badRanges() async throws {
-        let player = try await player(FrameRecorder())
+        let player = try await MoviePlayer.recording(FrameRecorder())
         try player.setPlaybackRange(initial: .milliseconds(200), end: nil)
         let ranges: [(Duration?, Duration?)] = [
             (.seconds(-1), nil), (.seconds(1), .milliseconds(500)), (nil, .zero), (.seconds(1), .seconds(1)),
@@ -85,7 +75,7 @@ struct RepeatAndRangeTests {
     @Test("with shouldAutoplay, prepareToPlay() starts playback by itself")
     func autoplay() async throws {
         let frames = FrameRecorder()
-        let player = try await player(frames, autoplay: true)
+        let player = try await MoviePlayer.recording(frames, autoplay: true)
         let recorder = EventRecorder(player)
         try await player.prepareToPlay()
         try await recorder.waitFor { $0 == .playbackStateChanged(.playing) }
@@ -95,7 +85,7 @@ struct RepeatAndRangeTests {
     @Test("a new source replaces the playing movie, reusing the pipeline, and plays")
     func replacement() async throws {
         let frames = FrameRecorder()
-        let player = try await player(frames)
+        let player = try await MoviePlayer.recording(frames)
         let recorder = EventRecorder(player)
         try await player.play()
         try await frames.waitForFrames(3)

@@ -6,19 +6,10 @@ import Testing
 /// Seeks land on the right frame (read from the pixels), at every point of a player's life.
 @Suite("Seeking")
 struct SeekingTests {
-    /// A player on the numbered clip, not autoplaying, recording its frames.
-    private func player(_ frames: FrameRecorder, synchronized: Bool = true) async throws -> MoviePlayer {
-        let player = MoviePlayer(
-            source: FileSource(url: try await TestMedia.url(for: TestMedia.numbered)),
-            videoSink: frames.sink(synchronized: synchronized), audioOutput: .discard)
-        player.shouldAutoplay = false
-        return player
-    }
-
     @Test("an exact seek lands on the frame asked for; a keyframe seek on the keyframe before it")
     func exactAndKeyFrame() async throws {
         let frames = FrameRecorder()
-        let player = try await player(frames)
+        let player = try await MoviePlayer.recording(frames)
         try await player.prepareToPlay()
         #expect(frames.records.first?.number == 0)
 
@@ -39,7 +30,7 @@ struct SeekingTests {
     @Test("a seek asked for while preparation may still be under way waits for it, then lands")
     func duringPreparation() async throws {
         let frames = FrameRecorder()
-        let player = try await player(frames)
+        let player = try await MoviePlayer.recording(frames)
         let recorder = EventRecorder(player)
         let preparation = Task { try await player.prepareToPlay() }
         // Preparation has begun (it may have ended too: this test asserts the outcome either way).
@@ -52,7 +43,7 @@ struct SeekingTests {
     @Test("a seek while playing lands and playback goes on from there")
     func whilePlaying() async throws {
         let frames = FrameRecorder()
-        let player = try await player(frames)
+        let player = try await MoviePlayer.recording(frames)
         let recorder = EventRecorder(player)
         try await player.play()
         try await player.seek(to: .milliseconds(1500))
@@ -72,7 +63,7 @@ struct SeekingTests {
     @Test("a seek past the end lands on the end; while playing the movie finishes")
     func pastTheEnd() async throws {
         let frames = FrameRecorder()
-        let player = try await player(frames)
+        let player = try await MoviePlayer.recording(frames)
         let recorder = EventRecorder(player)
         try await player.prepareToPlay()
         try await player.seek(to: .seconds(60))
@@ -85,7 +76,7 @@ struct SeekingTests {
     @Test("rapid seeks (a scrubber) coalesce: only the newest lands, none is lost or reordered")
     func scrubbing() async throws {
         let frames = FrameRecorder()
-        let player = try await player(frames)
+        let player = try await MoviePlayer.recording(frames)
         let recorder = EventRecorder(player)
         try await player.prepareToPlay()
         frames.reset()
@@ -114,7 +105,7 @@ struct SeekingTests {
     @Test("bad seeks are typed errors and change nothing")
     func badSeeks() async throws {
         let frames = FrameRecorder()
-        let player = try await player(frames)
+        let player = try await MoviePlayer.recording(frames)
         await #expect { try await player.seek(to: .seconds(1)) } throws: { ($0 as? MediaError)?.code == .notPrepared }
         try await player.prepareToPlay()
         await #expect { try await player.seek(to: .seconds(-1)) } throws: {

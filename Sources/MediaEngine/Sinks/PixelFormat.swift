@@ -26,8 +26,4 @@ public enum PixelFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
 
     /// RGBA and BGRA: one plane of 4-byte pixels.
     var isPacked: Bool { self == .rgba || self == .bgra }
-
-    init?(gstreamerName: String) {
-        self.init(rawValue: gstreamerName)
-    }
 }

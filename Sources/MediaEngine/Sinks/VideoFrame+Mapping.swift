@@ -17,8 +17,7 @@ extension VideoFrame {
         _ body: (borrowing VideoFrame) -> Result
     ) -> Result? {
         guard let buffer = sample.buffer else { return nil }
-        let formatName = String(cString: gst_video_format_to_string(info.finfo.pointee.format))
-        guard let format = PixelFormat(gstreamerName: formatName) else { return nil }
+        guard let format = PixelFormat(info.finfo.pointee.format) else { return nil }
         var mapped = GstVideoFrame()
         guard gst_video_frame_map(&mapped, &info, buffer, GST_MAP_READ) != 0 else { return nil }
         defer { gst_video_frame_unmap(&mapped) }
@@ -32,8 +31,15 @@ extension VideoFrame {
         let pts = me_buffer_pts(buffer)
         let width = Int(info.width)
         let height = Int(info.height)
-        var delivered = format
-        var deliveredPlanes = planes
+        func deliver(_ format: PixelFormat, _ planes: [FramePlane]) -> Result {
+            body(
+                VideoFrame(
+                    format: format, width: width, height: height,
+                    presentationTime: Duration(clockTime: sample.streamTime(of: pts)),
+                    duration: Duration(clockTime: me_buffer_duration(buffer)),
+                    runningTime: Duration(clockTime: sample.runningTime(of: pts)),
+                    isKeyframe: me_buffer_is_keyframe(buffer) != 0, planes: planes, sample: sample))
+        }
         if let target, target != format {
             let stride = width * 4
             let storage = scratch ?? ConversionScratch()
@@ -43,29 +49,26 @@ extension VideoFrame {
                     planes, format: format, width: width, height: height, matrix: PackedConversion.matrix(of: info),
                     to: target, into: destination, stride: stride)
             else { return nil }
-            delivered = target
-            deliveredPlanes = [
-                FramePlane(
-                    buffer: UnsafeRawBufferPointer(start: destination, count: stride * height), stride: stride,
-                    rows: height)
-            ]
-            return withExtendedLifetime(storage) {
-                body(
-                    VideoFrame(
-                        format: delivered, width: width, height: height,
-                        presentationTime: Duration(clockTime: sample.streamTime(of: pts)),
-                        duration: Duration(clockTime: me_buffer_duration(buffer)),
-                        runningTime: Duration(clockTime: sample.runningTime(of: pts)),
-                        isKeyframe: me_buffer_is_keyframe(buffer) != 0, planes: deliveredPlanes, sample: sample))
-            }
+            let converted = FramePlane(
+                buffer: UnsafeRawBufferPointer(start: destination, count: stride * height), stride: stride, rows: height
+            )
+            return withExtendedLifetime(storage) { deliver(target, [converted]) }
         }
-        return body(
-            VideoFrame(
-                format: delivered, width: width, height: height,
-                presentationTime: Duration(clockTime: sample.streamTime(of: pts)),
-                duration: Duration(clockTime: me_buffer_duration(buffer)),
-                runningTime: Duration(clockTime: sample.runningTime(of: pts)),
-                isKeyframe: me_buffer_is_keyframe(buffer) != 0, planes: deliveredPlanes, sample: sample))
+        return deliver(format, planes)
+    }
+}
+
+extension PixelFormat {
+    /// The format for a GStreamer video format, or nil for one the `frames` sink does not deliver.
+    /// Read once per frame, so it compares the enum rather than GStreamer's format name.
+    init?(_ format: GstVideoFormat) {
+        switch format {
+        case GST_VIDEO_FORMAT_I420: self = .i420
+        case GST_VIDEO_FORMAT_NV12: self = .nv12
+        case GST_VIDEO_FORMAT_RGBA: self = .rgba
+        case GST_VIDEO_FORMAT_BGRA: self = .bgra
+        default: return nil
+        }
     }
 }
 
