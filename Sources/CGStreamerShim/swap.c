@@ -93,15 +93,17 @@ void me_swap_chain(GstElement *bin, GstElement *upstream, GstElement **old_chain
     }
     plan->width = width;
     plan->height = height;
-    GstPad *pad = gst_element_get_static_pad(upstream, "src");
-    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_IDLE, on_idle_swap, plan, swap_plan_free);
     if (unblock_old) {
         // Paused: the streaming thread waits inside the old sink with the prerolled frame, and
         // the pad is idle only once that wait ends. Shutting the old output down ends it, sink
-        // first: an element before it cannot stop while the thread holds its stream lock.
+        // first: an element before it cannot stop while the thread holds its stream lock. This
+        // comes before the probe: an idle pad runs the probe at once, and the old elements must
+        // not change state after it has taken them out and set them to NULL.
         for (gint i = (gint)old_count - 1; i >= 0; i--) {
             gst_element_set_state(old_chain[i], GST_STATE_READY);
         }
     }
+    GstPad *pad = gst_element_get_static_pad(upstream, "src");
+    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_IDLE, on_idle_swap, plan, swap_plan_free);
     gst_object_unref(pad);
 }
