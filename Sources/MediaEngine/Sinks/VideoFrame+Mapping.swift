@@ -31,19 +31,13 @@ extension VideoFrame {
         let pts = me_buffer_pts(buffer)
         let width = Int(info.width)
         let height = Int(info.height)
-        func deliver(_ format: PixelFormat, _ planes: [FramePlane]) -> Result {
-            body(
-                VideoFrame(
-                    format: format, width: width, height: height,
-                    presentationTime: Duration(clockTime: sample.streamTime(of: pts)),
-                    duration: Duration(clockTime: me_buffer_duration(buffer)),
-                    runningTime: Duration(clockTime: sample.runningTime(of: pts)),
-                    isKeyframe: me_buffer_is_keyframe(buffer) != 0, planes: planes, sample: sample))
-        }
+        // The pixels handed over: the buffer's own planes, or the packed conversion of them.
+        var delivered = (format: format, planes: planes)
+        var storage: ConversionScratch? = nil
         if let target, target != format {
             let stride = width * 4
-            let storage = scratch ?? ConversionScratch()
-            let destination = storage.reserve(stride * height)
+            let scratch = scratch ?? ConversionScratch()
+            let destination = scratch.reserve(stride * height)
             guard
                 PackedConversion.convert(
                     planes, format: format, width: width, height: height, matrix: PackedConversion.matrix(of: info),
@@ -52,9 +46,18 @@ extension VideoFrame {
             let converted = FramePlane(
                 buffer: UnsafeRawBufferPointer(start: destination, count: stride * height), stride: stride, rows: height
             )
-            return withExtendedLifetime(storage) { deliver(target, [converted]) }
+            delivered = (target, [converted])
+            storage = scratch
         }
-        return deliver(format, planes)
+        // One construction site: the optimizer (Swift 6.3.1, -O) crashes specializing a
+        // non-copyable value built inside a nested function.
+        let frame = VideoFrame(
+            format: delivered.format, width: width, height: height,
+            presentationTime: Duration(clockTime: sample.streamTime(of: pts)),
+            duration: Duration(clockTime: me_buffer_duration(buffer)),
+            runningTime: Duration(clockTime: sample.runningTime(of: pts)),
+            isKeyframe: me_buffer_is_keyframe(buffer) != 0, planes: delivered.planes, sample: sample)
+        return withExtendedLifetime(storage) { body(frame) }
     }
 }
 
