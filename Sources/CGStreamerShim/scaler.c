@@ -2,6 +2,12 @@
 // says (none, aspect fit, aspect fill, fill), in one GstVideoConverter pass: crop, scale, place,
 // and paint the bars in a chosen colour. Same format in and out; a pass-through when the output
 // would equal the input. Registered privately by me_register_elements().
+//
+// It is also the engine's one compositing step for overlays: with "compositing" on, it asks a
+// callback for each frame's GstVideoOverlayComposition, giving it the geometry it just used
+// (where the movie's picture landed in the output), and GStreamer blends that onto the output
+// frame (gst_video_overlay_composition_blend). With compositing off and nothing to scale it
+// stays a pass-through, so unused overlays and scaling cost nothing.
 #include "CGStreamerShim.h"
 #include <gst/base/gstbasetransform.h>
 
@@ -9,7 +15,7 @@
     "{ I420, YV12, NV12, NV21, Y42B, Y444, AYUV, RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR, RGB, BGR }"
 
 enum { PROP_0, PROP_WIDTH, PROP_HEIGHT, PROP_MODE, PROP_BACKGROUND, PROP_N_THREADS, PROP_VIEW_X, PROP_VIEW_Y,
-       PROP_VIEW_WIDTH, PROP_VIEW_HEIGHT };
+       PROP_VIEW_WIDTH, PROP_VIEW_HEIGHT, PROP_COMPOSITING };
 
 typedef struct {
     GstBaseTransform parent;
@@ -23,6 +29,11 @@ typedef struct {
     GstVideoInfo in_info, out_info;
     GstVideoConverter *converter;
     gint dirty; // atomic: the mode or colour changed since the converter was made
+    gint compositing; // atomic: ask `compose` for overlays on every frame
+    MeScalerGeometry geometry; // under `lock`: the mapping the current converter uses
+    me_compose_callback compose; // set once, before the element starts
+    gpointer compose_data;
+    GDestroyNotify compose_destroy;
 } MeScaler;
 
 typedef struct {
@@ -49,6 +60,7 @@ static void me_scaler_set_property(GObject *object, guint id, const GValue *valu
     case PROP_VIEW_Y: self->view_y = g_value_get_int(value); break;
     case PROP_VIEW_WIDTH: self->view_width = g_value_get_uint(value); break;
     case PROP_VIEW_HEIGHT: self->view_height = g_value_get_uint(value); break;
+    case PROP_COMPOSITING: g_atomic_int_set(&self->compositing, g_value_get_boolean(value)); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, spec); break;
     }
     g_mutex_unlock(&self->lock);
@@ -71,6 +83,7 @@ static void me_scaler_get_property(GObject *object, guint id, GValue *value, GPa
     case PROP_VIEW_Y: g_value_set_int(value, self->view_y); break;
     case PROP_VIEW_WIDTH: g_value_set_uint(value, self->view_width); break;
     case PROP_VIEW_HEIGHT: g_value_set_uint(value, self->view_height); break;
+    case PROP_COMPOSITING: g_value_set_boolean(value, g_atomic_int_get(&self->compositing)); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, spec); break;
     }
     g_mutex_unlock(&self->lock);
@@ -172,14 +185,24 @@ static gboolean me_scaler_configure(MeScaler *self) {
     }
     dst_x += even(origin_x);
     dst_y += even(origin_y);
+    MeScalerGeometry geometry = {canvas_w, canvas_h, in_w, in_h, src_x, src_y, src_w, src_h,
+                                 dst_x, dst_y, dst_w, dst_h, GST_CLOCK_TIME_NONE};
+    g_mutex_lock(&self->lock);
+    self->geometry = geometry;
+    g_mutex_unlock(&self->lock);
     gboolean identity = in_w == canvas_w && in_h == canvas_h && in_w == out_w && in_h == out_h && src_x == 0 &&
                         src_y == 0 && src_w == in_w &&
                         src_h == in_h && dst_x == 0 && dst_y == 0 && dst_w == canvas_w && dst_h == canvas_h &&
                         GST_VIDEO_INFO_FORMAT(&self->in_info) == GST_VIDEO_INFO_FORMAT(&self->out_info);
-    gst_base_transform_set_passthrough(trans, identity);
     if (identity) {
+        // Nothing to scale: untouched, or overlays blended onto the frame itself.
+        gboolean compositing = g_atomic_int_get(&self->compositing) && self->compose;
+        gst_base_transform_set_in_place(trans, compositing);
+        gst_base_transform_set_passthrough(trans, !compositing);
         return TRUE;
     }
+    gst_base_transform_set_in_place(trans, FALSE);
+    gst_base_transform_set_passthrough(trans, FALSE);
     GstStructure *config = gst_structure_new(
         "config", GST_VIDEO_CONVERTER_OPT_SRC_X, G_TYPE_INT, src_x, GST_VIDEO_CONVERTER_OPT_SRC_Y, G_TYPE_INT, src_y,
         GST_VIDEO_CONVERTER_OPT_SRC_WIDTH, G_TYPE_INT, src_w, GST_VIDEO_CONVERTER_OPT_SRC_HEIGHT, G_TYPE_INT, src_h,
@@ -199,12 +222,48 @@ static gboolean me_scaler_set_caps(GstBaseTransform *trans, GstCaps *incaps, Gst
     return me_scaler_configure(self);
 }
 
+// Asks the callback for this frame's overlays and blends them onto `frame`.
+static void me_scaler_blend(MeScaler *self, GstBuffer *buffer, GstVideoFrame *frame) {
+    if (!g_atomic_int_get(&self->compositing) || !self->compose) {
+        return;
+    }
+    g_mutex_lock(&self->lock);
+    MeScalerGeometry geometry = self->geometry;
+    g_mutex_unlock(&self->lock);
+    GstBaseTransform *trans = GST_BASE_TRANSFORM(self);
+    geometry.stream_time = GST_BUFFER_PTS_IS_VALID(buffer)
+                               ? gst_segment_to_stream_time(&trans->segment, GST_FORMAT_TIME, GST_BUFFER_PTS(buffer))
+                               : GST_CLOCK_TIME_NONE;
+    GstVideoOverlayComposition *composition = self->compose(&geometry, self->compose_data);
+    if (composition) {
+        gst_video_overlay_composition_blend(composition, frame);
+        gst_video_overlay_composition_unref(composition);
+    }
+}
+
+// Called for every buffer, pass-through or not: applies a changed mode, colour or compositing.
+static void me_scaler_before_transform(GstBaseTransform *trans, GstBuffer *buffer) {
+    (void)buffer;
+    MeScaler *self = (MeScaler *)trans;
+    if (g_atomic_int_get(&self->dirty) && GST_VIDEO_INFO_FORMAT(&self->in_info) != GST_VIDEO_FORMAT_UNKNOWN) {
+        me_scaler_configure(self);
+    }
+}
+
+static GstFlowReturn me_scaler_transform_ip(GstBaseTransform *trans, GstBuffer *buffer) {
+    MeScaler *self = (MeScaler *)trans;
+    GstVideoFrame frame;
+    if (!gst_video_frame_map(&frame, &self->in_info, buffer, GST_MAP_READWRITE)) {
+        return GST_FLOW_ERROR;
+    }
+    me_scaler_blend(self, buffer, &frame);
+    gst_video_frame_unmap(&frame);
+    return GST_FLOW_OK;
+}
+
 static GstFlowReturn me_scaler_transform(GstBaseTransform *trans, GstBuffer *inbuf, GstBuffer *outbuf) {
     MeScaler *self = (MeScaler *)trans;
     GstVideoFrame in, out;
-    if (g_atomic_int_get(&self->dirty) && !me_scaler_configure(self)) {
-        return GST_FLOW_NOT_NEGOTIATED;
-    }
     if (!self->converter) {
         return GST_FLOW_NOT_NEGOTIATED;
     }
@@ -216,6 +275,7 @@ static GstFlowReturn me_scaler_transform(GstBaseTransform *trans, GstBuffer *inb
         return GST_FLOW_ERROR;
     }
     gst_video_converter_frame(self->converter, &in, &out);
+    me_scaler_blend(self, inbuf, &out);
     gst_video_frame_unmap(&out);
     gst_video_frame_unmap(&in);
     return GST_FLOW_OK;
@@ -243,6 +303,9 @@ static void me_scaler_finalize(GObject *object) {
     MeScaler *self = (MeScaler *)object;
     if (self->converter) {
         gst_video_converter_free(self->converter);
+    }
+    if (self->compose_destroy) {
+        self->compose_destroy(self->compose_data);
     }
     g_mutex_clear(&self->lock);
     G_OBJECT_CLASS(me_scaler_parent_class)->finalize(object);
@@ -280,6 +343,10 @@ static void me_scaler_class_init(MeScalerClass *klass) {
     g_object_class_install_property(object_class, PROP_VIEW_HEIGHT,
                                     g_param_spec_uint("view-height", "View height",
                                                       "Height of the picture's area (0: all)", 0, G_MAXINT, 0, flags));
+    g_object_class_install_property(object_class, PROP_COMPOSITING,
+                                    g_param_spec_boolean("compositing", "Compositing",
+                                                         "Blend the compose callback's overlays on every frame", FALSE,
+                                                         flags));
     g_object_class_install_property(object_class, PROP_N_THREADS,
                                     g_param_spec_uint("n-threads", "Threads", "Threads for scaling", 1, 64, 1,
                                                       flags));
@@ -292,6 +359,9 @@ static void me_scaler_class_init(MeScalerClass *klass) {
     transform_class->fixate_caps = me_scaler_fixate_caps;
     transform_class->set_caps = me_scaler_set_caps;
     transform_class->transform = me_scaler_transform;
+    transform_class->transform_ip = me_scaler_transform_ip;
+    transform_class->transform_ip_on_passthrough = FALSE; // a pass-through leaves frames alone
+    transform_class->before_transform = me_scaler_before_transform;
     transform_class->get_unit_size = me_scaler_get_unit_size;
     transform_class->passthrough_on_same_caps = FALSE;
 }
@@ -304,3 +374,20 @@ static void me_scaler_init(MeScaler *self) {
 }
 
 GType me_scaler_get_type_public(void) { return me_scaler_get_type(); }
+
+void me_scaler_set_compositor(GstElement *scaler, me_compose_callback compose, gpointer user_data,
+                              GDestroyNotify destroy) {
+    MeScaler *self = (MeScaler *)scaler;
+    g_return_if_fail(self->compose == NULL);
+    self->compose = compose;
+    self->compose_data = user_data;
+    self->compose_destroy = destroy;
+}
+
+gboolean me_scaler_geometry(GstElement *scaler, MeScalerGeometry *geometry) {
+    MeScaler *self = (MeScaler *)scaler;
+    g_mutex_lock(&self->lock);
+    *geometry = self->geometry;
+    g_mutex_unlock(&self->lock);
+    return geometry->canvas_width > 0;
+}

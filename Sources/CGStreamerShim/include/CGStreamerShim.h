@@ -104,6 +104,11 @@ gint me_video_frame_plane_height(GstVideoFrame *frame, guint plane);
 gint me_video_frame_plane_width_bytes(GstVideoFrame *frame, guint plane);
 guint me_video_frame_plane_count(GstVideoFrame *frame);
 
+// MARK: Allocation.
+/// Makes `sink` (an appsink) tell upstream it reads GstVideoMeta, so decoders can hand over the
+/// frames they decoded into (with their own strides and padding) instead of copying each one.
+void me_accept_video_meta(GstElement *sink);
+
 // MARK: Buffers.
 GstClockTime me_buffer_pts(GstBuffer *buffer);
 GstClockTime me_buffer_duration(GstBuffer *buffer);
@@ -114,14 +119,19 @@ gboolean me_buffer_is_keyframe(GstBuffer *buffer);
 /// Replaces the chain of elements after `upstream` inside `bin` (see swap.c), setting the
 /// upstream scaler's output size on the way; posts "me-output-swapped" on `bin` when done.
 /// `unblock_old`: the pipeline is paused and the old output holds its streaming thread.
-/// Watches the orientation stage's input for image-orientation tags (orientation.c).
-void me_flip_watch_tags(GstElement *flip);
-/// Follows the movie's orientation tag: a pass-through until a tag turns or mirrors the picture.
-void me_flip_set_automatic(GstElement *flip);
-/// Stops following the tag (the caller sets the flip's video-direction itself).
-void me_flip_set_fixed(GstElement *flip);
 void me_swap_chain(GstElement *bin, GstElement *upstream, GstElement **old_chain, guint old_count,
                    GstElement **new_chain, guint new_count, guint width, guint height, gboolean unblock_old);
+
+// MARK: Orientation stage (orientation.c).
+typedef struct MeOrientation MeOrientation;
+/// Manages `flip` (in the same bin, unlinked) between `upstream` and `downstream` (linked to
+/// each other): it is linked in only while the picture is turned. Starts automatic.
+MeOrientation *me_orientation_new(GstElement *upstream, GstElement *flip, GstElement *downstream);
+/// Follows the movie's image-orientation tag.
+void me_orientation_set_automatic(MeOrientation *orientation);
+/// Turns by a fixed GstVideoOrientationMethod, ignoring the tag.
+void me_orientation_set_fixed(MeOrientation *orientation, gint method);
+void me_orientation_unref(MeOrientation *orientation);
 
 // MARK: X11 windows (window.c).
 typedef struct MeWindow MeWindow;
@@ -144,6 +154,24 @@ gboolean me_video_overlay_attach(GstElement *bin, guintptr handle, int x, int y,
 gboolean me_has_video_overlay(GstElement *element);
 /// gst_video_overlay_expose on that element.
 void me_video_overlay_expose(GstElement *bin);
+
+// MARK: The scaler's compositing (scaler.c).
+/// Where the scaler put the movie's picture in its output, in pixels, for the frame at hand.
+typedef struct {
+    gint canvas_width, canvas_height;   // the output frame
+    gint input_width, input_height;     // the picture as it arrives (turned by the orientation)
+    gint source_x, source_y, source_width, source_height;     // the part of it that is shown
+    gint picture_x, picture_y, picture_width, picture_height; // where that part is in the output
+    GstClockTime stream_time;           // the frame's position in the movie, or NONE
+} MeScalerGeometry;
+/// Returns the overlays for one frame (full reference, or NULL for none). Runs on the
+/// streaming thread.
+typedef GstVideoOverlayComposition *(*me_compose_callback)(const MeScalerGeometry *geometry, gpointer user_data);
+/// Sets the scaler's compose callback, once, before it starts; `destroy` runs when it is freed.
+void me_scaler_set_compositor(GstElement *scaler, me_compose_callback compose, gpointer user_data,
+                              GDestroyNotify destroy);
+/// The geometry of the latest frame; false before the first.
+gboolean me_scaler_geometry(GstElement *scaler, MeScalerGeometry *geometry);
 
 // MARK: Private elements.
 /// Registers the engine's own elements (mescaler, see scaler.c). Call once after gst_init.

@@ -1,6 +1,17 @@
 /// Where an overlay goes on the frame and how big it is: an anchor (a corner, an edge's middle
-/// or the centre), an inward offset from it, and a size, each in pixels or as a fraction of the frame.
+/// or the centre), an inward offset from it, and a size, each in pixels or as a fraction of the frame,
+/// in the movie's pixels (the overlay scales and moves with the picture) or the view's.
 public struct OverlayPlacement: Sendable, Hashable {
+    /// What an overlay's pixels and fractions are measured against.
+    public enum Space: Sendable, Hashable, CaseIterable {
+        /// The movie's picture, as decoded (and turned): the overlay stays on the movie through
+        /// every scaling mode and output size, scaled and cropped with it.
+        case movie
+        /// The output frame (a window, a frames sink's size): the overlay stays where it is on
+        /// the view, bars included, whatever the movie does.
+        case view
+    }
+
     /// The point of the frame the overlay is attached to; the overlay's matching point sits there.
     public enum Anchor: Sendable, Hashable, CaseIterable {
         case topLeft, top, topRight, left, center, right, bottomLeft, bottom, bottomRight
@@ -29,6 +40,8 @@ public struct OverlayPlacement: Sendable, Hashable {
     public var width: Length?
     /// The height, or nil for the bitmap's own (scaled with the width if only that is given).
     public var height: Length?
+    /// What the lengths are measured against.
+    public var space: Space
 
     /// Creates a placement.
     /// - Parameters:
@@ -37,10 +50,13 @@ public struct OverlayPlacement: Sendable, Hashable {
     ///   - y: Vertical offset from the anchor, inward.
     ///   - width: Width, or nil for natural.
     ///   - height: Height, or nil for natural.
+    ///   - space: The movie's pixels (the default) or the view's.
     public init(
-        anchor: Anchor, x: Length = .pixels(0), y: Length = .pixels(0), width: Length? = nil, height: Length? = nil
+        anchor: Anchor, x: Length = .pixels(0), y: Length = .pixels(0), width: Length? = nil, height: Length? = nil,
+        in space: Space = .movie
     ) {
         self.anchor = anchor
+        self.space = space
         self.x = x
         self.y = y
         self.width = width
@@ -53,11 +69,14 @@ public struct OverlayPlacement: Sendable, Hashable {
     ///   - y: Pixels from the top edge.
     ///   - width: Width in pixels, or nil for natural.
     ///   - height: Height in pixels, or nil for natural.
+    ///   - space: The movie's pixels (the default) or the view's.
     /// - Returns: The placement.
-    public static func absolute(x: Int, y: Int, width: Int? = nil, height: Int? = nil) -> OverlayPlacement {
+    public static func absolute(
+        x: Int, y: Int, width: Int? = nil, height: Int? = nil, in space: Space = .movie
+    ) -> OverlayPlacement {
         OverlayPlacement(
             anchor: .topLeft, x: .pixels(x), y: .pixels(y), width: width.map(Length.pixels),
-            height: height.map(Length.pixels))
+            height: height.map(Length.pixels), in: space)
     }
 
     /// The rectangle the overlay covers on a frame.

@@ -15,9 +15,27 @@ public final class VideoOverlays: Sendable {
         var overlay: any VideoOverlay
     }
 
+    /// Names a watch set up with ``watchEmptiness(_:)``.
+    struct WatchToken: Sendable, Hashable {
+        let value: Int
+    }
+
     private struct Storage {
         var entries: [Entry] = []
         var next = 1
+        var watchers: [WatchToken: @Sendable (Bool) -> Void] = [:]
+        var nextWatch = 1
+
+        /// Runs `change`, then tells the watchers if the list became empty or stopped being so.
+        /// They run under the lock, so they see the changes in order.
+        mutating func changing<Result>(_ change: (inout [Entry]) -> Result) -> Result {
+            let wasEmpty = entries.isEmpty
+            let result = change(&entries)
+            if entries.isEmpty != wasEmpty {
+                for watcher in watchers.values { watcher(entries.isEmpty) }
+            }
+            return result
+        }
     }
 
     private let storage = Mutex(Storage())
@@ -32,7 +50,7 @@ public final class VideoOverlays: Sendable {
         storage.withLock { storage in
             let id = ID(value: storage.next)
             storage.next += 1
-            storage.entries.append(Entry(id: id, overlay: overlay))
+            storage.changing { $0.append(Entry(id: id, overlay: overlay)) }
             return id
         }
     }
@@ -58,14 +76,59 @@ public final class VideoOverlays: Sendable {
     public func remove(_ id: ID) -> Bool {
         storage.withLock { storage in
             guard let index = storage.entries.firstIndex(where: { $0.id == id }) else { return false }
-            storage.entries.remove(at: index)
+            storage.changing { _ = $0.remove(at: index) }
             return true
         }
     }
 
     /// Removes every overlay.
     public func removeAll() {
-        storage.withLock { $0.entries.removeAll() }
+        storage.withLock { storage in storage.changing { $0.removeAll() } }
+    }
+
+    /// Draws an overlay over the others with the same z-order.
+    /// - Parameter id: The overlay.
+    /// - Returns: False when no overlay has that id.
+    @discardableResult
+    public func bringToFront(_ id: ID) -> Bool {
+        storage.withLock { storage in
+            guard let index = storage.entries.firstIndex(where: { $0.id == id }) else { return false }
+            storage.entries.append(storage.entries.remove(at: index))
+            return true
+        }
+    }
+
+    /// Draws an overlay under the others with the same z-order.
+    /// - Parameter id: The overlay.
+    /// - Returns: False when no overlay has that id.
+    @discardableResult
+    public func sendToBack(_ id: ID) -> Bool {
+        storage.withLock { storage in
+            guard let index = storage.entries.firstIndex(where: { $0.id == id }) else { return false }
+            storage.entries.insert(storage.entries.remove(at: index), at: 0)
+            return true
+        }
+    }
+
+    /// The overlay with an id, if it is still there.
+    public subscript(id: ID) -> (any VideoOverlay)? {
+        storage.withLock { storage in storage.entries.first { $0.id == id }?.overlay }
+    }
+
+    /// Calls `watcher` now and whenever the list becomes empty or stops being so.
+    func watchEmptiness(_ watcher: @escaping @Sendable (Bool) -> Void) -> WatchToken {
+        storage.withLock { storage in
+            let token = WatchToken(value: storage.nextWatch)
+            storage.nextWatch += 1
+            storage.watchers[token] = watcher
+            watcher(storage.entries.isEmpty)
+            return token
+        }
+    }
+
+    /// Ends a watch.
+    func stopWatching(_ token: WatchToken) {
+        _ = storage.withLock { $0.watchers.removeValue(forKey: token) }
     }
 
     /// The overlays, bottom first (z-order, then the order they were added).

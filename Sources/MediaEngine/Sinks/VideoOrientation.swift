@@ -18,16 +18,16 @@ public enum VideoOrientation: String, Sendable, Hashable, CaseIterable, CustomSt
     /// The orientation's name.
     public var description: String { rawValue }
 
-    /// videoflip's `video-direction` nick.
-    var videoDirection: String {
+    /// videoflip's `video-direction` (GstVideoOrientationMethod) for a fixed orientation.
+    var videoDirection: Int32 {
         switch self {
-        case .automatic: "auto"
-        case .identity: "identity"
-        case .rotate90: "90r"
-        case .rotate180: "180"
-        case .rotate270: "90l"
-        case .flipHorizontal: "horiz"
-        case .flipVertical: "vert"
+        case .automatic: 8
+        case .identity: 0
+        case .rotate90: 1
+        case .rotate180: 2
+        case .rotate270: 3
+        case .flipHorizontal: 4
+        case .flipVertical: 5
         }
     }
 }

@@ -1,0 +1,98 @@
+internal import CGStreamer
+internal import CGStreamerShim
+
+/// The engine's one compositing step for every overlay. It runs inside the video bin's scaler
+/// (`mescaler`, see scaler.c), after the picture has been scaled and placed: for each frame the
+/// scaler hands over where the movie's picture landed in the output (``OverlayGeometry``), the
+/// compositor answers with one `GstVideoOverlayComposition` holding a rectangle per visible
+/// overlay, placed in the movie's or the view's pixels, and GStreamer blends it
+/// (`gst_video_overlay_composition_blend`).
+///
+/// `@unchecked Sendable`: `rectangles` is touched only by `compose`, which the scaler calls on
+/// its streaming thread, one frame at a time.
+final class OverlayCompositor: @unchecked Sendable {
+    private let overlays: VideoOverlays
+    /// The rectangle last made for each overlay, reused while nothing about it changes so that
+    /// GStreamer's scaled and converted copies of its pixels are reused too.
+    private var rectangles: [VideoOverlays.ID: CachedRectangle] = [:]
+
+    private init(overlays: VideoOverlays) {
+        self.overlays = overlays
+    }
+
+    /// Makes `scaler` ask a new compositor for each frame's overlays (while its `compositing` is on).
+    static func install(on scaler: Element, overlays: VideoOverlays) {
+        let compositor = OverlayCompositor(overlays: overlays)
+        // The scaler keeps the compositor alive; the compositor holds no reference to the scaler.
+        me_scaler_set_compositor(
+            scaler.pointer,
+            { geometry, data in
+                guard let geometry, let data else { return nil }
+                return Unmanaged<OverlayCompositor>.fromOpaque(data).takeUnretainedValue().compose(
+                    OverlayGeometry(geometry.pointee))
+            },
+            Unmanaged.passRetained(compositor).toOpaque(),
+            { data in
+                guard let data else { return }
+                Unmanaged<OverlayCompositor>.fromOpaque(data).release()
+            })
+    }
+
+    private func compose(_ geometry: OverlayGeometry) -> OpaquePointer? {
+        var composition: OpaquePointer?
+        var drawn: [VideoOverlays.ID: CachedRectangle] = [:]
+        for (id, overlay) in overlays.all where overlay.isVisible {
+            let opacity = min(1, max(0, overlay.opacity))
+            guard opacity > 0 else { continue }
+            if let range = overlay.timeRange {
+                guard let time = geometry.time, range.contains(time) else { continue }
+            }
+            let placement = overlay.placement
+            let space = geometry.size(of: placement.space)
+            guard let bitmap = overlay.bitmap(for: OverlayRenderRequest(frameSize: space, time: geometry.time))
+            else { continue }
+            let placed = geometry.viewRect(for: placement.rectangle(in: space, natural: bitmap.size), in: placement.space)
+            guard placed.width > 0, placed.height > 0 else { continue }
+            let key = CachedRectangle.Key(bitmap: ObjectIdentifier(bitmap), rect: placed, opacity: opacity)
+            let rectangle =
+                rectangles[id].flatMap { $0.key == key ? $0 : nil } ?? CachedRectangle(key: key, bitmap: bitmap)
+            drawn[id] = rectangle
+            if let existing = composition {
+                gst_video_overlay_composition_add_rectangle(existing, rectangle.pointer)
+            } else {
+                composition = gst_video_overlay_composition_new(rectangle.pointer)
+            }
+        }
+        rectangles = drawn
+        return composition
+    }
+}
+
+/// A `GstVideoOverlayRectangle` and what it was made from.
+private final class CachedRectangle {
+    struct Key: Equatable {
+        let bitmap: ObjectIdentifier
+        let rect: ViewRect
+        let opacity: Double
+    }
+
+    let key: Key
+    let pointer: OpaquePointer
+    /// Keeps the bitmap (and so its identity in `key`) alive as long as the rectangle.
+    private let bitmap: OverlayBitmap
+
+    init(key: Key, bitmap: OverlayBitmap) {
+        self.key = key
+        self.bitmap = bitmap
+        pointer = gst_video_overlay_rectangle_new_raw(
+            bitmap.buffer().pointer, gint(key.rect.x), gint(key.rect.y), guint(key.rect.width),
+            guint(key.rect.height), GST_VIDEO_OVERLAY_FORMAT_FLAG_NONE)
+        if key.opacity < 1 {
+            gst_video_overlay_rectangle_set_global_alpha(pointer, Float(key.opacity))
+        }
+    }
+
+    deinit {
+        gst_mini_object_unref(UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GstMiniObject.self))
+    }
+}
