@@ -18,8 +18,11 @@ let package = Package(
         ),
         .systemLibrary(name: "CYUV", providers: [.apt(["libyuv-dev"])]),
         .systemLibrary(name: "CX11", pkgConfig: "x11", providers: [.apt(["libx11-dev"])]),
+        .systemLibrary(
+            name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
         .target(name: "CGStreamerShim", dependencies: ["CGStreamer", "CYUV", "CX11"]),
-        .target(name: "MediaEngine", dependencies: ["CGStreamer", "CGStreamerShim", "CYUV"]),
+        .target(name: "CTextRender", dependencies: ["CPangoCairo"]),
+        .target(name: "MediaEngine", dependencies: ["CGStreamer", "CGStreamerShim", "CYUV", "CTextRender"]),
         .target(name: "FileSource", dependencies: ["MediaEngine"]),
         .executableTarget(
             name: "mediaprobe", dependencies: ["MediaEngine", "FileSource"], path: "Examples/mediaprobe",

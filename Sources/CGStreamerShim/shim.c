@@ -365,3 +365,45 @@ void me_accept_video_meta(GstElement *sink) {
     gst_object_unref(pad);
 }
 
+
+// MARK: pointer clicks
+
+typedef struct {
+    me_pointer_callback callback;
+    gpointer data;
+    GDestroyNotify destroy;
+} PointerWatch;
+
+static void pointer_watch_free(gpointer data) {
+    PointerWatch *watch = data;
+    if (watch->destroy) watch->destroy(watch->data);
+    g_free(watch);
+}
+
+// Navigation events travel upstream from a window sink, in the coordinates of the frames it
+// was given (ximagesink maps window pixels back through its own scaling).
+static GstPadProbeReturn on_navigation(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
+    (void)pad;
+    GstEvent *event = GST_PAD_PROBE_INFO_EVENT(info);
+    if (GST_EVENT_TYPE(event) != GST_EVENT_NAVIGATION ||
+        gst_navigation_event_get_type(event) != GST_NAVIGATION_EVENT_MOUSE_BUTTON_RELEASE) {
+        return GST_PAD_PROBE_OK;
+    }
+    gint button = 0;
+    gdouble x = 0, y = 0;
+    if (gst_navigation_event_parse_mouse_button_event(event, &button, &x, &y) && button == 1) {
+        PointerWatch *watch = data;
+        watch->callback(x, y, watch->data);
+    }
+    return GST_PAD_PROBE_OK;
+}
+
+void me_watch_pointer(GstElement *element, me_pointer_callback callback, gpointer data, GDestroyNotify destroy) {
+    PointerWatch *watch = g_new0(PointerWatch, 1);
+    watch->callback = callback;
+    watch->data = data;
+    watch->destroy = destroy;
+    GstPad *pad = gst_element_get_static_pad(element, "src");
+    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_UPSTREAM, on_navigation, watch, pointer_watch_free);
+    gst_object_unref(pad);
+}

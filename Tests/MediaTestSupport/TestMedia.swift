@@ -126,6 +126,22 @@ public enum TestMedia {
             filesink location=LOCATION
             """)
 
+    /// A 40x30 PNG of red at 50 % alpha, for image overlays.
+    public static let translucentRedPNG = Clip(
+        fileExtension: "png",
+        pipeline: """
+            videotestsrc num-buffers=1 pattern=solid-color foreground-color=0x80ff0000 ! \
+            video/x-raw,format=RGBA,width=40,height=30 ! pngenc ! filesink location=LOCATION
+            """)
+
+    /// A 64x48 JPEG of SMPTE bars, for image overlays.
+    public static let barsJPEG = Clip(
+        fileExtension: "jpg",
+        pipeline: """
+            videotestsrc num-buffers=1 pattern=smpte ! video/x-raw,format=I420,width=64,height=48 ! jpegenc quality=95 ! \
+            filesink location=LOCATION
+            """)
+
     /// A 1280x720 H.264 clip of 60 frames, for benchmarks.
     public static let hd720 = Clip(
         fileExtension: "mp4",

@@ -5,6 +5,7 @@
 #pragma once
 #include <gst/gst.h>
 #include <gst/app/gstappsink.h>
+#include <gst/app/gstappsrc.h>
 #include <gst/video/video.h>
 #include <gst/base/gstbasesink.h>
 
@@ -103,6 +104,16 @@ gint me_video_frame_plane_stride(GstVideoFrame *frame, guint plane);
 gint me_video_frame_plane_height(GstVideoFrame *frame, guint plane);
 gint me_video_frame_plane_width_bytes(GstVideoFrame *frame, guint plane);
 guint me_video_frame_plane_count(GstVideoFrame *frame);
+
+// MARK: Still images (image.c).
+/// Decodes an image held in memory to one RGBA sample, or NULL with `error` set (g_free it).
+GstSample *me_decode_image(const guint8 *data, gsize size, guint64 timeout_ns, gchar **error);
+
+// MARK: Pointer clicks.
+typedef void (*me_pointer_callback)(gdouble x, gdouble y, gpointer data);
+/// Calls `callback` for each left-button release a window sink reports upstream through
+/// `element`'s src pad, at the point in that element's output frames.
+void me_watch_pointer(GstElement *element, me_pointer_callback callback, gpointer data, GDestroyNotify destroy);
 
 // MARK: Allocation.
 /// Makes `sink` (an appsink) tell upstream it reads GstVideoMeta, so decoders can hand over the

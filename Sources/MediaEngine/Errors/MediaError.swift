@@ -13,6 +13,7 @@ public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
             case notAMovie, corruptContainer, truncatedMovie, missingPlugin
             case invalidProperty, invalidArgument, notPrepared, cancelled, timedOut
             case pipelineFailure, streamFailure, unknownSink, duplicateSink, unsupportedOperation
+            case notAnImage, invalidSubtitles, overlayFailed
         }
 
         private let base: Base
@@ -62,6 +63,13 @@ public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let duplicateSink = Code(.duplicateSink)
         /// The movie or its pipeline cannot do what was asked (play backwards, say).
         public static let unsupportedOperation = Code(.unsupportedOperation)
+        /// An image overlay's file is not a picture GStreamer can decode (or is damaged).
+        public static let notAnImage = Code(.notAnImage)
+        /// A subtitle file is neither SRT nor WebVTT, or its cues cannot be read.
+        public static let invalidSubtitles = Code(.invalidSubtitles)
+        /// An overlay could not draw a frame (a drawing closure threw, text could not be laid out);
+        /// it is skipped for that frame and playback goes on.
+        public static let overlayFailed = Code(.overlayFailed)
     }
 
     /// What kind of failure this is.

@@ -8,13 +8,18 @@ internal import CGStreamerShim
 /// overlay, placed in the movie's or the view's pixels, and GStreamer blends it
 /// (`gst_video_overlay_composition_blend`).
 ///
-/// `@unchecked Sendable`: `rectangles` is touched only by `compose`, which the scaler calls on
-/// its streaming thread, one frame at a time.
+/// An overlay whose bitmap throws is skipped for that frame; its error is announced once
+/// (``PlayerEvent/overlayFailed(_:_:)``), and again only after it has drawn successfully.
+///
+/// `@unchecked Sendable`: `rectangles` and `failing` are touched only by `compose`, which the
+/// scaler calls on its streaming thread, one frame at a time.
 final class OverlayCompositor: @unchecked Sendable {
     private let overlays: VideoOverlays
     /// The rectangle last made for each overlay, reused while nothing about it changes so that
     /// GStreamer's scaled and converted copies of its pixels are reused too.
     private var rectangles: [VideoOverlays.ID: CachedRectangle] = [:]
+    /// Overlays whose latest attempt failed (their error already announced).
+    private var failing: Set<VideoOverlays.ID> = []
 
     private init(overlays: VideoOverlays) {
         self.overlays = overlays
@@ -41,6 +46,8 @@ final class OverlayCompositor: @unchecked Sendable {
     private func compose(_ geometry: OverlayGeometry) -> OpaquePointer? {
         var composition: OpaquePointer?
         var drawn: [VideoOverlays.ID: CachedRectangle] = [:]
+        var placed: [OverlayLayout.Placed] = []
+        var failures: [PlayerEvent] = []
         for (id, overlay) in overlays.all where overlay.isVisible {
             let opacity = min(1, max(0, overlay.opacity))
             guard opacity > 0 else { continue }
@@ -49,11 +56,21 @@ final class OverlayCompositor: @unchecked Sendable {
             }
             let placement = overlay.placement
             let space = geometry.size(of: placement.space)
-            guard let bitmap = overlay.bitmap(for: OverlayRenderRequest(frameSize: space, time: geometry.time))
-            else { continue }
-            let placed = geometry.viewRect(for: placement.rectangle(in: space, natural: bitmap.size), in: placement.space)
-            guard placed.width > 0, placed.height > 0 else { continue }
-            let key = CachedRectangle.Key(bitmap: ObjectIdentifier(bitmap), rect: placed, opacity: opacity)
+            let bitmap: OverlayBitmap
+            do {
+                guard let made = try overlay.bitmap(for: OverlayRenderRequest(frameSize: space, time: geometry.time))
+                else { continue }
+                bitmap = made
+                failing.remove(id)
+            } catch {
+                if failing.insert(id).inserted { failures.append(.overlayFailed(id, error)) }
+                continue
+            }
+            let rect = geometry.viewRect(for: placement.rectangle(in: space, natural: bitmap.size), in: placement.space)
+            guard rect.width > 0, rect.height > 0 else { continue }
+            placed.append(
+                OverlayLayout.Placed(id: id, rect: rect, bitmapSize: bitmap.size, regions: overlay.hitRegions))
+            let key = CachedRectangle.Key(bitmap: ObjectIdentifier(bitmap), rect: rect, opacity: opacity)
             let rectangle =
                 rectangles[id].flatMap { $0.key == key ? $0 : nil } ?? CachedRectangle(key: key, bitmap: bitmap)
             drawn[id] = rectangle
@@ -64,6 +81,8 @@ final class OverlayCompositor: @unchecked Sendable {
             }
         }
         rectangles = drawn
+        overlays.layout.withLock { $0 = OverlayLayout(geometry: geometry, placed: placed) }
+        if !failures.isEmpty { overlays.announce(failures) }
         return composition
     }
 }

@@ -1,8 +1,10 @@
 /// Something drawn over the movie: a picture, text, a clock. Implement ``bitmap(for:)``; the
 /// other requirements have defaults (always visible, opaque, at the top left, natural size).
 ///
-/// Overlays are composited by GStreamer in one step for all of them (`overlaycomposition`),
-/// in the video output, without restarting the pipeline when they are added, changed or removed.
+/// Overlays are composited by GStreamer in one step for all of them (one
+/// `GstVideoOverlayComposition` per frame, blended by the video output's scaler after it has
+/// scaled the picture), without restarting the pipeline when they are added, changed or removed.
+/// The engine's own overlays are ``ImageOverlay``, ``TextOverlay`` and ``DrawingOverlay``.
 ///
 /// Rules an implementation keeps:
 /// - ``bitmap(for:)`` runs on the video streaming thread once per frame; return quickly, and
@@ -21,11 +23,15 @@ public protocol VideoOverlay: Sendable {
     var opacity: Double { get }
     /// The part of the movie during which the overlay shows, or nil for all of it.
     var timeRange: Range<Duration>? { get }
+    /// Areas that react to clicks and touches, in the bitmap's own pixels (see ``OverlayHitRegion``).
+    var hitRegions: [OverlayHitRegion] { get }
 
     /// The pixels to draw over one frame, or nil to draw nothing this frame.
     /// - Parameter request: The frame's size and position in the movie.
     /// - Returns: The overlay's pixels.
-    func bitmap(for request: OverlayRenderRequest) -> OverlayBitmap?
+    /// - Throws: ``MediaError`` when the overlay cannot draw; the engine skips it for this frame
+    ///   and announces the error once (``PlayerEvent/overlayFailed(_:_:)``); playback goes on.
+    func bitmap(for request: OverlayRenderRequest) throws(MediaError) -> OverlayBitmap?
 }
 
 extension VideoOverlay {
@@ -39,12 +45,24 @@ extension VideoOverlay {
     public var opacity: Double { 1 }
     /// The whole movie.
     public var timeRange: Range<Duration>? { nil }
+    /// None.
+    public var hitRegions: [OverlayHitRegion] { [] }
 }
 
 /// What an overlay is drawn over.
 public struct OverlayRenderRequest: Sendable, Hashable {
-    /// The size of the frame the overlay is composited onto, in pixels.
+    /// The size of the area the overlay is placed in, in pixels: the movie's picture for
+    /// ``OverlayPlacement/Space/movie`` placements, the output frame for ``OverlayPlacement/Space/view``.
     public let frameSize: VideoSize
     /// The frame's position in the movie, if known.
     public let time: Duration?
+
+    /// A request.
+    /// - Parameters:
+    ///   - frameSize: The size of the area the overlay is placed in.
+    ///   - time: The frame's position in the movie.
+    public init(frameSize: VideoSize, time: Duration?) {
+        self.frameSize = frameSize
+        self.time = time
+    }
 }

@@ -39,8 +39,14 @@ public final class VideoOverlays: Sendable {
     }
 
     private let storage = Mutex(Storage())
+    /// Publishes the overlays' events on the player's hub.
+    let announce: @Sendable ([PlayerEvent]) -> Void
+    /// What the latest composited frame showed, for hit tests.
+    let layout = Mutex<OverlayLayout?>(nil)
 
-    init() {}
+    init(announce: @escaping @Sendable ([PlayerEvent]) -> Void = { _ in }) {
+        self.announce = announce
+    }
 
     /// Adds an overlay on top of those with the same z-order.
     /// - Parameter overlay: The overlay.
@@ -141,4 +147,26 @@ public final class VideoOverlays: Sendable {
 
     /// Whether there are none (checked on every frame, so cheaper than ``all``).
     public var isEmpty: Bool { storage.withLock { $0.entries.isEmpty } }
+
+    /// Where the latest frame put the movie's picture and the overlays, once one has been
+    /// composited with overlays on it.
+    public var latestGeometry: OverlayGeometry? { layout.withLock { $0?.geometry } }
+
+    /// Finds the hit region under a point of the output frame, topmost overlay first, in the
+    /// latest composited frame.
+    /// - Parameters:
+    ///   - x: Pixels from the output's left edge.
+    ///   - y: Pixels from the output's top edge.
+    /// - Returns: The overlay, the region's id and the point in the overlay bitmap's pixels, or nil.
+    public func hitTest(viewX x: Double, y: Double) -> (overlay: ID, region: String, point: OverlayPoint)? {
+        layout.withLock { $0 }?.hitTest(viewX: x, y: y)
+    }
+
+    /// Hit-tests a click at a point of the output frame and announces the region it lands in.
+    @discardableResult
+    func click(viewX x: Double, y: Double) -> (overlay: ID, region: String, point: OverlayPoint)? {
+        guard let hit = hitTest(viewX: x, y: y) else { return nil }
+        announce([.overlayRegionActivated(overlay: hit.overlay, region: hit.region, point: hit.point)])
+        return hit
+    }
 }

@@ -90,6 +90,20 @@ public final class MoviePlayer: Sendable {
     /// frame shows the change, without restarting playback.
     public var overlays: VideoOverlays { core.overlays }
 
+    /// A click or touch at a point of the output frame (its pixels, as a frames sink delivers
+    /// them), for outputs without a window of their own; window outputs report clicks by
+    /// themselves. The point is mapped back through the scaling mode and each overlay's
+    /// placement in the latest frame; when it lands in a hit region, the player announces
+    /// ``PlayerEvent/overlayRegionActivated(overlay:region:point:)``.
+    /// - Parameters:
+    ///   - x: Pixels from the output frame's left edge.
+    ///   - y: Pixels from its top edge.
+    /// - Returns: The overlay, region and point in the overlay's pixels, or nil when no region is there.
+    @discardableResult
+    public func sendPointer(x: Double, y: Double) -> (overlay: VideoOverlays.ID, region: String, point: OverlayPoint)? {
+        core.overlays.click(viewX: x, y: y)
+    }
+
     // MARK: Commands
 
     /// Loads the movie and prerolls its first frame: afterwards ``isPreparedToPlay`` is true and

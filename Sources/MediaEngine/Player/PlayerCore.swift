@@ -19,14 +19,17 @@ final class PlayerCore: Sendable {
     }
 
     let state: Mutex<PlayerState>
-    let hub = EventHub()
+    let hub: EventHub
     let preparationTimeout: Duration
-    let overlays = VideoOverlays()
+    let overlays: VideoOverlays
     let timeObservers = TimeObservers()
 
     init(source: any MediaSource, videoSink: any VideoSink, audioOutput: AudioOutput, preparationTimeout: Duration) {
         state = Mutex(PlayerState(source: source, videoSink: videoSink, audioOutput: audioOutput))
         self.preparationTimeout = preparationTimeout
+        let hub = EventHub()
+        self.hub = hub
+        overlays = VideoOverlays { events in hub.publish(events) }
     }
 
     /// Runs `body` under the lock and publishes the events it collected, still under the lock.

@@ -51,6 +51,11 @@ extension Notification.Name {
     /// New metadata arrived (MPMoviePlayerTimedMetadataUpdatedNotification).
     public static let moviePlayerTimedMetadataUpdated = Notification.Name(
         "MoviePlayerTimedMetadataUpdatedNotification")
+    /// An overlay could not draw and is skipped (``PlayerEvent/overlayFailed(_:_:)``).
+    public static let moviePlayerOverlayDidFail = Notification.Name("MoviePlayerOverlayDidFailNotification")
+    /// A click landed in an overlay's hit region (``PlayerEvent/overlayRegionActivated(overlay:region:point:)``).
+    public static let moviePlayerOverlayRegionActivated = Notification.Name(
+        "MoviePlayerOverlayRegionActivatedNotification")
     /// Playback finished (MPMoviePlayerPlaybackDidFinishNotification); the reason is under
     /// ``MoviePlayer/finishReasonUserInfoKey``, an error under ``MoviePlayer/errorUserInfoKey``.
     public static let moviePlayerPlaybackDidFinish = Notification.Name("MoviePlayerPlaybackDidFinishNotification")
@@ -95,6 +100,8 @@ extension PlayerEvent {
         case .periodicTime, .boundaryTimeReached: .moviePlayerTimeObserverDidFire
         case .metadataAvailable: .moviePlayerTimedMetadataUpdated
         case .playbackDidFinish: .moviePlayerPlaybackDidFinish
+        case .overlayFailed: .moviePlayerOverlayDidFail
+        case .overlayRegionActivated: .moviePlayerOverlayRegionActivated
         }
     }
 

@@ -50,6 +50,13 @@ public enum PlayerEvent: Sendable, Hashable, CustomStringConvertible {
     /// Playback finished, with the reason and, for ``FinishReason/playbackError``, the error
     /// (MPMoviePlayerPlaybackDidFinishNotification).
     case playbackDidFinish(FinishReason, MediaError?)
+    /// An overlay could not draw (its bitmap threw); it is skipped until it draws again, and
+    /// playback goes on. Announced once per failure, not once per frame.
+    case overlayFailed(VideoOverlays.ID, MediaError)
+    /// A click or touch (on a window output, or sent with ``MoviePlayer/sendPointer(x:y:)``)
+    /// landed in one of an overlay's ``VideoOverlay/hitRegions``; `point` is in the overlay
+    /// bitmap's pixels.
+    case overlayRegionActivated(overlay: VideoOverlays.ID, region: String, point: OverlayPoint)
 
     /// The event in a form for logs, for example `playbackStateChanged(playing)`.
     public var description: String {
@@ -78,6 +85,9 @@ public enum PlayerEvent: Sendable, Hashable, CustomStringConvertible {
         case .metadataAvailable(let tags): "metadataAvailable(\(tags.count) tags)"
         case .playbackDidFinish(let reason, let error):
             error.map { "playbackDidFinish(\(reason), \($0.code))" } ?? "playbackDidFinish(\(reason))"
+        case .overlayFailed(let id, let error): "overlayFailed(\(id), \(error.code))"
+        case .overlayRegionActivated(let overlay, let region, let point):
+            "overlayRegionActivated(\(overlay), \(region), \(point))"
         }
     }
 }

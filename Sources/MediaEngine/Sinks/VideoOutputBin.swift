@@ -72,6 +72,7 @@ final class VideoOutputBin: Sendable {
         firstFrame = shown.watchFirstFrame(postingOn: bin, hold: holdFirstFrame)
         orientation = OrientationStage(between: convert, flip: flip, and: scaler)
         OverlayCompositor.install(on: scaler, overlays: overlays)
+        overlays.watchClicks(on: scaler)
         self.overlays = overlays
         // The scaler composites only while there are overlays: without, it stays a pass-through.
         let scaler = scaler

@@ -1,0 +1,119 @@
+import Synchronization
+
+/// An overlay drawn by a Swift closure into an ``OverlayCanvas``: clocks, progress bars,
+/// watermarks, anything computed.
+///
+/// With ``Redraw-swift.enum/everyFrame`` the closure runs for every frame (on the video thread:
+/// keep it quick); with ``Redraw-swift.enum/whenInvalidated`` it runs once, and again after each
+/// ``invalidate()``. A closure that throws skips the overlay (the player announces
+/// ``PlayerEvent/overlayFailed(_:_:)`` once) and playback goes on; the next successful drawing
+/// brings it back.
+public final class DrawingOverlay: VideoOverlay {
+    /// When the closure runs.
+    public enum Redraw: Sendable, Hashable {
+        /// For every frame.
+        case everyFrame
+        /// Once, and after each ``DrawingOverlay/invalidate()``.
+        case whenInvalidated
+    }
+
+    /// Draws one picture.
+    /// - Parameters:
+    ///   - canvas: Cleared to transparent; draw into it.
+    ///   - request: The frame's size and position in the movie.
+    public typealias Draw = @Sendable (_ canvas: inout OverlayCanvas, _ request: OverlayRenderRequest) throws -> Void
+
+    private struct State {
+        var placement: OverlayPlacement
+        var zOrder: Int
+        var isVisible = true
+        var opacity: Double
+        var timeRange: Range<Duration>?
+        var hitRegions: [OverlayHitRegion]
+        var drawn: OverlayBitmap?
+    }
+
+    /// The canvas size.
+    public let size: VideoSize
+    /// When the closure runs.
+    public let redraw: Redraw
+    private let draw: Draw
+    private let state: Mutex<State>
+
+    /// A drawn overlay.
+    /// - Parameters:
+    ///   - size: The canvas size in pixels (the placement may scale it).
+    ///   - redraw: For every frame, or only when invalidated.
+    ///   - placement: Where it goes.
+    ///   - zOrder: Higher draws over lower.
+    ///   - opacity: 0 to 1.
+    ///   - timeRange: When it shows, or nil for always.
+    ///   - hitRegions: Areas that react to clicks, in the canvas's pixels.
+    ///   - draw: The closure.
+    /// - Throws: ``MediaError/Code/invalidArgument`` for an empty size.
+    public init(
+        size: VideoSize, redraw: Redraw = .whenInvalidated, placement: OverlayPlacement = .absolute(x: 0, y: 0),
+        zOrder: Int = 0, opacity: Double = 1, timeRange: Range<Duration>? = nil, hitRegions: [OverlayHitRegion] = [],
+        draw: @escaping Draw
+    ) throws(MediaError) {
+        guard size.width > 0, size.height > 0, size.width * size.height <= 8192 * 8192 else {
+            throw MediaError(.invalidArgument, "a drawing overlay needs a positive size, not \(size)")
+        }
+        self.size = size
+        self.redraw = redraw
+        self.draw = draw
+        state = Mutex(
+            State(
+                placement: placement, zOrder: zOrder, opacity: opacity, timeRange: timeRange, hitRegions: hitRegions))
+    }
+
+    /// Makes the closure run again before the next frame (for ``Redraw-swift.enum/whenInvalidated``).
+    public func invalidate() {
+        state.withLock { $0.drawn = nil }
+    }
+
+    public var placement: OverlayPlacement {
+        get { state.withLock { $0.placement } }
+        set { state.withLock { $0.placement = newValue } }
+    }
+
+    public var zOrder: Int {
+        get { state.withLock { $0.zOrder } }
+        set { state.withLock { $0.zOrder = newValue } }
+    }
+
+    public var isVisible: Bool {
+        get { state.withLock { $0.isVisible } }
+        set { state.withLock { $0.isVisible = newValue } }
+    }
+
+    public var opacity: Double {
+        get { state.withLock { $0.opacity } }
+        set { state.withLock { $0.opacity = newValue } }
+    }
+
+    public var timeRange: Range<Duration>? {
+        get { state.withLock { $0.timeRange } }
+        set { state.withLock { $0.timeRange = newValue } }
+    }
+
+    public var hitRegions: [OverlayHitRegion] {
+        get { state.withLock { $0.hitRegions } }
+        set { state.withLock { $0.hitRegions = newValue } }
+    }
+
+    public func bitmap(for request: OverlayRenderRequest) throws(MediaError) -> OverlayBitmap? {
+        if redraw == .whenInvalidated, let drawn = state.withLock({ $0.drawn }) { return drawn }
+        var canvas = OverlayCanvas(width: size.width, height: size.height)
+        do {
+            try draw(&canvas, request)
+        } catch let error as MediaError {
+            throw error
+        } catch {
+            throw MediaError(.overlayFailed, "the drawing closure threw: \(error)")
+        }
+        let bitmap = try OverlayBitmap(width: size.width, height: size.height, rgba: canvas.pixels)
+        if redraw == .whenInvalidated { state.withLock { $0.drawn = bitmap } }
+        return bitmap
+    }
+}

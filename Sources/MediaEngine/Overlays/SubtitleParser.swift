@@ -1,0 +1,118 @@
+import Foundation
+
+/// Reads SubRip (`.srt`) and WebVTT (`.vtt`) captions into ``TextCue``s. The format is told by
+/// the content (WebVTT files start with `WEBVTT`), not the name. Styling tags (`<i>`, `<b>`,
+/// `<c.red>`, `<v Name>`) are dropped and entities (`&amp;`, `&lt;`, `&gt;`, `&nbsp;`) decoded:
+/// what remains is plain text drawn in the overlay's ``TextStyle``.
+public enum SubtitleParser {
+    /// Reads a subtitle file.
+    /// - Parameter url: A file URL.
+    /// - Returns: The cues, in the file's order.
+    /// - Throws: The file errors (``MediaError/Code/fileNotFound`` and the rest), or
+    ///   ``MediaError/Code/invalidSubtitles`` when the content is not SRT or WebVTT.
+    public static func cues(contentsOf url: URL) throws(MediaError) -> [TextCue] {
+        let bytes = try OverlayFile.read(url, limit: 16 << 20)
+        do {
+            return try cues(parsing: bytes)
+        } catch {
+            throw MediaError(.invalidSubtitles, "\(url.path): \(error.message)")
+        }
+    }
+
+    /// Parses subtitle text.
+    /// - Parameter bytes: UTF-8 SRT or WebVTT.
+    /// - Returns: The cues.
+    /// - Throws: ``MediaError/Code/invalidSubtitles`` for anything else.
+    public static func cues(parsing bytes: [UInt8]) throws(MediaError) -> [TextCue] {
+        var bytes = bytes[...]
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw MediaError(.invalidSubtitles, "the subtitles are not UTF-8 text")
+        }
+        let lines = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+            .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let isWebVTT =
+            lines.first.map { $0 == "WEBVTT" || $0.hasPrefix("WEBVTT ") || $0.hasPrefix("WEBVTT\t") } ?? false
+        var cues: [TextCue] = []
+        var index = isWebVTT ? skipBlock(lines, from: 0) : 0
+        while index < lines.count {
+            while index < lines.count, lines[index].allSatisfy(\.isWhitespace) { index += 1 }
+            guard index < lines.count else { break }
+            let first = lines[index]
+            if isWebVTT, first.hasPrefix("NOTE") || first == "STYLE" || first == "REGION" {
+                index = skipBlock(lines, from: index)
+                continue
+            }
+            // An optional identifier (SRT's number, WebVTT's cue id), then the timing line.
+            var timingLine = index
+            if !first.contains("-->") { timingLine += 1 }
+            guard timingLine < lines.count, lines[timingLine].contains("-->") else {
+                throw MediaError(
+                    .invalidSubtitles,
+                    "line \(index + 1) should be a cue timing (00:00:01,000 --> 00:00:02,000): '\(first)'")
+            }
+            let (start, end) = try timing(lines[timingLine], line: timingLine + 1)
+            var textLines: [String] = []
+            index = timingLine + 1
+            while index < lines.count, !lines[index].allSatisfy(\.isWhitespace) {
+                textLines.append(plain(lines[index]))
+                index += 1
+            }
+            cues.append(TextCue(start: start, end: end, text: textLines.joined(separator: "\n")))
+        }
+        guard !cues.isEmpty else { throw MediaError(.invalidSubtitles, "the subtitles hold no cues") }
+        return cues
+    }
+
+    private static func skipBlock(_ lines: [String], from start: Int) -> Int {
+        var index = start
+        while index < lines.count, !lines[index].allSatisfy(\.isWhitespace) { index += 1 }
+        return index
+    }
+
+    /// `00:00:01,000 --> 00:00:02,500` (SRT) or `00:01.000 --> 00:02.500 align:start` (WebVTT).
+    private static func timing(_ line: String, line number: Int) throws(MediaError) -> (Duration, Duration) {
+        let parts = line.components(separatedBy: "-->")
+        guard parts.count == 2,
+            let start = timestamp(parts[0].trimmingCharacters(in: .whitespaces)),
+            let end = timestamp(
+                parts[1].trimmingCharacters(in: .whitespaces).split(separator: " ").first.map(String.init) ?? "")
+        else {
+            throw MediaError(.invalidSubtitles, "line \(number) has a timing that cannot be read: '\(line)'")
+        }
+        guard end > start else {
+            throw MediaError(.invalidSubtitles, "line \(number): the cue ends before it starts: '\(line)'")
+        }
+        return (start, end)
+    }
+
+    /// `hh:mm:ss,mmm`, `hh:mm:ss.mmm` or `mm:ss.mmm`.
+    private static func timestamp(_ text: String) -> Duration? {
+        let clock = text.replacingOccurrences(of: ",", with: ".")
+        let fields = clock.split(separator: ":", omittingEmptySubsequences: false)
+        guard fields.count == 2 || fields.count == 3 else { return nil }
+        let secondsField = fields[fields.count - 1].split(separator: ".", omittingEmptySubsequences: false)
+        guard secondsField.count == 2, secondsField[1].count == 3,
+            let seconds = Int(secondsField[0]), let millis = Int(secondsField[1]),
+            let minutes = Int(fields[fields.count - 2]), seconds < 60, minutes < 60
+        else { return nil }
+        let hours = fields.count == 3 ? Int(fields[0]) : 0
+        guard let hours, hours >= 0, minutes >= 0, seconds >= 0 else { return nil }
+        return .seconds(hours * 3600 + minutes * 60 + seconds) + .milliseconds(millis)
+    }
+
+    /// The line without tags, entities decoded.
+    private static func plain(_ line: String) -> String {
+        var result = ""
+        var inTag = false
+        for character in line {
+            switch character {
+            case "<": inTag = true
+            case ">" where inTag: inTag = false
+            default: if !inTag { result.append(character) }
+            }
+        }
+        return result.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+            .replacingOccurrences(of: "&nbsp;", with: "\u{00A0}").replacingOccurrences(of: "&amp;", with: "&")
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import Synchronization
+
+/// Text over the movie, drawn with Pango: a fixed line (a banner, a title) or timed text (captions
+/// from an SRT or WebVTT file, or a list of ``TextCue``s), in a ``TextStyle``.
+///
+/// Change ``text``, ``style`` or the other properties at any time, playing or not: the next frame
+/// shows the change. Each distinct text is drawn once and kept (the last few are cached), so a
+/// caption costs one Pango layout when it first appears.
+public final class TextOverlay: VideoOverlay {
+    private struct State {
+        var text: String
+        var cues: [TextCue]
+        var style: TextStyle
+        var placement: OverlayPlacement
+        var zOrder: Int
+        var isVisible = true
+        var opacity: Double
+        var timeRange: Range<Duration>?
+        var hitRegions: [OverlayHitRegion] = []
+        /// Drawn bitmaps by text, for the current style.
+        var drawn: [String: OverlayBitmap] = [:]
+    }
+
+    private let state: Mutex<State>
+
+    /// The bottom centre, 5 % of the height up: where captions go.
+    public static let captionPlacement = OverlayPlacement(anchor: .bottom, y: .fraction(0.05))
+
+    /// A line (or lines) of text.
+    /// - Parameters:
+    ///   - text: The text ("\n" between lines; Pango markup when the style says so).
+    ///   - style: How it is drawn.
+    ///   - placement: Where it goes.
+    ///   - zOrder: Higher draws over lower.
+    ///   - opacity: 0 to 1.
+    ///   - timeRange: When it shows, or nil for always.
+    /// - Throws: ``MediaError/Code/invalidArgument`` for a style that cannot draw (an empty font
+    ///   description), ``MediaError/Code/overlayFailed`` for markup that does not parse.
+    public init(
+        text: String, style: TextStyle = TextStyle(), placement: OverlayPlacement = TextOverlay.captionPlacement,
+        zOrder: Int = 0, opacity: Double = 1, timeRange: Range<Duration>? = nil
+    ) throws(MediaError) {
+        try style.validate()
+        let first = try TextRenderer.render(text, style: style)
+        state = Mutex(
+            State(
+                text: text, cues: [], style: style, placement: placement, zOrder: zOrder, opacity: opacity,
+                timeRange: timeRange, drawn: [text: first]))
+    }
+
+    /// Timed text: each cue shows during its own time.
+    /// - Parameters:
+    ///   - cues: The cues.
+    ///   - style: How they are drawn.
+    ///   - placement: Where they go.
+    ///   - zOrder: Higher draws over lower.
+    /// - Throws: ``MediaError/Code/invalidArgument`` for a style that cannot draw, or a cue that
+    ///   ends before it starts.
+    public init(
+        cues: [TextCue], style: TextStyle = TextStyle(), placement: OverlayPlacement = TextOverlay.captionPlacement,
+        zOrder: Int = 0
+    ) throws(MediaError) {
+        try style.validate()
+        if let bad = cues.first(where: { $0.end <= $0.start }) {
+            throw MediaError(
+                .invalidArgument, "the cue '\(bad.text)' ends (\(bad.end)) before it starts (\(bad.start))")
+        }
+        state = Mutex(
+            State(text: "", cues: cues, style: style, placement: placement, zOrder: zOrder, opacity: 1, timeRange: nil))
+    }
+
+    /// Captions from a subtitle file (SRT or WebVTT, see ``SubtitleParser``).
+    /// - Parameters:
+    ///   - url: A file URL.
+    ///   - style: How they are drawn.
+    ///   - placement: Where they go.
+    /// - Throws: The file errors, ``MediaError/Code/invalidSubtitles``, or
+    ///   ``MediaError/Code/invalidArgument`` for a style that cannot draw.
+    public convenience init(
+        subtitlesAt url: URL, style: TextStyle = TextStyle(), placement: OverlayPlacement = TextOverlay.captionPlacement
+    ) throws(MediaError) {
+        try self.init(cues: try SubtitleParser.cues(contentsOf: url), style: style, placement: placement)
+    }
+
+    /// The fixed text (unused while there are cues).
+    public var text: String {
+        get { state.withLock { $0.text } }
+        set { state.withLock { $0.text = newValue } }
+    }
+
+    /// The timed text; empty for a fixed line.
+    public var cues: [TextCue] {
+        get { state.withLock { $0.cues } }
+        set { state.withLock { $0.cues = newValue } }
+    }
+
+    /// How the text is drawn. An invalid style makes the overlay fail (and be skipped) until fixed.
+    public var style: TextStyle {
+        get { state.withLock { $0.style } }
+        set {
+            state.withLock { state in
+                state.style = newValue
+                state.drawn.removeAll()
+            }
+        }
+    }
+
+    public var placement: OverlayPlacement {
+        get { state.withLock { $0.placement } }
+        set { state.withLock { $0.placement = newValue } }
+    }
+
+    public var zOrder: Int {
+        get { state.withLock { $0.zOrder } }
+        set { state.withLock { $0.zOrder = newValue } }
+    }
+
+    public var isVisible: Bool {
+        get { state.withLock { $0.isVisible } }
+        set { state.withLock { $0.isVisible = newValue } }
+    }
+
+    public var opacity: Double {
+        get { state.withLock { $0.opacity } }
+        set { state.withLock { $0.opacity = newValue } }
+    }
+
+    public var timeRange: Range<Duration>? {
+        get { state.withLock { $0.timeRange } }
+        set { state.withLock { $0.timeRange = newValue } }
+    }
+
+    public var hitRegions: [OverlayHitRegion] {
+        get { state.withLock { $0.hitRegions } }
+        set { state.withLock { $0.hitRegions = newValue } }
+    }
+
+    /// The text showing at `time`: the fixed text, or the cue's.
+    public func text(at time: Duration?) -> String? {
+        state.withLock { state in
+            guard !state.cues.isEmpty else { return state.text }
+            guard let time else { return nil }
+            return state.cues.first { $0.contains(time) }?.text
+        }
+    }
+
+    public func bitmap(for request: OverlayRenderRequest) throws(MediaError) -> OverlayBitmap? {
+        guard let text = text(at: request.time), !text.isEmpty else { return nil }
+        let (cached, style) = state.withLock { ($0.drawn[text], $0.style) }
+        if let cached { return cached }
+        try style.validate()
+        let bitmap = try TextRenderer.render(text, style: style)
+        state.withLock { state in
+            guard state.style == style else { return }
+            if state.drawn.count >= 16 { state.drawn.removeAll() }
+            state.drawn[text] = bitmap
+        }
+        return bitmap
+    }
+}

@@ -1,0 +1,21 @@
+internal import CGStreamer
+internal import CGStreamerShim
+
+extension VideoOverlays {
+    /// Hit-tests the clicks a window output reports upstream through `scaler` (GStreamer
+    /// navigation events, already in the scaler's output pixels).
+    func watchClicks(on scaler: Element) {
+        // The probe holds the overlays (not the scaler or the bin): no reference cycle.
+        me_watch_pointer(
+            scaler.pointer,
+            { x, y, data in
+                guard let data else { return }
+                Unmanaged<VideoOverlays>.fromOpaque(data).takeUnretainedValue().click(viewX: x, y: y)
+            },
+            Unmanaged.passRetained(self).toOpaque(),
+            { data in
+                guard let data else { return }
+                Unmanaged<VideoOverlays>.fromOpaque(data).release()
+            })
+    }
+}
