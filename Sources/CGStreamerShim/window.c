@@ -6,10 +6,90 @@
 #include <X11/Xlib.h>
 #include <X11/Xutil.h>
 
+#include <errno.h>
+#include <poll.h>
+#include <unistd.h>
+
+// Clicks on the window, read on a thread of their own over a second display connection
+// (ximagesink selects no button events on a window it did not create, so clicks on the
+// engine's own window would reach nobody).
+typedef struct {
+    Display *display;
+    Window window;
+    int wake[2]; // a pipe: writing to it ends the thread
+    GThread *thread;
+    me_window_click_callback callback;
+    gpointer data;
+    GDestroyNotify destroy;
+} ClickWatch;
+
 struct MeWindow {
     Display *display;
     Window window;
+    ClickWatch *clicks;
 };
+
+static gpointer watch_clicks(gpointer data) {
+    ClickWatch *watch = data;
+    struct pollfd fds[2] = {{ConnectionNumber(watch->display), POLLIN, 0}, {watch->wake[0], POLLIN, 0}};
+    for (;;) {
+        while (XPending(watch->display) > 0) {
+            XEvent event;
+            XNextEvent(watch->display, &event);
+            if (event.type == ButtonRelease && event.xbutton.button == Button1) {
+                XWindowAttributes attributes;
+                XGetWindowAttributes(watch->display, watch->window, &attributes);
+                watch->callback(event.xbutton.x, event.xbutton.y, attributes.width, attributes.height, watch->data);
+            }
+        }
+        int ready = poll(fds, 2, -1);
+        if ((ready < 0 && errno != EINTR) || (ready > 0 && fds[1].revents != 0)) {
+            break;
+        }
+    }
+    return NULL;
+}
+
+gboolean me_window_watch_clicks(MeWindow *window, const char *display_name, me_window_click_callback callback,
+                                gpointer data, GDestroyNotify destroy) {
+    if (window->clicks) {
+        return FALSE;
+    }
+    Display *display = XOpenDisplay(display_name);
+    if (!display) {
+        return FALSE;
+    }
+    ClickWatch *watch = g_new0(ClickWatch, 1);
+    watch->display = display;
+    watch->window = window->window;
+    watch->callback = callback;
+    watch->data = data;
+    watch->destroy = destroy;
+    if (pipe(watch->wake) != 0) {
+        XCloseDisplay(display);
+        g_free(watch);
+        return FALSE;
+    }
+    XSelectInput(display, window->window, ButtonPressMask | ButtonReleaseMask);
+    XSync(display, False);
+    watch->thread = g_thread_new("me-window-clicks", watch_clicks, watch);
+    window->clicks = watch;
+    return TRUE;
+}
+
+static void stop_watching_clicks(ClickWatch *watch) {
+    if (write(watch->wake[1], "x", 1) < 0) {
+        // The pipe cannot be full: nothing else writes to it.
+    }
+    g_thread_join(watch->thread);
+    close(watch->wake[0]);
+    close(watch->wake[1]);
+    XCloseDisplay(watch->display);
+    if (watch->destroy) {
+        watch->destroy(watch->data);
+    }
+    g_free(watch);
+}
 
 static gsize x11_threads_initialized = 0;
 
@@ -111,6 +191,9 @@ gboolean me_window_size_of(const char *display_name, unsigned long xid, int *wid
 }
 
 void me_window_close(MeWindow *window) {
+    if (window->clicks) {
+        stop_watching_clicks(window->clicks);
+    }
     XDestroyWindow(window->display, window->window);
     XCloseDisplay(window->display);
     g_free(window);

@@ -30,6 +30,46 @@ struct WindowSinkTests {
         player.stop()
     }
 
+    @Test("a click on the window (xdotool) lands in an overlay's hit region")
+    func clickOnOverlay() async throws {
+        let display = try await VirtualDisplay()
+        let player = MoviePlayer(
+            source: FileSource(url: try await TestMedia.url(for: TestMedia.bars)),
+            videoSink: WindowSink(display: display.name), audioOutput: .discard)
+        player.shouldAutoplay = false
+        // Two 60x40 buttons side by side at (180, 20) on the 320x240 movie, in its own window at (0, 0).
+        let buttons = try DrawingOverlay(
+            size: VideoSize(width: 120, height: 40), placement: .absolute(x: 180, y: 20),
+            hitRegions: [
+                OverlayHitRegion(id: "play", rect: ViewRect(x: 0, y: 0, width: 60, height: 40)),
+                OverlayHitRegion(id: "stop", rect: ViewRect(x: 60, y: 0, width: 60, height: 40)),
+            ]
+        ) { canvas, _ in
+            canvas.fill(ViewRect(x: 0, y: 0, width: 60, height: 40), with: Self.orange)
+            canvas.fill(ViewRect(x: 60, y: 0, width: 60, height: 40), with: .black)
+        }
+        let id = player.overlays.add(buttons)
+        let recorder = EventRecorder(player)
+        try await player.prepareToPlay()
+        let shot = try await display.screenshot()
+        expect(shot, 200, 40, Self.orange, "the play button is drawn")
+        try await display.click(atX: 270, y: 50)
+        try await recorder.waitFor("the stop region", within: .seconds(5)) {
+            if case .overlayRegionActivated(id, "stop", let point) = $0 {
+                abs(point.x - 90) < 2 && abs(point.y - 30) < 2
+            } else {
+                false
+            }
+        }
+        try await display.click(atX: 100, y: 200)  // on the movie, not on a button: nothing
+        try await display.click(atX: 190, y: 25)
+        try await recorder.waitFor("the play region", within: .seconds(5)) {
+            if case .overlayRegionActivated(id, "play", _) = $0 { true } else { false }
+        }
+        #expect(recorder.events.filter { if case .overlayRegionActivated = $0 { true } else { false } }.count == 2)
+        player.stop()
+    }
+
     @Test("fullscreen fits the movie to the screen with bars in the background colour, and back")
     func fullscreen() async throws {
         let display = try await VirtualDisplay()

@@ -49,6 +49,13 @@ public final class VirtualDisplay: Sendable {
         return try Screenshot(xwd: result.standardOutput)
     }
 
+    /// Clicks the left mouse button at a point of the screen (`xdotool`), as a person would.
+    public func click(atX x: Int, y: Int) async throws {
+        let result = try await ProcessRunner.run(
+            "xdotool", ["mousemove", "\(x)", "\(y)", "click", "1"], environment: ["DISPLAY": name])
+        guard result.status == 0 else { throw TestMediaError(message: "xdotool failed: \(result.standardError)") }
+    }
+
     /// Starts an X client on this display (an `xlogo` to embed video in, say); it is killed
     /// with the returned handle.
     public func launch(_ program: String, _ arguments: [String]) throws -> Process {

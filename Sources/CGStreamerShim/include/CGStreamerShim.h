@@ -155,6 +155,11 @@ void me_window_screen_size(MeWindow *window, int *width, int *height);
 gboolean me_window_has_window_manager(MeWindow *window);
 void me_window_set_fullscreen_hint(MeWindow *window, gboolean fullscreen);
 void me_window_close(MeWindow *window);
+typedef void (*me_window_click_callback)(int x, int y, int width, int height, gpointer data);
+/// Calls `callback` on a thread of its own for each left-button click on the window (at the
+/// release), with the point and the window's size, until the window is closed.
+gboolean me_window_watch_clicks(MeWindow *window, const char *display_name, me_window_click_callback callback,
+                                gpointer data, GDestroyNotify destroy);
 /// The size of any window on `display_name` (an app's, to draw into).
 gboolean me_window_size_of(const char *display_name, unsigned long xid, int *width, int *height);
 

@@ -29,7 +29,17 @@ extension PlayerCore {
             else {
                 return
             }
-            if existing == nil { state.withLock { $0.ownWindow = window } }
+            if existing == nil {
+                state.withLock { $0.ownWindow = window }
+                // ximagesink shows the frame unscaled, centred (or from its top left when the
+                // window is smaller): undo that, and the click is in the output frame's pixels.
+                window.watchClicks { [overlays] x, y, size in
+                    guard let canvas = overlays.latestGeometry?.viewSize else { return }
+                    let left = (size.width - min(size.width, canvas.width)) / 2
+                    let top = (size.height - min(size.height, canvas.height)) / 2
+                    overlays.click(viewX: Double(x - left), y: Double(y - top))
+                }
+            }
             handle = window.handle
             canvas = window.frame.size
         }

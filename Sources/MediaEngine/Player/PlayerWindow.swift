@@ -7,12 +7,38 @@ import Synchronization
 /// (XInitThreads) that several threads use it.
 final class PlayerWindow: @unchecked Sendable {
     private let window: OpaquePointer
+    private let display: String?
     private let lock = Mutex(())
 
     /// Opens a window, or returns nil when the display cannot be reached.
     init?(display: String?, size: VideoSize, title: String) {
         guard let window = me_window_open(display, Int32(size.width), Int32(size.height), title) else { return nil }
         self.window = window
+        self.display = display
+    }
+
+    /// Calls `handler` (on a thread of its own) with each left click's point and the window's
+    /// size then, until the window closes.
+    func watchClicks(_ handler: @escaping @Sendable (_ x: Int, _ y: Int, _ size: VideoSize) -> Void) {
+        final class Box: Sendable {
+            let handler: @Sendable (Int, Int, VideoSize) -> Void
+            init(_ handler: @escaping @Sendable (Int, Int, VideoSize) -> Void) { self.handler = handler }
+        }
+        let box = Unmanaged.passRetained(Box(handler)).toOpaque()
+        let started = lock.withLock { _ in
+            me_window_watch_clicks(
+                window, display,
+                { x, y, width, height, data in
+                    guard let data else { return }
+                    Unmanaged<Box>.fromOpaque(data).takeUnretainedValue().handler(
+                        Int(x), Int(y), VideoSize(width: Int(width), height: Int(height)))
+                }, box,
+                { data in
+                    guard let data else { return }
+                    Unmanaged<Box>.fromOpaque(data).release()
+                })
+        }
+        if started == 0 { Unmanaged<Box>.fromOpaque(box).release() }
     }
 
     deinit {
