@@ -33,6 +33,9 @@ let package = Package(
             name: "mediaplay", dependencies: ["MediaEngine", "FileSource"], path: "Examples/mediaplay",
             exclude: ["README.md"]),
         .executableTarget(
+            name: "overlay-tabs", dependencies: ["MediaEngine", "FileSource"], path: "Examples/overlay-tabs",
+            exclude: ["README.md"]),
+        .executableTarget(
             name: "engine-bench", dependencies: ["MediaEngine", "FileSource"], path: "Benchmarks/engine-bench"),
         .executableTarget(
             name: "engine-leak-check", dependencies: ["MediaEngine", "FileSource"], path: "Tests/LeakCheck"),

@@ -102,4 +102,21 @@ struct ExampleSmokeTests {
         #expect(result.standardError.contains("unknownSink"))
         #expect(result.standardError.contains("frames, images, null, window"))
     }
+
+    @Test("overlay-tabs maps a click through the view to the tab under it")
+    func overlayTabs() async throws {
+        let clip = try await TestMedia.url(for: TestMedia.bars)
+        // The 480x36 tab bar spans the 320-pixel view: two thirds of its size, at y 216-240.
+        let result = try await ProcessRunner.run(
+            BuildProducts.executable("overlay-tabs"),
+            ["--sink", "null", "--click", "100,230", "--click", "100,100", clip.path])
+        #expect(result.status == 0, "\(result.standardError)")
+        let output = result.standardOutput
+        #expect(output.contains("overlays: tab bar (overlay-1) with 4 tabs, banner 'swift-media-engine'"), "\(output)")
+        #expect(output.contains("click at (100, 100): no tab there"), "\(output)")
+        #expect(output.contains("clicked tab-2 at (150, 21) in the tab bar"), "\(output)")
+        #expect(output.contains("finished: playbackEnded"))
+        let missing = try await ProcessRunner.run(BuildProducts.executable("overlay-tabs"), ["/nowhere/movie.mp4"])
+        #expect(missing.status == 1 && missing.standardError.contains("fileNotFound"), "\(missing.standardError)")
+    }
 }

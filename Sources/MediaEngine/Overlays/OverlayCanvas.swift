@@ -1,5 +1,5 @@
-/// The pixels a ``DrawingOverlay`` draws into: RGBA, straight alpha, cleared to transparent
-/// before each drawing.
+/// RGBA pixels to draw into (straight alpha): what a ``DrawingOverlay``'s closure gets, cleared
+/// to transparent, and a way to compose a picture for an ``ImageOverlay``.
 public struct OverlayCanvas: Sendable {
     /// Width in pixels.
     public let width: Int
@@ -8,10 +8,20 @@ public struct OverlayCanvas: Sendable {
     /// `width * height * 4` bytes, rows top to bottom.
     public var pixels: [UInt8]
 
-    init(width: Int, height: Int) {
-        self.width = width
-        self.height = height
-        pixels = [UInt8](repeating: 0, count: width * height * 4)
+    /// A transparent canvas.
+    /// - Parameters:
+    ///   - width: Width in pixels, at least 1.
+    ///   - height: Height in pixels, at least 1.
+    public init(width: Int, height: Int) {
+        self.width = max(1, width)
+        self.height = max(1, height)
+        pixels = [UInt8](repeating: 0, count: self.width * self.height * 4)
+    }
+
+    /// The pixels as an ``OverlayBitmap``.
+    public func makeBitmap() -> OverlayBitmap {
+        // The sizes match by construction.
+        try! OverlayBitmap(width: width, height: height, rgba: pixels)
     }
 
     /// The canvas's size.
