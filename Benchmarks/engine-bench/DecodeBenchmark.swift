@@ -32,14 +32,18 @@ enum DecodeBenchmark {
     }
 
     /// Plays the movie to the end into a frames sink that does not wait for the clock.
-    static func engineFramesPerSecond(_ movie: URL, format: PixelFormat) async throws -> Double {
+    static func engineFramesPerSecond(
+        _ movie: URL, format: PixelFormat, overlays: [any VideoOverlay] = []
+    ) async throws -> Double {
         let sink = FrameSink(format: format, synchronized: false)
         let player = MoviePlayer(source: FileSource(url: movie), videoSink: sink, audioOutput: .discard)
+        for overlay in overlays { player.overlays.add(overlay) }
         let events = player.events
         let clock = ContinuousClock()
         let start = clock.now
         try await player.play()
         for await event in events {
+            if case .overlayFailed(_, let error) = event { throw BenchmarkError("an overlay failed: \(error)") }
             guard case .playbackDidFinish(let reason, let error) = event else { continue }
             guard reason == .playbackEnded else { throw BenchmarkError("decode failed: \(String(describing: error))") }
             break

@@ -222,6 +222,72 @@ static gboolean me_scaler_set_caps(GstBaseTransform *trans, GstCaps *incaps, Gst
     return me_scaler_configure(self);
 }
 
+// Blends one rectangle: 4:2:0 frames by blend.c, others with gst_video_blend on a view of just
+// the part of the frame the rectangle covers.
+// gst_video_blend unpacks and packs the destination's whole width for every row it touches
+// (GStreamer 1.22), so a 320-pixel-wide picture on a 1920-pixel frame cost six times its area;
+// and it mishandles rectangles that start above or left of the frame. The view starts on even
+// pixels (4:2:0 chroma), and the rectangle is cropped to the frame first.
+static void blend_rectangle(GstVideoOverlayRectangle *rectangle, GstVideoFrame *frame) {
+    gint x = 0, y = 0;
+    guint width = 0, height = 0;
+    gst_video_overlay_rectangle_get_render_rectangle(rectangle, &x, &y, &width, &height);
+    gint frame_width = GST_VIDEO_FRAME_WIDTH(frame), frame_height = GST_VIDEO_FRAME_HEIGHT(frame);
+    gint left = MAX(0, x) & ~1, top = MAX(0, y) & ~1;
+    gint right = MIN(frame_width, x + (gint)width), bottom = MIN(frame_height, y + (gint)height);
+    right = MIN(frame_width, right + (right & 1));
+    bottom = MIN(frame_height, bottom + (bottom & 1));
+    if (right <= left || bottom <= top || right <= x || bottom <= y) {
+        return;
+    }
+    // The rectangle's pixels at its render size, in AYUV for YUV frames and ARGB for RGB ones
+    // (GStreamer scales and converts them once and keeps them with the rectangle).
+    // GLOBAL_ALPHA: the pixels without the rectangle's opacity, which the blend applies.
+    gboolean yuv = GST_VIDEO_INFO_IS_YUV(&frame->info);
+    GstVideoOverlayFormatFlags flags = GST_VIDEO_OVERLAY_FORMAT_FLAG_GLOBAL_ALPHA;
+    GstBuffer *pixels = yuv ? gst_video_overlay_rectangle_get_pixels_ayuv(rectangle, flags)
+                            : gst_video_overlay_rectangle_get_pixels_argb(rectangle, flags);
+    GstVideoInfo source_info;
+    gst_video_info_set_format(&source_info,
+                              yuv ? GST_VIDEO_OVERLAY_COMPOSITION_FORMAT_YUV : GST_VIDEO_OVERLAY_COMPOSITION_FORMAT_RGB,
+                              width, height);
+    GstVideoMeta *meta = gst_buffer_get_video_meta(pixels);
+    if (meta) {
+        source_info.stride[0] = meta->stride[0];
+        source_info.offset[0] = meta->offset[0];
+    }
+    gfloat global_alpha = gst_video_overlay_rectangle_get_global_alpha(rectangle);
+    if (yuv && me_blend_ayuv_420(frame, pixels, source_info.stride[0], (gint)width, (gint)height, x, y, global_alpha)) {
+        return; // the decoders' 4:2:0 formats: see blend.c
+    }
+    GstVideoFrame source;
+    if (!gst_video_frame_map(&source, &source_info, pixels, GST_MAP_READ)) {
+        return;
+    }
+    // Crop the source to what lies inside the frame.
+    gint skip_columns = MAX(0, left - x), skip_rows = MAX(0, top - y);
+    GstVideoFrame cropped = source;
+    cropped.data[0] = (guint8 *)source.data[0] + skip_rows * GST_VIDEO_FRAME_PLANE_STRIDE(&source, 0) + skip_columns * 4;
+    cropped.info.width = (gint)width - skip_columns;
+    cropped.info.height = (gint)height - skip_rows;
+    // The frame's view: same planes and strides, starting at (left, top).
+    GstVideoFrame view = *frame;
+    const GstVideoFormatInfo *format = frame->info.finfo;
+    view.info.width = right - left;
+    view.info.height = bottom - top;
+    for (guint plane = 0; plane < GST_VIDEO_FRAME_N_PLANES(frame); plane++) {
+        gint components[GST_VIDEO_MAX_COMPONENTS];
+        gst_video_format_info_component(format, plane, components);
+        gint component = components[0];
+        gint column = GST_VIDEO_SUB_SCALE(GST_VIDEO_FORMAT_INFO_W_SUB(format, component), left);
+        gint row = GST_VIDEO_SUB_SCALE(GST_VIDEO_FORMAT_INFO_H_SUB(format, component), top);
+        view.data[plane] = (guint8 *)frame->data[plane] + row * GST_VIDEO_FRAME_PLANE_STRIDE(frame, plane) +
+                           column * GST_VIDEO_FORMAT_INFO_PSTRIDE(format, component);
+    }
+    gst_video_blend(&view, &cropped, x + skip_columns - left, y + skip_rows - top, global_alpha);
+    gst_video_frame_unmap(&source);
+}
+
 // Asks the callback for this frame's overlays and blends them onto `frame`.
 static void me_scaler_blend(MeScaler *self, GstBuffer *buffer, GstVideoFrame *frame) {
     if (!g_atomic_int_get(&self->compositing) || !self->compose) {
@@ -236,7 +302,9 @@ static void me_scaler_blend(MeScaler *self, GstBuffer *buffer, GstVideoFrame *fr
                                : GST_CLOCK_TIME_NONE;
     GstVideoOverlayComposition *composition = self->compose(&geometry, self->compose_data);
     if (composition) {
-        gst_video_overlay_composition_blend(composition, frame);
+        for (guint index = 0; index < gst_video_overlay_composition_n_rectangles(composition); index++) {
+            blend_rectangle(gst_video_overlay_composition_get_rectangle(composition, index), frame);
+        }
         gst_video_overlay_composition_unref(composition);
     }
 }

@@ -280,10 +280,20 @@ gulong me_signal_connect_draw(GstElement *overlay, me_draw_callback callback, gp
 
 // MARK: overlay pixels
 
-GstBuffer *me_overlay_buffer_new(const guint8 *bgra, guint width, guint height) {
-    gsize size = (gsize)width * height * 4;
-    GstBuffer *buffer = gst_buffer_new_allocate(NULL, size, NULL);
-    gst_buffer_fill(buffer, 0, bgra, size);
+GstBuffer *me_overlay_buffer_new(const guint8 *rgba, guint width, guint height) {
+    gsize count = (gsize)width * height;
+    GstBuffer *buffer = gst_buffer_new_allocate(NULL, count * 4, NULL);
+    GstMapInfo map;
+    if (gst_buffer_map(buffer, &map, GST_MAP_WRITE)) {
+        // GST_VIDEO_OVERLAY_COMPOSITION_FORMAT_RGB is BGRA in memory on little-endian machines.
+        for (gsize i = 0; i < count; i++) {
+            map.data[i * 4] = rgba[i * 4 + 2];
+            map.data[i * 4 + 1] = rgba[i * 4 + 1];
+            map.data[i * 4 + 2] = rgba[i * 4];
+            map.data[i * 4 + 3] = rgba[i * 4 + 3];
+        }
+        gst_buffer_unmap(buffer, &map);
+    }
     gst_buffer_add_video_meta(buffer, GST_VIDEO_FRAME_FLAG_NONE, GST_VIDEO_OVERLAY_COMPOSITION_FORMAT_RGB, width,
                               height);
     return buffer;

@@ -64,6 +64,26 @@ struct OverlayCompositingTests {
         #expect(geometry.movieSize == VideoSize(width: 320, height: 240))
     }
 
+    @Test("overlays partly outside the frame are cropped; odd positions keep their colour")
+    func edgesAndOddPositions() async throws {
+        let sink = FrameSink(format: .rgba)
+        let player = MoviePlayer(source: FileSource(url: try await TestMedia.url(for: TestMedia.bars)), videoSink: sink)
+        player.shouldAutoplay = false
+        player.overlays.add(try Self.square(Self.orange, .absolute(x: -10, y: -15, width: 30, height: 30)))
+        player.overlays.add(try Self.square(Self.orange, .absolute(x: 305, y: 225, width: 30, height: 30)))
+        player.overlays.add(try Self.square(.red, .absolute(x: 101, y: 61, width: 21, height: 21)))
+        try await player.prepareToPlay()
+        let frame = try #require(sink.latestFrame())
+        #expect(frame.color(atX: 2, y: 2).isClose(to: Self.orange, tolerance: 40), "top left corner")
+        #expect(frame.color(atX: 17, y: 12).isClose(to: Self.orange, tolerance: 40), "last covered pixel")
+        #expect(!frame.color(atX: 24, y: 20).isClose(to: Self.orange, tolerance: 60), "beyond the square")
+        #expect(frame.color(atX: 318, y: 238).isClose(to: Self.orange, tolerance: 40), "bottom right corner")
+        #expect(
+            frame.color(atX: 111, y: 71).isClose(to: .red, tolerance: 40),
+            "odd position: \(frame.color(atX: 111, y: 71))")
+        #expect(frame.color(atX: 102, y: 62).isClose(to: .red, tolerance: 50), "odd position, near its corner")
+    }
+
     @Test("a timed caption shows only inside its time range")
     func timedCaption() async throws {
         // A green box behind the text: easy to find, and no green in the bottom rows of the bars.

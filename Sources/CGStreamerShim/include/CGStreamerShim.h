@@ -95,8 +95,8 @@ gulong me_signal_connect_draw(GstElement *overlay, me_draw_callback callback, gp
 
 // MARK: Overlay pixels
 /// A buffer holding `width`x`height` pixels in GStreamer's overlay format (BGRA in memory,
-/// straight alpha), copied from `bgra`, with the video meta overlay rectangles need.
-GstBuffer *me_overlay_buffer_new(const guint8 *bgra, guint width, guint height);
+/// straight alpha), converted from `rgba` in one pass, with the video meta overlay rectangles need.
+GstBuffer *me_overlay_buffer_new(const guint8 *rgba, guint width, guint height);
 
 // MARK: Video frames (GstVideoFrame and GstVideoInfo fields are fixed-size arrays and macros).
 guint8 *me_video_frame_plane_data(GstVideoFrame *frame, guint plane);
@@ -186,6 +186,10 @@ typedef GstVideoOverlayComposition *(*me_compose_callback)(const MeScalerGeometr
 /// Sets the scaler's compose callback, once, before it starts; `destroy` runs when it is freed.
 void me_scaler_set_compositor(GstElement *scaler, me_compose_callback compose, gpointer user_data,
                               GDestroyNotify destroy);
+/// Blends AYUV pixels (`width`x`height`, rows of `stride` bytes, straight alpha) at (`x`, `y`)
+/// onto an 8-bit 4:2:0 frame (blend.c); false, doing nothing, for other formats.
+gboolean me_blend_ayuv_420(GstVideoFrame *frame, GstBuffer *pixels, gint stride, gint width, gint height, gint x,
+                           gint y, gfloat global_alpha);
 /// The geometry of the latest frame; false before the first.
 gboolean me_scaler_geometry(GstElement *scaler, MeScalerGeometry *geometry);
 

@@ -5,11 +5,7 @@ internal import CGStreamerShim
 enum OverlayPixels {
     /// RGBA bytes to a BGRA buffer (GStreamer's overlay format on little-endian machines) with a video meta.
     static func makeBuffer(rgba: [UInt8], width: Int, height: Int) -> Buffer {
-        var bgra = rgba
-        for index in stride(from: 0, to: bgra.count, by: 4) {
-            bgra.swapAt(index, index + 2)
-        }
-        let raw = bgra.withUnsafeBufferPointer { me_overlay_buffer_new($0.baseAddress, guint(width), guint(height)) }
+        let raw = rgba.withUnsafeBufferPointer { me_overlay_buffer_new($0.baseAddress, guint(width), guint(height)) }
         return Buffer(owning: raw!)
     }
 }

@@ -137,12 +137,15 @@ public final class VideoOverlays: Sendable {
         _ = storage.withLock { $0.watchers.removeValue(forKey: token) }
     }
 
-    /// The overlays, bottom first (z-order, then the order they were added).
+    /// The overlays, bottom first (z-order, then the order they were added, as reordered).
     public var all: [(id: ID, overlay: any VideoOverlay)] {
         let entries = storage.withLock { $0.entries }
-        return entries.enumerated()
-            .sorted { ($0.element.overlay.zOrder, $0.offset) < ($1.element.overlay.zOrder, $1.offset) }
-            .map { ($0.element.id, $0.element.overlay) }
+        // Each z-order read once (an overlay may compute it under a lock), then a stable sort.
+        let keys = entries.map(\.overlay.zOrder)
+        guard zip(keys, keys.dropFirst()).contains(where: { $0 > $1 }) else {
+            return entries.map { ($0.id, $0.overlay) }
+        }
+        return entries.indices.sorted { (keys[$0], $0) < (keys[$1], $1) }.map { (entries[$0].id, entries[$0].overlay) }
     }
 
     /// Whether there are none (checked on every frame, so cheaper than ``all``).
