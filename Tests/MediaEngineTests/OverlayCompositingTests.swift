@@ -111,24 +111,27 @@ struct OverlayCompositingTests {
         }
     }
 
-    @Test("removing an overlay while playing restores the movie's pixels on the next frames")
+    @Test("adding and removing an overlay while playing changes the next frames and drops none")
     func removal() async throws {
         let log = ColorLog { frame in frame.color(atX: 160, y: 120).isClose(to: Self.orange, tolerance: 40) }
         let player = MoviePlayer(
             source: FileSource(url: try await TestMedia.url(for: TestMedia.numbered)), videoSink: log.sink(),
             audioOutput: .discard)
-        let id = player.overlays.add(try Self.square(Self.orange, .absolute(x: 140, y: 100, width: 40, height: 40)))
         let recorder = EventRecorder(player)
         try await player.play()
-        try await log.waitForFrames(10)
+        try await log.waitForFrames(5)
+        let addedAt = log.all.count
+        let id = player.overlays.add(try Self.square(Self.orange, .absolute(x: 140, y: 100, width: 40, height: 40)))
+        try await log.waitForFrames(addedAt + 10)
         let removedAt = log.all.count
         player.overlays.remove(id)
         _ = try await recorder.waitForFinish()
         let frames = log.all
-        #expect(frames.count == 60)
-        #expect(frames.prefix(removedAt).allSatisfy { $0.hit }, "before removal the square shows")
-        // Frames already composited when it was removed may still be queued (two at most).
-        #expect(frames.dropFirst(removedAt + 2).allSatisfy { !$0.hit }, "after removal the movie shows")
+        #expect(frames.count == 60, "no frame dropped while overlays came and went")
+        // Frames already composited when it changed may still be queued (two at most).
+        #expect(frames.prefix(addedAt).allSatisfy { !$0.hit }, "before it was added, the movie")
+        #expect(frames[(addedAt + 2)..<removedAt].allSatisfy { $0.hit }, "while it is there, the square")
+        #expect(frames.dropFirst(removedAt + 2).allSatisfy { !$0.hit }, "after removal, the movie again")
     }
 
     @Test("a click on the view maps through aspect-fit bars to the overlay's region")

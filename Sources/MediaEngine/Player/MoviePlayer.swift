@@ -91,9 +91,10 @@ public final class MoviePlayer: Sendable {
     public var overlays: VideoOverlays { core.overlays }
 
     /// A click or touch at a point of the output frame (its pixels, as a frames sink delivers
-    /// them), for outputs without a window of their own; window outputs report clicks by
-    /// themselves. The point is mapped back through the scaling mode and each overlay's
-    /// placement in the latest frame; when it lands in a hit region, the player announces
+    /// them). The player's own window reports its clicks by itself; for a window the app gave
+    /// (``windowHandle``), whose output frame is the window, pass the click's window coordinates.
+    /// The point is mapped back through the scaling mode and each overlay's placement in the
+    /// latest frame; when it lands in a hit region, the player announces
     /// ``PlayerEvent/overlayRegionActivated(overlay:region:point:)``.
     /// - Parameters:
     ///   - x: Pixels from the output frame's left edge.
