@@ -43,6 +43,22 @@ static void set_sinks_async(GPtrArray *chain, gboolean async) {
     }
 }
 
+// Takes an unlinked output out of the bin (on a GStreamer worker thread, see on_idle_swap).
+static void shut_down_old_chain(GstElement *bin, gpointer data) {
+    GPtrArray *chain = data;
+    for (guint i = 0; i < chain->len; i++) {
+        GstElement *element = g_ptr_array_index(chain, i);
+        gst_element_set_state(element, GST_STATE_NULL);
+        GstObject *parent = gst_object_get_parent(GST_OBJECT(element));
+        if (parent == GST_OBJECT(bin)) {
+            gst_bin_remove(GST_BIN(bin), element);
+        }
+        if (parent) {
+            gst_object_unref(parent);
+        }
+    }
+}
+
 static GstPadProbeReturn on_idle_swap(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
     (void)pad;
     (void)info;
@@ -52,12 +68,15 @@ static GstPadProbeReturn on_idle_swap(GstPad *pad, GstPadProbeInfo *info, gpoint
     }
     GstElement *old_head = g_ptr_array_index(plan->old_chain, 0);
     gst_element_unlink(plan->upstream, old_head);
+    // The old output is shut down on another thread: its state change waits for its pads'
+    // locks, which an event on its way upstream through it (the segment seek that starts the
+    // next pass of a repeating movie, sent from the bus thread) may hold while it waits for
+    // this very streaming thread to move on. Locked, it ignores the bin's state changes.
     for (guint i = 0; i < plan->old_chain->len; i++) {
-        GstElement *element = g_ptr_array_index(plan->old_chain, i);
-        gst_element_set_locked_state(element, TRUE);
-        gst_element_set_state(element, GST_STATE_NULL);
-        gst_bin_remove(plan->bin, element);
+        gst_element_set_locked_state(g_ptr_array_index(plan->old_chain, i), TRUE);
     }
+    gst_element_call_async(GST_ELEMENT(plan->bin), shut_down_old_chain, g_ptr_array_ref(plan->old_chain),
+                           (GDestroyNotify)g_ptr_array_unref);
     for (guint i = 0; i < plan->new_chain->len; i++) {
         gst_bin_add(plan->bin, g_ptr_array_index(plan->new_chain, i));
     }
