@@ -73,9 +73,12 @@ bench: bench-deps
 	$(SWIFT) build -c release --product engine-bench
 	.build/release/engine-bench $(BENCH_ARGS)
 
-leaks: build
+leaks: build $(SAMPLE)
 	$(SWIFT) build --product engine-leak-check
-	.build/debug/engine-leak-check
+	GST_TRACERS=leaks GST_DEBUG=GST_TRACER:7 GST_DEBUG_NO_COLOR=1 .build/debug/engine-leak-check cycles 10 $(SAMPLE) \
+		2> .build/leaks.log; status=$$?; echo "GStreamer leak tracer log: .build/leaks.log"; \
+		if grep "object-alive, type-name=(string)" .build/leaks.log | grep -v "%s"; then exit 1; fi; \
+		exit $$status
 
 docs: deps
 	$(SWIFT) package generate-documentation --target MediaEngine 2>/dev/null || \

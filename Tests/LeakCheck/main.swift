@@ -2,7 +2,8 @@
 // file descriptors, threads and (under GST_TRACERS=leaks) GStreamer objects can be counted
 // with nothing else running. The tests run it; `make leaks` runs it under the leaks tracer.
 //
-//   engine-leak-check cycles N FILE        prepare/play/stop N times, then release players mid-play
+//   engine-leak-check cycles N FILE        prepare/play/swap/seek/stop N times with overlays and a
+//                                          turned picture, then release players mid-play
 //   engine-leak-check bad-inputs FILE...   prepare each file twice, expecting an error each time
 //
 // Prints one JSON object per line: one per input or cycle, then a summary with the counts.
@@ -58,8 +59,17 @@ func cycles(_ count: Int, file: String) async throws {
     for cycle in 0..<count {
         let start = ContinuousClock.now
         let player = MoviePlayer(source: FileSource(path: file), videoSink: FrameSink(synchronized: false))
+        // Every part of the video bin in use: overlays (the scaler composites), a turned
+        // picture (the flip is linked in), a swap to another output.
+        player.overlays.add(try TextOverlay(text: "cycle \(cycle)"))
+        player.overlays.add(
+            try DrawingOverlay(size: VideoSize(width: 16, height: 16), redraw: .everyFrame) { canvas, _ in
+                canvas.clear(to: .red)
+            })
+        player.videoOrientation = cycle % 2 == 0 ? .rotate90 : .automatic
         try await player.prepareToPlay()
         try await player.play()
+        try await player.setVideoSink(FrameSink(format: .rgba, synchronized: false))
         try await player.pause()
         try await player.seek(to: .milliseconds(500))
         try await player.play()
