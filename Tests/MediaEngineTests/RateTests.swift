@@ -77,7 +77,8 @@ struct RateTests {
     @Test("scanning forward shows keyframes at a rising rate, then returns to the state before")
     func scanForward() async throws {
         let frames = FrameRecorder()
-        let player = try await MoviePlayer.recording(frames)
+        // A long movie, so the scan (up to 8x) cannot reach its end before endSeeking().
+        let player = try await MoviePlayer.recording(frames, clip: TestMedia.longBars)
         let recorder = EventRecorder(player)
         try await player.play()
         try await frames.waitUntil("a few frames") { $0.count >= 3 }

@@ -48,6 +48,16 @@ public enum TestMedia {
             audiotestsrc num-buffers=87 wave=sine ! audio/x-raw,rate=44100,channels=2 ! audioconvert ! avenc_aac ! mux.
             """)
 
+    /// 60 seconds of small bars, keyframe every 10 frames: for scanning, which runs through a
+    /// 2-second clip before a test on a busy machine gets to stop it.
+    public static let longBars = Clip(
+        fileExtension: "mp4",
+        pipeline: """
+            videotestsrc num-buffers=1800 pattern=smpte horizontal-speed=2 ! \
+            video/x-raw,format=I420,width=160,height=120,framerate=30/1 ! \
+            x264enc key-int-max=10 speed-preset=ultrafast ! h264parse ! mp4mux faststart=true ! filesink location=LOCATION
+            """)
+
     /// The numbered bars at a high bitrate (about 2 Mbit/s), for streams that must outrun a slow server.
     public static let heavyNumbered = Clip(
         fileExtension: "mp4",
