@@ -343,37 +343,6 @@ const struct YuvConstants *me_yuv_constants(int matrix, gboolean swapped) {
 
 void me_name_current_thread(const char *name) { pthread_setname_np(pthread_self(), name); }
 
-// MARK: allocation
-
-// Answers an allocation query for the sink (appsink has no answer of its own in 1.22, and
-// without one the query fails): GstVideoMeta understood, and a pool entry without a pool, which
-// is what makes avdec_h264 decode straight into buffers it then sends (measured: without the
-// entry it copies every frame even with GstVideoMeta).
-static GstPadProbeReturn on_allocation_query(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
-    (void)pad;
-    (void)data;
-    GstQuery *query = GST_PAD_PROBE_INFO_QUERY(info);
-    if (GST_QUERY_TYPE(query) != GST_QUERY_ALLOCATION) {
-        return GST_PAD_PROBE_OK;
-    }
-    if (!gst_query_find_allocation_meta(query, GST_VIDEO_META_API_TYPE, NULL)) {
-        gst_query_add_allocation_meta(query, GST_VIDEO_META_API_TYPE, NULL);
-    }
-    GstCaps *caps = NULL;
-    GstVideoInfo video;
-    gst_query_parse_allocation(query, &caps, NULL);
-    if (caps && gst_video_info_from_caps(&video, caps) && gst_query_get_n_allocation_pools(query) == 0) {
-        gst_query_add_allocation_pool(query, NULL, (guint)GST_VIDEO_INFO_SIZE(&video), 2, 0);
-    }
-    return GST_PAD_PROBE_HANDLED; // the query succeeds with this answer
-}
-
-void me_accept_video_meta(GstElement *sink) {
-    GstPad *pad = gst_element_get_static_pad(sink, "sink");
-    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM | GST_PAD_PROBE_TYPE_PUSH, on_allocation_query, NULL,
-                      NULL);
-    gst_object_unref(pad);
-}
 
 
 // MARK: pointer clicks

@@ -115,11 +115,6 @@ typedef void (*me_pointer_callback)(gdouble x, gdouble y, gpointer data);
 /// `element`'s src pad, at the point in that element's output frames.
 void me_watch_pointer(GstElement *element, me_pointer_callback callback, gpointer data, GDestroyNotify destroy);
 
-// MARK: Allocation.
-/// Makes `sink` (an appsink) tell upstream it reads GstVideoMeta, so decoders can hand over the
-/// frames they decoded into (with their own strides and padding) instead of copying each one.
-void me_accept_video_meta(GstElement *sink);
-
 // MARK: Buffers.
 GstClockTime me_buffer_pts(GstBuffer *buffer);
 GstClockTime me_buffer_duration(GstBuffer *buffer);
