@@ -72,36 +72,43 @@ public final class DrawingOverlay: VideoOverlay {
         state.withLock { $0.drawn = nil }
     }
 
+    /// Where the overlay goes and how big it is.
     public var placement: OverlayPlacement {
         get { state.withLock { $0.placement } }
         set { state.withLock { $0.placement = newValue } }
     }
 
+    /// Higher values draw over lower ones.
     public var zOrder: Int {
         get { state.withLock { $0.zOrder } }
         set { state.withLock { $0.zOrder = newValue } }
     }
 
+    /// Whether the overlay is drawn.
     public var isVisible: Bool {
         get { state.withLock { $0.isVisible } }
         set { state.withLock { $0.isVisible = newValue } }
     }
 
+    /// 0 (invisible) to 1 (as the pixels' own alpha says).
     public var opacity: Double {
         get { state.withLock { $0.opacity } }
         set { state.withLock { $0.opacity = newValue } }
     }
 
+    /// When the overlay shows, or nil for the whole movie.
     public var timeRange: Range<Duration>? {
         get { state.withLock { $0.timeRange } }
         set { state.withLock { $0.timeRange = newValue } }
     }
 
+    /// Areas that react to clicks, in the bitmap's pixels.
     public var hitRegions: [OverlayHitRegion] {
         get { state.withLock { $0.hitRegions } }
         set { state.withLock { $0.hitRegions = newValue } }
     }
 
+    /// The pixels for one frame (see ``VideoOverlay/bitmap(for:)``).
     public func bitmap(for request: OverlayRenderRequest) throws(MediaError) -> OverlayBitmap? {
         if redraw == .whenInvalidated, let drawn = state.withLock({ $0.drawn }) { return drawn }
         var canvas = OverlayCanvas(width: size.width, height: size.height)

@@ -10,11 +10,17 @@ import Foundation
 public struct ImageOverlay: VideoOverlay {
     /// The decoded picture.
     public let image: OverlayBitmap
+    /// Where the overlay goes and how big it is.
     public var placement: OverlayPlacement
+    /// Higher values draw over lower ones.
     public var zOrder: Int
+    /// Whether the overlay is drawn.
     public var isVisible: Bool
+    /// 0 (invisible) to 1 (as the pixels' own alpha says).
     public var opacity: Double
+    /// When the overlay shows, or nil for the whole movie.
     public var timeRange: Range<Duration>?
+    /// Areas that react to clicks, in the bitmap's pixels.
     public var hitRegions: [OverlayHitRegion]
 
     /// An overlay of a picture already in memory.
@@ -66,6 +72,7 @@ public struct ImageOverlay: VideoOverlay {
             hitRegions: hitRegions)
     }
 
+    /// The pixels for one frame (see ``VideoOverlay/bitmap(for:)``).
     public func bitmap(for request: OverlayRenderRequest) -> OverlayBitmap? { image }
 }
 

@@ -106,31 +106,37 @@ public final class TextOverlay: VideoOverlay {
         }
     }
 
+    /// Where the overlay goes and how big it is.
     public var placement: OverlayPlacement {
         get { state.withLock { $0.placement } }
         set { state.withLock { $0.placement = newValue } }
     }
 
+    /// Higher values draw over lower ones.
     public var zOrder: Int {
         get { state.withLock { $0.zOrder } }
         set { state.withLock { $0.zOrder = newValue } }
     }
 
+    /// Whether the overlay is drawn.
     public var isVisible: Bool {
         get { state.withLock { $0.isVisible } }
         set { state.withLock { $0.isVisible = newValue } }
     }
 
+    /// 0 (invisible) to 1 (as the pixels' own alpha says).
     public var opacity: Double {
         get { state.withLock { $0.opacity } }
         set { state.withLock { $0.opacity = newValue } }
     }
 
+    /// When the overlay shows, or nil for the whole movie.
     public var timeRange: Range<Duration>? {
         get { state.withLock { $0.timeRange } }
         set { state.withLock { $0.timeRange = newValue } }
     }
 
+    /// Areas that react to clicks, in the bitmap's pixels.
     public var hitRegions: [OverlayHitRegion] {
         get { state.withLock { $0.hitRegions } }
         set { state.withLock { $0.hitRegions = newValue } }
@@ -145,6 +151,7 @@ public final class TextOverlay: VideoOverlay {
         }
     }
 
+    /// The pixels for one frame (see ``VideoOverlay/bitmap(for:)``).
     public func bitmap(for request: OverlayRenderRequest) throws(MediaError) -> OverlayBitmap? {
         guard let text = text(at: request.time), !text.isEmpty else { return nil }
         let (cached, style) = state.withLock { ($0.drawn[text], $0.style) }

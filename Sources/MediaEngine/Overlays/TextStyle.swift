@@ -9,9 +9,11 @@ public struct TextStyle: Sendable, Hashable {
 
     /// A stroke around each glyph.
     public struct Outline: Sendable, Hashable {
+        /// Its colour.
         public var color: RGBAColor
         /// The stroke's width outside the glyph, in pixels.
         public var width: Double
+        /// An outline.
         public init(color: RGBAColor = .black, width: Double = 2) {
             self.color = color
             self.width = width
@@ -20,11 +22,13 @@ public struct TextStyle: Sendable, Hashable {
 
     /// A copy of the text drawn under it, offset.
     public struct Shadow: Sendable, Hashable {
+        /// Its colour.
         public var color: RGBAColor
         /// Offset to the right, in pixels.
         public var dx: Double
         /// Offset down, in pixels.
         public var dy: Double
+        /// A shadow.
         public init(color: RGBAColor = RGBAColor(red: 0, green: 0, blue: 0, alpha: 160), dx: Double = 2, dy: Double = 2)
         {
             self.color = color
