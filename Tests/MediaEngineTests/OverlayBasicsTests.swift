@@ -3,9 +3,9 @@ import MediaEngine
 import MediaTestSupport
 import Testing
 
-/// The overlay protocol and its compositing stage, with a square drawn by a test double.
-@Suite("Overlay stage")
-struct OverlayStageTests {
+/// The overlay protocol and the compositing in the video bin, with a square drawn by a test double.
+@Suite("Overlay basics")
+struct OverlayBasicsTests {
     struct Square: VideoOverlay {
         let bitmap: OverlayBitmap
         var placement: OverlayPlacement
