@@ -12,6 +12,7 @@ struct OverlayCompositingTests {
     /// Frames as (presentation time, whether `probe` saw its colour), recorded on the streaming thread.
     final class ColorLog: Sendable {
         private let entries = Mutex<[(time: Duration?, hit: Bool)]>([])
+        private let waitlist = Waitlist()
         let probe: @Sendable (borrowing VideoFrame) -> Bool
 
         init(_ probe: @escaping @Sendable (borrowing VideoFrame) -> Bool) { self.probe = probe }
@@ -20,6 +21,7 @@ struct OverlayCompositingTests {
             FrameSink(format: .rgba, size: size, synchronized: synchronized) { [self] frame in
                 let hit = probe(frame)
                 entries.withLock { $0.append((frame.presentationTime, hit)) }
+                waitlist.recheck()
             }
         }
 
@@ -27,7 +29,7 @@ struct OverlayCompositingTests {
 
         func waitForFrames(_ count: Int) async throws {
             try await withDeadline(.seconds(10), "\(count) frames") { [self] in
-                while all.count < count { try await Task.sleep(for: .milliseconds(5)) }
+                await waitlist.wait { self.all.count >= count }
             }
         }
     }

@@ -49,18 +49,21 @@ public final class LoopbackHTTPServer: Sendable {
         process.arguments = ["-c", configURL.path, "-p", directory.path]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
+        // nginx writes its pid file after it has bound its listening socket: waiting for the
+        // file (inotify, woken by nginx's exit too) means connections will be accepted.
+        let started = PidFileWatch(directory: directory, file: "nginx.pid")
+        process.terminationHandler = { _ in started.processExited() }
         try process.run()
         baseURL = "http://127.0.0.1:\(port)"
-        try await withDeadline(.seconds(5), "nginx listening on port \(port)") {
-            while !Self.accepts(port: port) {
-                guard self.process.isRunning else {
-                    let log =
-                        (try? String(contentsOf: self.directory.appendingPathComponent("error.log"), encoding: .utf8))
-                        ?? ""
-                    throw TestMediaError(message: "nginx exited: \(log)")
-                }
-                await pause(milliseconds: 20)
+        do {
+            try await withDeadline(.seconds(5), "nginx listening on port \(port)") {
+                try await OwnThread.run { try started.wait() }
             }
+        } catch {
+            let log = (try? String(contentsOf: directory.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            throw TestMediaError(message: "nginx did not start (\(error)): \(log)")
         }
     }
 
@@ -91,18 +94,48 @@ public final class LoopbackHTTPServer: Sendable {
         guard bound else { throw TestMediaError(message: "no free port") }
         return Int(UInt16(bigEndian: address.sin_port))
     }
+}
 
-    private static func accepts(port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+/// Waits for a file to appear in a folder (inotify), or for the process that should write it to
+/// exit. Made before the process starts, so the file cannot appear unseen.
+final class PidFileWatch: Sendable {
+    private let path: String
+    private let events: Int32
+    private let wake: (read: Int32, write: Int32)
+
+    init(directory: URL, file: String) {
+        path = directory.appendingPathComponent(file).path
+        events = inotify_init1(Int32(IN_CLOEXEC))
+        inotify_add_watch(events, directory.path, UInt32(IN_CREATE | IN_MOVED_TO))
+        var fds: [Int32] = [0, 0]
+        pipe(&fds)
+        wake = (fds[0], fds[1])
+    }
+
+    deinit {
+        close(events)
+        close(wake.read)
+        close(wake.write)
+    }
+
+    /// Wakes ``wait()``: the process is gone.
+    func processExited() {
+        _ = write(wake.write, "x", 1)
+    }
+
+    /// Blocks until the file exists; throws if the process exits first.
+    func wait() throws {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !FileManager.default.fileExists(atPath: path) {
+            var fds = [
+                pollfd(fd: events, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0),
+            ]
+            guard poll(&fds, 2, -1) >= 0 || errno == EINTR else { throw TestMediaError(message: "poll failed") }
+            if fds[1].revents != 0, !FileManager.default.fileExists(atPath: path) {
+                throw TestMediaError(message: "the process exited before writing \(path)")
             }
+            if fds[0].revents != 0 { _ = read(events, &buffer, buffer.count) }
         }
     }
 }

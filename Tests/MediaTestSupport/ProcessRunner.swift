@@ -52,11 +52,7 @@ public enum ProcessRunner {
     private static func executeOnOwnThread(
         _ program: String, _ arguments: [String], environment: [String: String]
     ) async throws -> (Int32, Data, Data) {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(with: Swift.Result { try execute(program, arguments, environment: environment) })
-            }.start()
-        }
+        try await OwnThread.run { try execute(program, arguments, environment: environment) }
     }
 
     private static func execute(

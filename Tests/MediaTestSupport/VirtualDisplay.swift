@@ -11,29 +11,48 @@ public final class VirtualDisplay: Sendable {
     public let name: String
     private let process: Process
 
-    /// Starts Xvfb on a free display number.
+    /// Starts Xvfb on a display number it picks itself, and returns once it accepts clients.
     public init(width: Int = 640, height: Int = 480) async throws {
-        var number = 90 + Int(getpid() % 100)
-        while FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock") { number += 1 }
-        name = ":\(number)"
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
-        process.arguments = [name, "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp", "-noreset"]
-        process.standardOutput = FileHandle.nullDevice
+        // -displayfd: Xvfb chooses a free display and writes its number to standard output once
+        // it is ready for clients, which is what this waits for (no lock-file guessing, no polling).
+        process.arguments = [
+            "-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp", "-noreset",
+        ]
+        let ready = Pipe()
+        process.standardOutput = ready
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let socket = "/tmp/.X11-unix/X\(number)"
-        try await withDeadline(.seconds(10), "Xvfb on \(name)") { [process, name] in
-            while !FileManager.default.fileExists(atPath: socket) {
-                guard process.isRunning else { throw TestMediaError(message: "Xvfb exited") }
-                await pause(milliseconds: 20)
+        do {
+            let reader = ready.fileHandleForReading
+            let number = try await withDeadline(.seconds(10), "Xvfb to start") {
+                try await OwnThread.run { () throws -> Int in
+                    var line = Data()
+                    while !line.contains(UInt8(ascii: "\n")) {
+                        guard let chunk = try reader.read(upToCount: 16), !chunk.isEmpty else {
+                            throw TestMediaError(message: "Xvfb exited before it was ready")
+                        }
+                        line.append(chunk)
+                    }
+                    guard
+                        let number = Int(
+                            String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+                    else { throw TestMediaError(message: "Xvfb announced no display number") }
+                    return number
+                }
             }
+            name = ":\(number)"
             // The first client makes the server compile its keymap, which takes a while: let a
             // throwaway client (on a thread of its own) pay that, not a player under test.
             let probe = try await ProcessRunner.run("xdpyinfo", ["-display", name])
             guard probe.status == 0 else {
                 throw TestMediaError(message: "Xvfb does not answer: \(probe.standardError)")
             }
+        } catch {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            throw error
         }
     }
 
@@ -69,28 +88,23 @@ public final class VirtualDisplay: Sendable {
     }
 
     /// The id of the window a client named `title` draws in: its top-level window's first child
-    /// (toolkit clients such as xlogo draw in a widget window inside the top-level one), once it exists.
+    /// (toolkit clients such as xlogo draw in a widget window inside the top-level one), once it
+    /// exists (`xdotool search --sync` waits for the window to be mapped).
     public func drawingArea(ofWindowNamed title: String) async throws -> UInt {
         try await withDeadline(.seconds(10), "a window named \(title)") { [name] in
-            while true {
-                let tree = try await ProcessRunner.run("xwininfo", ["-root", "-tree", "-display", name]).standardOutput
-                let lines = tree.split(separator: "\n")
-                if let top = lines.firstIndex(where: { $0.contains("\"\(title)\"") }), top + 2 < lines.count,
-                    lines[top + 1].contains("child"),
-                    let id = lines[top + 2].split(separator: " ").first(where: { $0.hasPrefix("0x") }),
-                    let value = UInt(id.dropFirst(2), radix: 16)
-                {
-                    return value
-                }
-                await pause(milliseconds: 50)
+            let search = try await ProcessRunner.run(
+                "xdotool", ["search", "--sync", "--onlyvisible", "--name", "^\(title)$"], environment: ["DISPLAY": name]
+            )
+            guard search.status == 0, let top = search.standardOutput.split(separator: "\n").first else {
+                throw TestMediaError(message: "no window named \(title): \(search.standardError)")
             }
+            let tree = try await ProcessRunner.run("xwininfo", ["-children", "-id", String(top), "-display", name])
+            let lines = tree.standardOutput.split(separator: "\n")
+            guard let children = lines.firstIndex(where: { $0.contains("child") }), children + 1 < lines.count,
+                let id = lines[children + 1].split(separator: " ").first(where: { $0.hasPrefix("0x") }),
+                let value = UInt(id.dropFirst(2), radix: 16)
+            else { throw TestMediaError(message: "\(title) has no child window: \(tree.standardOutput)") }
+            return value
         }
-    }
-}
-
-/// Yields for a while without holding a thread: a dispatch timer resumes the task.
-func pause(milliseconds: Int) async {
-    await withCheckedContinuation { continuation in
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(milliseconds)) { continuation.resume() }
     }
 }
