@@ -71,7 +71,7 @@ func makeTabBar(tabs: Int) throws(MediaError) -> ImageOverlay {
     var regions: [OverlayHitRegion] = []
     for index in 0..<tabs {
         let area = ViewRect(x: index * tabWidth, y: 0, width: tabWidth, height: height)
-        let label = try TextRenderer.label("Tab \(index + 1)")
+        let label = try tabLabel("Tab \(index + 1)")
         canvas.draw(label, atX: area.x + (tabWidth - label.width) / 2, y: (height - label.height) / 2)
         if index > 0 { canvas.fill(ViewRect(x: area.x, y: 6, width: 1, height: height - 12), with: .white) }
         regions.append(OverlayHitRegion(id: "tab-\(index + 1)", rect: area))
@@ -82,17 +82,14 @@ func makeTabBar(tabs: Int) throws(MediaError) -> ImageOverlay {
         zOrder: 10, hitRegions: regions)
 }
 
-enum TextRenderer {
-    /// A tab's label, drawn by a text overlay.
-    static func label(_ text: String) throws(MediaError) -> OverlayBitmap {
-        let overlay = try TextOverlay(
-            text: text, style: TextStyle(font: "Sans Bold 14", color: .white, outline: nil, padding: 0))
-        let request = OverlayRenderRequest(frameSize: VideoSize(width: 1, height: 1), time: nil)
-        guard let bitmap = try overlay.bitmap(for: request) else {
-            throw MediaError(.overlayFailed, "the label '\(text)' drew nothing")
-        }
-        return bitmap
-    }
+/// A tab's label, drawn by a text overlay.
+func tabLabel(_ text: String) throws(MediaError) -> OverlayBitmap {
+    let overlay = try TextOverlay(
+        text: text, style: TextStyle(font: "Sans Bold 14", color: .white, outline: nil, padding: 0))
+    guard
+        let bitmap = try overlay.bitmap(for: OverlayRenderRequest(frameSize: VideoSize(width: 1, height: 1), time: nil))
+    else { throw MediaError(.overlayFailed, "the label '\(text)' drew nothing") }
+    return bitmap
 }
 
 let arguments: Arguments

@@ -46,45 +46,7 @@ public struct FileSource: MediaSource {
         guard isFileURL else {
             throw MediaError(.invalidArgument, "'\(path)' is not a file URL")
         }
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            let code = errno
-            switch code {
-            case ENOENT, ENOTDIR:
-                throw MediaError(.fileNotFound, "no file at \(path)")
-            case EACCES, EPERM:
-                throw MediaError(.permissionDenied, "no permission to reach \(path)")
-            default:
-                throw MediaError(.fileNotFound, "cannot look at \(path): \(String(cString: strerror(code)))")
-            }
-        }
-        let type = info.st_mode & S_IFMT
-        if type == S_IFDIR {
-            throw MediaError(.isDirectory, "\(path) is a directory, not a movie file")
-        }
-        guard type == S_IFREG else {
-            let kind =
-                switch type {
-                case S_IFIFO: "a FIFO"
-                case S_IFCHR: "a character device"
-                case S_IFBLK: "a block device"
-                case S_IFSOCK: "a socket"
-                default: "not a regular file"
-                }
-            throw MediaError(.notRegularFile, "\(path) is \(kind), not a regular file")
-        }
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            let code = errno
-            if code == EACCES || code == EPERM {
-                throw MediaError(.permissionDenied, "no permission to read \(path)")
-            }
-            throw MediaError(.fileNotFound, "cannot open \(path): \(String(cString: strerror(code)))")
-        }
-        close(descriptor)
-        if info.st_size == 0 {
-            throw MediaError(.emptyFile, "\(path) is empty")
-        }
+        _ = try LocalFile.check(path, kind: "movie file")
     }
 
     /// Turns a container error into ``MediaError/Code/truncatedMovie`` when the file's own

@@ -23,22 +23,14 @@ public final class DrawingOverlay: VideoOverlay {
     ///   - request: The frame's size and position in the movie.
     public typealias Draw = @Sendable (_ canvas: inout OverlayCanvas, _ request: OverlayRenderRequest) throws -> Void
 
-    private struct State {
-        var placement: OverlayPlacement
-        var zOrder: Int
-        var isVisible = true
-        var opacity: Double
-        var timeRange: Range<Duration>?
-        var hitRegions: [OverlayHitRegion]
-        var drawn: OverlayBitmap?
-    }
-
     /// The canvas size.
     public let size: VideoSize
     /// When the closure runs.
     public let redraw: Redraw
     private let draw: Draw
-    private let state: Mutex<State>
+    private let attributes: LiveOverlayAttributes
+    /// The latest drawing, for ``Redraw-swift.enum/whenInvalidated``; nil after ``invalidate()``.
+    private let drawn = Mutex<OverlayBitmap?>(nil)
 
     /// A drawn overlay.
     /// - Parameters:
@@ -62,55 +54,55 @@ public final class DrawingOverlay: VideoOverlay {
         self.size = size
         self.redraw = redraw
         self.draw = draw
-        state = Mutex(
-            State(
+        attributes = LiveOverlayAttributes(
+            OverlayAttributes(
                 placement: placement, zOrder: zOrder, opacity: opacity, timeRange: timeRange, hitRegions: hitRegions))
     }
 
     /// Makes the closure run again before the next frame (for ``Redraw-swift.enum/whenInvalidated``).
     public func invalidate() {
-        state.withLock { $0.drawn = nil }
+        drawn.withLock { $0 = nil }
     }
 
     /// Where the overlay goes and how big it is.
     public var placement: OverlayPlacement {
-        get { state.withLock { $0.placement } }
-        set { state.withLock { $0.placement = newValue } }
+        get { attributes[\.placement] }
+        set { attributes[\.placement] = newValue }
     }
 
     /// Higher values draw over lower ones.
     public var zOrder: Int {
-        get { state.withLock { $0.zOrder } }
-        set { state.withLock { $0.zOrder = newValue } }
+        get { attributes[\.zOrder] }
+        set { attributes[\.zOrder] = newValue }
     }
 
     /// Whether the overlay is drawn.
     public var isVisible: Bool {
-        get { state.withLock { $0.isVisible } }
-        set { state.withLock { $0.isVisible = newValue } }
+        get { attributes[\.isVisible] }
+        set { attributes[\.isVisible] = newValue }
     }
 
     /// 0 (invisible) to 1 (as the pixels' own alpha says).
     public var opacity: Double {
-        get { state.withLock { $0.opacity } }
-        set { state.withLock { $0.opacity = newValue } }
+        get { attributes[\.opacity] }
+        set { attributes[\.opacity] = newValue }
     }
 
     /// When the overlay shows, or nil for the whole movie.
     public var timeRange: Range<Duration>? {
-        get { state.withLock { $0.timeRange } }
-        set { state.withLock { $0.timeRange = newValue } }
+        get { attributes[\.timeRange] }
+        set { attributes[\.timeRange] = newValue }
     }
 
     /// Areas that react to clicks, in the bitmap's pixels.
     public var hitRegions: [OverlayHitRegion] {
-        get { state.withLock { $0.hitRegions } }
-        set { state.withLock { $0.hitRegions = newValue } }
+        get { attributes[\.hitRegions] }
+        set { attributes[\.hitRegions] = newValue }
     }
 
     /// The pixels for one frame (see ``VideoOverlay/bitmap(for:)``).
     public func bitmap(for request: OverlayRenderRequest) throws(MediaError) -> OverlayBitmap? {
-        if redraw == .whenInvalidated, let drawn = state.withLock({ $0.drawn }) { return drawn }
+        if redraw == .whenInvalidated, let drawn = drawn.withLock({ $0 }) { return drawn }
         var canvas = OverlayCanvas(width: size.width, height: size.height)
         do {
             try draw(&canvas, request)
@@ -120,7 +112,7 @@ public final class DrawingOverlay: VideoOverlay {
             throw MediaError(.overlayFailed, "the drawing closure threw: \(error)")
         }
         let bitmap = try OverlayBitmap(width: size.width, height: size.height, rgba: canvas.pixels)
-        if redraw == .whenInvalidated { state.withLock { $0.drawn = bitmap } }
+        if redraw == .whenInvalidated { drawn.withLock { $0 = bitmap } }
         return bitmap
     }
 }

@@ -59,7 +59,7 @@ public struct ImageOverlay: VideoOverlay {
         contentsOf url: URL, placement: OverlayPlacement = .absolute(x: 0, y: 0), zOrder: Int = 0,
         opacity: Double = 1, timeRange: Range<Duration>? = nil, hitRegions: [OverlayHitRegion] = []
     ) throws(MediaError) {
-        let bytes = try OverlayFile.read(url)
+        let bytes = try OverlayFile.read(url, kind: "picture")
         let image: OverlayBitmap
         do {
             image = try OverlayBitmap(decoding: bytes)

@@ -38,14 +38,9 @@ public final class OverlayBitmap: Sendable {
     /// - Throws: ``MediaError/Code/invalidArgument`` for an empty size.
     public convenience init(width: Int, height: Int, color: RGBAColor) throws(MediaError) {
         guard width > 0, height > 0 else { throw MediaError(.invalidArgument, "an overlay bitmap cannot be empty") }
-        var rgba = [UInt8](repeating: 0, count: width * height * 4)
-        for index in stride(from: 0, to: rgba.count, by: 4) {
-            rgba[index] = color.red
-            rgba[index + 1] = color.green
-            rgba[index + 2] = color.blue
-            rgba[index + 3] = color.alpha
-        }
-        try self.init(width: width, height: height, rgba: rgba)
+        var canvas = OverlayCanvas(width: width, height: height)
+        canvas.clear(to: color)
+        try self.init(width: width, height: height, rgba: canvas.pixels)
     }
 
     /// The natural size.

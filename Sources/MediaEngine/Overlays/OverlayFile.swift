@@ -1,35 +1,22 @@
 import Foundation
 
-/// Reads the files overlays are made from (pictures, subtitles), with the same typed errors a
-/// movie file gets: missing, unreadable, a directory, not a regular file, empty.
+/// Reads the files overlays are made from (pictures, subtitles), with the typed errors a movie
+/// file gets (``LocalFile``): missing, unreadable, a directory, not a regular file, empty.
 enum OverlayFile {
-    /// The file's bytes.
-    static func read(_ url: URL, limit: Int = 64 << 20) throws(MediaError) -> [UInt8] {
+    /// The file's bytes, after ``LocalFile/check(_:kind:)``.
+    static func read(_ url: URL, kind: String, limit: Int = 64 << 20) throws(MediaError) -> [UInt8] {
         guard url.isFileURL else { throw MediaError(.invalidArgument, "'\(url.absoluteString)' is not a file URL") }
         let path = url.path
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            let code = errno
-            if code == EACCES || code == EPERM { throw MediaError(.permissionDenied, "no permission to reach \(path)") }
-            throw MediaError(.fileNotFound, "no file at \(path)")
-        }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: break
-        case S_IFDIR: throw MediaError(.isDirectory, "\(path) is a directory")
-        default: throw MediaError(.notRegularFile, "\(path) is not a regular file")
-        }
-        guard info.st_size > 0 else { throw MediaError(.emptyFile, "\(path) is empty") }
-        guard info.st_size <= limit else {
+        let size = try LocalFile.check(path, kind: kind)
+        guard size <= limit else {
             throw MediaError(.invalidArgument, "\(path) is larger than \(limit) bytes")
         }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            let code = errno
-            if code == EACCES || code == EPERM { throw MediaError(.permissionDenied, "no permission to read \(path)") }
-            throw MediaError(.fileNotFound, "cannot open \(path): \(String(cString: strerror(code)))")
+            throw MediaError(.permissionDenied, "cannot read \(path): \(String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        var bytes = [UInt8](repeating: 0, count: size)
         var total = 0
         while total < bytes.count {
             let count = bytes.withUnsafeMutableBytes { buffer in

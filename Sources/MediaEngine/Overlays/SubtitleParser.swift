@@ -11,7 +11,7 @@ public enum SubtitleParser {
     /// - Throws: The file errors (``MediaError/Code/fileNotFound`` and the rest), or
     ///   ``MediaError/Code/invalidSubtitles`` when the content is not SRT or WebVTT.
     public static func cues(contentsOf url: URL) throws(MediaError) -> [TextCue] {
-        let bytes = try OverlayFile.read(url, limit: 16 << 20)
+        let bytes = try OverlayFile.read(url, kind: "subtitle file", limit: 16 << 20)
         do {
             return try cues(parsing: bytes)
         } catch {

@@ -12,17 +12,19 @@ public final class TextOverlay: VideoOverlay {
         var text: String
         var cues: [TextCue]
         var style: TextStyle
-        var placement: OverlayPlacement
-        var zOrder: Int
-        var isVisible = true
-        var opacity: Double
-        var timeRange: Range<Duration>?
-        var hitRegions: [OverlayHitRegion] = []
         /// Drawn bitmaps by text, for the current style.
         var drawn: [String: OverlayBitmap] = [:]
+
+        /// The fixed text, or the cue showing at `time`.
+        func text(at time: Duration?) -> String? {
+            guard !cues.isEmpty else { return text }
+            guard let time else { return nil }
+            return cues.first { $0.contains(time) }?.text
+        }
     }
 
     private let state: Mutex<State>
+    private let attributes: LiveOverlayAttributes
 
     /// The bottom centre, 5 % of the height up: where captions go.
     public static let captionPlacement = OverlayPlacement(anchor: .bottom, y: .fraction(0.05))
@@ -43,10 +45,10 @@ public final class TextOverlay: VideoOverlay {
     ) throws(MediaError) {
         try style.validate()
         let first = try TextRenderer.render(text, style: style)
-        state = Mutex(
-            State(
-                text: text, cues: [], style: style, placement: placement, zOrder: zOrder, opacity: opacity,
-                timeRange: timeRange, drawn: [text: first]))
+        state = Mutex(State(text: text, cues: [], style: style, drawn: [text: first]))
+        attributes = LiveOverlayAttributes(
+            OverlayAttributes(
+                placement: placement, zOrder: zOrder, opacity: opacity, timeRange: timeRange, hitRegions: []))
     }
 
     /// Timed text: each cue shows during its own time.
@@ -66,8 +68,9 @@ public final class TextOverlay: VideoOverlay {
             throw MediaError(
                 .invalidArgument, "the cue '\(bad.text)' ends (\(bad.end)) before it starts (\(bad.start))")
         }
-        state = Mutex(
-            State(text: "", cues: cues, style: style, placement: placement, zOrder: zOrder, opacity: 1, timeRange: nil))
+        state = Mutex(State(text: "", cues: cues, style: style))
+        attributes = LiveOverlayAttributes(
+            OverlayAttributes(placement: placement, zOrder: zOrder, opacity: 1, timeRange: nil, hitRegions: []))
     }
 
     /// Captions from a subtitle file (SRT or WebVTT, see ``SubtitleParser``).
@@ -108,53 +111,52 @@ public final class TextOverlay: VideoOverlay {
 
     /// Where the overlay goes and how big it is.
     public var placement: OverlayPlacement {
-        get { state.withLock { $0.placement } }
-        set { state.withLock { $0.placement = newValue } }
+        get { attributes[\.placement] }
+        set { attributes[\.placement] = newValue }
     }
 
     /// Higher values draw over lower ones.
     public var zOrder: Int {
-        get { state.withLock { $0.zOrder } }
-        set { state.withLock { $0.zOrder = newValue } }
+        get { attributes[\.zOrder] }
+        set { attributes[\.zOrder] = newValue }
     }
 
     /// Whether the overlay is drawn.
     public var isVisible: Bool {
-        get { state.withLock { $0.isVisible } }
-        set { state.withLock { $0.isVisible = newValue } }
+        get { attributes[\.isVisible] }
+        set { attributes[\.isVisible] = newValue }
     }
 
     /// 0 (invisible) to 1 (as the pixels' own alpha says).
     public var opacity: Double {
-        get { state.withLock { $0.opacity } }
-        set { state.withLock { $0.opacity = newValue } }
+        get { attributes[\.opacity] }
+        set { attributes[\.opacity] = newValue }
     }
 
     /// When the overlay shows, or nil for the whole movie.
     public var timeRange: Range<Duration>? {
-        get { state.withLock { $0.timeRange } }
-        set { state.withLock { $0.timeRange = newValue } }
+        get { attributes[\.timeRange] }
+        set { attributes[\.timeRange] = newValue }
     }
 
     /// Areas that react to clicks, in the bitmap's pixels.
     public var hitRegions: [OverlayHitRegion] {
-        get { state.withLock { $0.hitRegions } }
-        set { state.withLock { $0.hitRegions = newValue } }
+        get { attributes[\.hitRegions] }
+        set { attributes[\.hitRegions] = newValue }
     }
 
     /// The text showing at `time`: the fixed text, or the cue's.
     public func text(at time: Duration?) -> String? {
-        state.withLock { state in
-            guard !state.cues.isEmpty else { return state.text }
-            guard let time else { return nil }
-            return state.cues.first { $0.contains(time) }?.text
-        }
+        state.withLock { $0.text(at: time) }
     }
 
-    /// The pixels for one frame (see ``VideoOverlay/bitmap(for:)``).
     public func bitmap(for request: OverlayRenderRequest) throws(MediaError) -> OverlayBitmap? {
-        guard let text = text(at: request.time), !text.isEmpty else { return nil }
-        let (cached, style) = state.withLock { ($0.drawn[text], $0.style) }
+        // One lock for the text, its cached drawing and the style, once per frame.
+        let (text, cached, style) = state.withLock { state in
+            let text = state.text(at: request.time)
+            return (text, text.flatMap { state.drawn[$0] }, state.style)
+        }
+        guard let text, !text.isEmpty else { return nil }
         if let cached { return cached }
         try style.validate()
         let bitmap = try TextRenderer.render(text, style: style)
