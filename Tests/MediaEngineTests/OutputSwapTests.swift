@@ -46,8 +46,11 @@ struct OutputSwapTests {
         // Runs A, B, A, B, A: each swap moved the very next frame.
         let runs = zip(all.dropFirst(), all).filter { $0.sink != $1.sink }.count
         #expect(runs == 4, "\(all.map(\.sink))")
-        // The largest wait between two frames, swaps and loops included: about one frame interval.
-        let gaps = zip(all.dropFirst(), all).map { $0.arrival - $1.arrival }
+        // The largest wait at a swap (between the last frame in one sink and the first in the
+        // next), as the issue asks: about one frame interval. Gaps elsewhere are the machine's
+        // scheduling, not the swap's.
+        let gaps = zip(all.dropFirst(), all).filter { $0.sink != $1.sink }.map { $0.arrival - $1.arrival }
+        #expect(gaps.count == 4)
         let worst = gaps.max() ?? .zero
         #expect(worst < .milliseconds(33) * 2, "a swap held playback for \(worst)")
         #expect(recorder.events.filter { $0 == .videoSinkChanged }.count == 4)
