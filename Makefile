@@ -14,7 +14,7 @@ SINK ?=
 PACKAGES := libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-plugins-base \
 	gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-libav \
 	gstreamer1.0-tools gstreamer1.0-x pkg-config libyuv-dev libx11-dev libpango1.0-dev libcairo2-dev \
-	fonts-dejavu-core
+	fonts-dejavu-core libavcodec-dev
 TEST_PACKAGES := xvfb xdotool x11-apps x11-utils nginx
 BENCH_PACKAGES := ffmpeg
 

@@ -17,10 +17,14 @@ let package = Package(
             providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]
         ),
         .systemLibrary(name: "CYUV", providers: [.apt(["libyuv-dev"])]),
+        .systemLibrary(name: "CAVCodec", pkgConfig: "libavcodec", providers: [.apt(["libavcodec-dev"])]),
         .systemLibrary(name: "CX11", pkgConfig: "x11", providers: [.apt(["libx11-dev"])]),
         .systemLibrary(
             name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
-        .target(name: "CGStreamerShim", dependencies: ["CGStreamer", "CYUV", "CX11"]),
+        .target(
+            name: "CGStreamerShim", dependencies: ["CGStreamer", "CYUV", "CX11", "CAVCodec"],
+            // The decoder element calls libavutil (frames, errors) as well as libavcodec.
+            linkerSettings: [.linkedLibrary("avutil")]),
         .target(name: "CTextRender", dependencies: ["CPangoCairo"]),
         .target(name: "MediaEngine", dependencies: ["CGStreamer", "CGStreamerShim", "CYUV", "CTextRender"]),
         .target(name: "FileSource", dependencies: ["MediaEngine"]),

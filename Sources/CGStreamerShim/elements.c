@@ -1,10 +1,42 @@
 // The engine's own elements, registered privately (no plugin file) when GStreamer starts.
 #include "CGStreamerShim.h"
+#include <stdlib.h>
+#include <string.h>
 
 GType me_scaler_get_type_public(void);
 GType me_frame_select_get_type_public(void);
+GType me_h264_decoder_get_type_public(void);
+
+// GStreamer applies GST_PLUGIN_FEATURE_RANK ("name:rank,...", rank a number or NONE, MARGINAL,
+// SECONDARY, PRIMARY, MAX) while it initializes, before these elements exist; so it is read
+// again here, and `GST_PLUGIN_FEATURE_RANK=meh264dec:NONE` gives H.264 back to avdec_h264.
+static guint rank_for(const gchar *name, guint rank) {
+    const gchar *setting = g_getenv("GST_PLUGIN_FEATURE_RANK");
+    if (!setting) {
+        return rank;
+    }
+    gchar **entries = g_strsplit(setting, ",", -1);
+    for (gchar **entry = entries; *entry; entry++) {
+        gchar **parts = g_strsplit(*entry, ":", 2);
+        if (parts[0] && parts[1] && g_str_equal(g_strstrip(parts[0]), name)) {
+            const gchar *value = g_strstrip(parts[1]);
+            if (g_ascii_strcasecmp(value, "NONE") == 0) rank = GST_RANK_NONE;
+            else if (g_ascii_strcasecmp(value, "MARGINAL") == 0) rank = GST_RANK_MARGINAL;
+            else if (g_ascii_strcasecmp(value, "SECONDARY") == 0) rank = GST_RANK_SECONDARY;
+            else if (g_ascii_strcasecmp(value, "PRIMARY") == 0) rank = GST_RANK_PRIMARY;
+            else if (g_ascii_strcasecmp(value, "MAX") == 0) rank = G_MAXINT;
+            else if (g_ascii_isdigit(value[0])) rank = (guint)strtoul(value, NULL, 10);
+        }
+        g_strfreev(parts);
+    }
+    g_strfreev(entries);
+    return rank;
+}
 
 gboolean me_register_elements(void) {
     return gst_element_register(NULL, "mescaler", GST_RANK_NONE, me_scaler_get_type_public()) &&
-           gst_element_register(NULL, "meframeselect", GST_RANK_NONE, me_frame_select_get_type_public());
+           gst_element_register(NULL, "meframeselect", GST_RANK_NONE, me_frame_select_get_type_public()) &&
+           // Above avdec_h264 (PRIMARY), so decodebin picks it for H.264.
+           gst_element_register(NULL, "meh264dec", rank_for("meh264dec", GST_RANK_PRIMARY + 1),
+                                me_h264_decoder_get_type_public());
 }

@@ -60,6 +60,15 @@ static void on_deep_element_added(GstBin *bin, GstBin *sub_bin, GstElement *elem
     const gchar *factory = me_element_factory_name(element);
     if (factory && g_str_equal(factory, "typefind")) {
         g_signal_connect(element, "have-type", G_CALLBACK(on_have_type), NULL);
+        return;
+    }
+    // Which element decodes the video (decodebin's choice), for MoviePlayer.videoDecoder.
+    GstElementFactory *element_factory = gst_element_get_factory(element);
+    const gchar *klass =
+        element_factory ? gst_element_factory_get_metadata(element_factory, GST_ELEMENT_METADATA_KLASS) : NULL;
+    if (klass && strstr(klass, "Decoder") && strstr(klass, "Video")) {
+        GstStructure *s = gst_structure_new("me-video-decoder", "factory", G_TYPE_STRING, factory, NULL);
+        gst_element_post_message(element, gst_message_new_application(GST_OBJECT(element), s));
     }
 }
 
@@ -344,6 +353,28 @@ const struct YuvConstants *me_yuv_constants(int matrix, gboolean swapped) {
 void me_name_current_thread(const char *name) { pthread_setname_np(pthread_self(), name); }
 
 
+
+// MARK: allocation
+
+static GstPadProbeReturn on_allocation_query(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
+    (void)pad;
+    (void)data;
+    GstQuery *query = GST_PAD_PROBE_INFO_QUERY(info);
+    if (GST_QUERY_TYPE(query) != GST_QUERY_ALLOCATION) {
+        return GST_PAD_PROBE_OK;
+    }
+    if (!gst_query_find_allocation_meta(query, GST_VIDEO_META_API_TYPE, NULL)) {
+        gst_query_add_allocation_meta(query, GST_VIDEO_META_API_TYPE, NULL);
+    }
+    return GST_PAD_PROBE_HANDLED; // the query succeeds with this answer
+}
+
+void me_accept_video_meta(GstElement *sink) {
+    GstPad *pad = gst_element_get_static_pad(sink, "sink");
+    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM | GST_PAD_PROBE_TYPE_PUSH, on_allocation_query, NULL,
+                      NULL);
+    gst_object_unref(pad);
+}
 
 // MARK: pointer clicks
 

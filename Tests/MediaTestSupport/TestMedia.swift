@@ -37,6 +37,35 @@ public enum TestMedia {
             x264enc key-int-max=10 speed-preset=ultrafast ! h264parse ! mp4mux faststart=true ! filesink location=LOCATION
             """)
 
+    /// A ball moving over black, 328x184 (neither a multiple of 16 high nor of 64 wide, so
+    /// decoders pad and crop), 45 frames with three B-frames between references: decoders
+    /// must reorder. H.264 in MP4.
+    public static let ballWithBFrames = Clip(
+        fileExtension: "mp4",
+        pipeline: """
+            videotestsrc num-buffers=45 pattern=ball ! video/x-raw,format=I420,width=328,height=184,framerate=30/1 ! \
+            x264enc bframes=3 b-adapt=false key-int-max=15 speed-preset=superfast ! h264parse ! \
+            mp4mux faststart=true ! filesink location=LOCATION
+            """)
+
+    /// The same ball at 160x120 as a raw H.264 byte stream (no container), 20 frames.
+    public static let smallBallStream = Clip(
+        fileExtension: "h264",
+        pipeline: """
+            videotestsrc num-buffers=20 pattern=ball ! video/x-raw,format=I420,width=160,height=120,framerate=30/1 ! \
+            x264enc key-int-max=10 speed-preset=ultrafast ! video/x-h264,stream-format=byte-stream ! \
+            filesink location=LOCATION
+            """)
+
+    /// The same ball at 320x240 as a raw H.264 byte stream, 20 frames.
+    public static let largeBallStream = Clip(
+        fileExtension: "h264",
+        pipeline: """
+            videotestsrc num-buffers=20 pattern=ball ! video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! \
+            x264enc key-int-max=10 speed-preset=ultrafast ! video/x-h264,stream-format=byte-stream ! \
+            filesink location=LOCATION
+            """)
+
     /// The numbered clip with a tone, for tests that need sound too.
     public static let numberedWithAudio = Clip(
         fileExtension: "mp4",

@@ -115,6 +115,12 @@ typedef void (*me_pointer_callback)(gdouble x, gdouble y, gpointer data);
 /// `element`'s src pad, at the point in that element's output frames.
 void me_watch_pointer(GstElement *element, me_pointer_callback callback, gpointer data, GDestroyNotify destroy);
 
+// MARK: Allocation.
+/// Makes `sink` (an appsink) tell upstream it reads GstVideoMeta (appsink has no allocation
+/// answer of its own in 1.22), so the engine's decoder can hand over the pictures it decoded,
+/// with their own strides and padding, instead of copying each one.
+void me_accept_video_meta(GstElement *sink);
+
 // MARK: Buffers.
 GstClockTime me_buffer_pts(GstBuffer *buffer);
 GstClockTime me_buffer_duration(GstBuffer *buffer);

@@ -107,6 +107,11 @@ private final class CachedRectangle {
             bitmap.buffer().pointer, gint(key.rect.x), gint(key.rect.y), guint(key.rect.width),
             guint(key.rect.height), GST_VIDEO_OVERLAY_FORMAT_FLAG_NONE)
         if key.opacity < 1 {
+            // The scaler blends the AYUV version of the pixels. GStreamer 1.22 converts them on
+            // first use and, for a rectangle that already has an opacity, then sets it on a null
+            // rectangle (a CRITICAL on every translucent overlay); converting before the opacity
+            // is set avoids that path. The conversion is cached with the rectangle either way.
+            _ = gst_video_overlay_rectangle_get_pixels_ayuv(pointer, GST_VIDEO_OVERLAY_FORMAT_FLAG_GLOBAL_ALPHA)
             gst_video_overlay_rectangle_set_global_alpha(pointer, Float(key.opacity))
         }
     }

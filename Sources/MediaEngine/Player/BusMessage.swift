@@ -20,6 +20,8 @@ enum BusMessage: Sendable {
     case missingPlugin(description: String, caps: String?)
     /// A typefind element recognised the stream (posted by the shim's typefind watch).
     case streamTypeFound(caps: String)
+    /// decodebin chose the element that decodes the video (its factory's name).
+    case videoDecoderChosen(String)
     /// The first frame since start or since a flush reached the video sink; `seqnum` is the
     /// sequence number of the seek (or start) that led to it.
     case firstFrame(FirstFrame)
@@ -89,6 +91,9 @@ enum BusMessage: Sendable {
             switch structure.name {
             case "me-stream-type":
                 self = .streamTypeFound(caps: structure.string("caps") ?? "")
+            case "me-video-decoder":
+                guard let factory = structure.string("factory") else { return nil }
+                self = .videoDecoderChosen(factory)
             case "me-first-frame-held":
                 self = .firstFrameHeld
             case "me-first-frame":

@@ -63,6 +63,11 @@ extension PlayerCore {
                 return .exit
             }
             watchForStalledDemuxer(session)
+        case .videoDecoderChosen(let factory):
+            update { state, _ in
+                guard state.session === session else { return }
+                state.videoDecoder = factory
+            }
         case .missingPlugin(let description, let caps):
             state.withLock { $0.errorContext.missingPlugin = (description, caps) }
         case .durationChanged:

@@ -33,6 +33,8 @@ struct PlayerState {
     var duration: Duration?
     var naturalSize = VideoSize.zero
     var mediaTypes: MovieMediaTypes = []
+    /// The factory name of the element decoding the video, once decodebin chose it.
+    var videoDecoder: String?
     var sourceType = MovieSourceType.unknown
     var metadata: [String: String] = [:]
     /// The rate the app asked for (never 0; 0 means paused and is not stored).
@@ -176,6 +178,7 @@ struct PlayerState {
         duration = nil
         naturalSize = .zero
         mediaTypes = []
+        videoDecoder = nil
         metadata = [:]
         lastError = nil
         atEnd = false

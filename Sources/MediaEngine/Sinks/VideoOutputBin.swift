@@ -178,6 +178,9 @@ final class VideoOutputBin: Sendable {
             "caps": .string("video/x-raw,format=(string)\(formats)"), "sync": .bool(consumer.synchronized),
             "enable-last-sample": false, "max-buffers": 2, "qos": .bool(consumer.synchronized),
         ])
+        // Frames are read through their video meta (gst_video_frame_map), so the decoder's own
+        // pictures come straight through instead of being copied into plain buffers.
+        me_accept_video_meta(appsink.pointer)
         FrameDelivery(consumer: consumer).install(on: appsink)
         return [convert, appsink]
     }

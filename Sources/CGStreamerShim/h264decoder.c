@@ -1,0 +1,442 @@
+// meh264dec: the engine's H.264 decoder. libavcodec (the decoder ffmpeg and avdec_h264 use too)
+// behind GstVideoDecoder, with one difference that matters for speed: the pictures libav decoded
+// go downstream as they are (read-only memories wrapping libav's reference-counted frames,
+// described by a GstVideoMeta) instead of being copied into new buffers, whenever downstream
+// reads GstVideoMeta. libav keeps decoded pictures as references for later ones, so avdec_h264
+// copies every picture it outputs (perf: about 6 % of the CPU at 1080p). An element that writes
+// into a frame (the scaler blending overlays) gets its own copy from GStreamer when it maps the
+// read-only memory for writing. Ranked just above avdec_h264, so decodebin picks it.
+#include "CGStreamerShim.h"
+#include <libavcodec/avcodec.h>
+#include <libavutil/pixdesc.h>
+#include <string.h>
+
+GST_DEBUG_CATEGORY_STATIC(me_h264_decoder_debug);
+#define GST_CAT_DEFAULT me_h264_decoder_debug
+
+// What the output caps were made from; a picture that differs in any of these renegotiates.
+typedef struct {
+    enum AVPixelFormat format;
+    int width, height;
+    enum AVColorRange range;
+    enum AVColorSpace matrix;
+    enum AVColorPrimaries primaries;
+    enum AVColorTransferCharacteristic transfer;
+} PictureLayout;
+
+typedef struct {
+    GstVideoDecoder parent;
+    // All below: the streaming thread (the base class's stream lock), or start/stop.
+    AVCodecContext *context; // open from set_format to stop
+    AVPacket *packet;
+    AVFrame *picture;
+    guint8 *padded; // the access unit being sent, followed by libav's zeroed padding
+    gsize padded_capacity;
+    GstVideoCodecState *input_state;
+    GstVideoCodecState *output_state;
+    PictureLayout layout; // valid while output_state is set
+    gboolean downstream_reads_meta;
+} MeH264Decoder;
+
+typedef struct {
+    GstVideoDecoderClass parent_class;
+} MeH264DecoderClass;
+
+G_DEFINE_TYPE(MeH264Decoder, me_h264_decoder, GST_TYPE_VIDEO_DECODER)
+
+static GstStaticPadTemplate h264_sink = GST_STATIC_PAD_TEMPLATE(
+    "sink", GST_PAD_SINK, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS("video/x-h264, stream-format = (string) { avc, byte-stream }, alignment = (string) au"));
+
+static GstStaticPadTemplate raw_src = GST_STATIC_PAD_TEMPLATE(
+    "src", GST_PAD_SRC, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS(GST_VIDEO_CAPS_MAKE("{ I420, NV12, Y42B, Y444, GRAY8, I420_10LE, I422_10LE, Y444_10LE }")));
+
+// The GStreamer format of a libav pixel format; `full_range` for libav's JPEG-range variants.
+static GstVideoFormat video_format_of(enum AVPixelFormat format, gboolean *full_range) {
+    *full_range = format == AV_PIX_FMT_YUVJ420P || format == AV_PIX_FMT_YUVJ422P || format == AV_PIX_FMT_YUVJ444P;
+    switch (format) {
+    case AV_PIX_FMT_YUV420P:
+    case AV_PIX_FMT_YUVJ420P: return GST_VIDEO_FORMAT_I420;
+    case AV_PIX_FMT_YUV422P:
+    case AV_PIX_FMT_YUVJ422P: return GST_VIDEO_FORMAT_Y42B;
+    case AV_PIX_FMT_YUV444P:
+    case AV_PIX_FMT_YUVJ444P: return GST_VIDEO_FORMAT_Y444;
+    case AV_PIX_FMT_NV12: return GST_VIDEO_FORMAT_NV12;
+    case AV_PIX_FMT_GRAY8: return GST_VIDEO_FORMAT_GRAY8;
+    case AV_PIX_FMT_YUV420P10LE: return GST_VIDEO_FORMAT_I420_10LE;
+    case AV_PIX_FMT_YUV422P10LE: return GST_VIDEO_FORMAT_I422_10LE;
+    case AV_PIX_FMT_YUV444P10LE: return GST_VIDEO_FORMAT_Y444_10LE;
+    default: return GST_VIDEO_FORMAT_UNKNOWN;
+    }
+}
+
+static void close_context(MeH264Decoder *self) {
+    avcodec_free_context(&self->context);
+    g_clear_pointer(&self->output_state, gst_video_codec_state_unref);
+}
+
+static gboolean open_context(MeH264Decoder *self, GstVideoCodecState *state) {
+    const AVCodec *codec = avcodec_find_decoder(AV_CODEC_ID_H264);
+    AVCodecContext *context = codec ? avcodec_alloc_context3(codec) : NULL;
+    if (!context) {
+        return FALSE;
+    }
+    // avcC (stream-format=avc) or nothing (byte-stream: the parameter sets come in-band).
+    GstMapInfo map;
+    if (state->codec_data && gst_buffer_map(state->codec_data, &map, GST_MAP_READ)) {
+        context->extradata = av_mallocz(map.size + AV_INPUT_BUFFER_PADDING_SIZE);
+        if (context->extradata) {
+            memcpy(context->extradata, map.data, map.size);
+            context->extradata_size = (int)map.size;
+        }
+        gst_buffer_unmap(state->codec_data, &map);
+    }
+    // As many threads as libav picks for the cores (what ffmpeg does too), frame and slice.
+    context->thread_count = 0;
+    context->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
+    if (avcodec_open2(context, codec, NULL) < 0) {
+        avcodec_free_context(&context);
+        return FALSE;
+    }
+    self->context = context;
+    // Frame threads hold back one picture each before the first comes out.
+    GstVideoInfo *info = &state->info;
+    if (info->fps_n > 0 && info->fps_d > 0) {
+        int held = (context->active_thread_type & FF_THREAD_FRAME) ? context->thread_count - 1 : 0;
+        GstClockTime latency = gst_util_uint64_scale_int((guint64)MAX(held, 0) * GST_SECOND, info->fps_d, info->fps_n);
+        gst_video_decoder_set_latency(GST_VIDEO_DECODER(self), latency, latency);
+    }
+    return TRUE;
+}
+
+// MARK: pictures out
+
+static void free_plane_owner(gpointer data) {
+    AVFrame *owner = data;
+    av_frame_free(&owner);
+}
+
+// The picture's planes as read-only memories (each holding its own reference to libav's frame),
+// laid out by a GstVideoMeta with libav's strides. No pixel is copied.
+static GstBuffer *wrap_picture(MeH264Decoder *self, const AVFrame *picture) {
+    const GstVideoInfo *info = &self->output_state->info;
+    guint planes = GST_VIDEO_INFO_N_PLANES(info);
+    gsize offsets[GST_VIDEO_MAX_PLANES] = {0};
+    gint strides[GST_VIDEO_MAX_PLANES] = {0};
+    gsize offset = 0;
+    GstBuffer *buffer = gst_buffer_new();
+    for (guint plane = 0; plane < planes; plane++) {
+        AVFrame *owner = av_frame_clone(picture);
+        if (!owner || picture->linesize[plane] <= 0) {
+            av_frame_free(&owner);
+            gst_buffer_unref(buffer);
+            return NULL;
+        }
+        gint rows = GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT(info->finfo, plane, GST_VIDEO_INFO_HEIGHT(info));
+        gsize size = (gsize)picture->linesize[plane] * (gsize)rows;
+        gst_buffer_append_memory(buffer, gst_memory_new_wrapped(GST_MEMORY_FLAG_READONLY, picture->data[plane], size,
+                                                                0, size, owner, free_plane_owner));
+        offsets[plane] = offset;
+        strides[plane] = picture->linesize[plane];
+        offset += size;
+    }
+    gst_buffer_add_video_meta_full(buffer, GST_VIDEO_FRAME_FLAG_NONE, GST_VIDEO_INFO_FORMAT(info),
+                                   (guint)GST_VIDEO_INFO_WIDTH(info), (guint)GST_VIDEO_INFO_HEIGHT(info), planes,
+                                   offsets, strides);
+    return buffer;
+}
+
+// For a downstream that does not read GstVideoMeta: the picture copied into a buffer of the
+// default layout (what avdec_h264 always does).
+static gboolean copy_picture(MeH264Decoder *self, const AVFrame *picture, GstBuffer *buffer) {
+    GstVideoFrame out;
+    if (!gst_video_frame_map(&out, &self->output_state->info, buffer, GST_MAP_WRITE)) {
+        return FALSE;
+    }
+    for (guint plane = 0; plane < GST_VIDEO_FRAME_N_PLANES(&out); plane++) {
+        guint8 *target = GST_VIDEO_FRAME_PLANE_DATA(&out, plane);
+        gint target_stride = GST_VIDEO_FRAME_PLANE_STRIDE(&out, plane);
+        const guint8 *source = picture->data[plane];
+        gint source_stride = picture->linesize[plane];
+        gint rows = GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT(out.info.finfo, plane, GST_VIDEO_FRAME_HEIGHT(&out));
+        gsize bytes = (gsize)MIN(ABS(source_stride), target_stride);
+        for (gint row = 0; row < rows; row++) {
+            memcpy(target + (gsize)row * (gsize)target_stride, source + (gssize)row * source_stride, bytes);
+        }
+    }
+    gst_video_frame_unmap(&out);
+    return TRUE;
+}
+
+// Output caps for the picture's layout, negotiated again when it changed or downstream asked.
+static gboolean ensure_output_state(MeH264Decoder *self, const AVFrame *picture) {
+    GstVideoDecoder *decoder = GST_VIDEO_DECODER(self);
+    PictureLayout layout = {picture->format,      picture->width,           picture->height,  picture->color_range,
+                            picture->colorspace, picture->color_primaries, picture->color_trc};
+    gboolean reconfigure = gst_pad_check_reconfigure(GST_VIDEO_DECODER_SRC_PAD(decoder));
+    if (self->output_state && memcmp(&layout, &self->layout, sizeof layout) == 0) {
+        if (!reconfigure) {
+            return TRUE;
+        }
+        if (gst_video_decoder_negotiate(decoder)) {
+            return TRUE;
+        }
+        gst_pad_mark_reconfigure(GST_VIDEO_DECODER_SRC_PAD(decoder));
+        return FALSE;
+    }
+    gboolean full_range = FALSE;
+    GstVideoFormat format = video_format_of(picture->format, &full_range);
+    if (format == GST_VIDEO_FORMAT_UNKNOWN) {
+        const char *name = av_get_pix_fmt_name(picture->format);
+        GST_ELEMENT_ERROR(self, STREAM, FORMAT, ("The H.264 stream's pixel layout (%s) is not supported.", name ? name : "?"),
+                          (NULL));
+        return FALSE;
+    }
+    g_clear_pointer(&self->output_state, gst_video_codec_state_unref);
+    GstVideoCodecState *state = gst_video_decoder_set_output_state(decoder, format, (guint)picture->width,
+                                                                   (guint)picture->height, self->input_state);
+    // What the bitstream says about colour wins over the caps (H.273 numbering, as libav's).
+    GstVideoColorimetry *colorimetry = &state->info.colorimetry;
+    if (full_range || picture->color_range == AVCOL_RANGE_JPEG) {
+        colorimetry->range = GST_VIDEO_COLOR_RANGE_0_255;
+    } else if (picture->color_range == AVCOL_RANGE_MPEG) {
+        colorimetry->range = GST_VIDEO_COLOR_RANGE_16_235;
+    }
+    GstVideoColorMatrix matrix = gst_video_color_matrix_from_iso((guint)picture->colorspace);
+    if (matrix != GST_VIDEO_COLOR_MATRIX_UNKNOWN && matrix != GST_VIDEO_COLOR_MATRIX_RGB) {
+        colorimetry->matrix = matrix;
+    }
+    GstVideoColorPrimaries primaries = gst_video_color_primaries_from_iso((guint)picture->color_primaries);
+    if (primaries != GST_VIDEO_COLOR_PRIMARIES_UNKNOWN) {
+        colorimetry->primaries = primaries;
+    }
+    GstVideoTransferFunction transfer = gst_video_transfer_function_from_iso((guint)picture->color_trc);
+    if (transfer != GST_VIDEO_TRANSFER_UNKNOWN) {
+        colorimetry->transfer = transfer;
+    }
+    self->output_state = state;
+    self->layout = layout;
+    if (!gst_video_decoder_negotiate(decoder)) {
+        g_clear_pointer(&self->output_state, gst_video_codec_state_unref);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+// libav outputs pictures in presentation order: once a picture is out, a frame sent before it
+// with an earlier time that has not come out never will (libav dropped it, e.g. a broken one).
+static void release_frames_left_behind(GstVideoDecoder *decoder, GstVideoCodecFrame *output) {
+    if (!GST_CLOCK_TIME_IS_VALID(output->pts)) {
+        return;
+    }
+    GList *frames = gst_video_decoder_get_frames(decoder);
+    for (GList *item = frames; item; item = item->next) {
+        GstVideoCodecFrame *pending = item->data;
+        if (pending != output && pending->system_frame_number < output->system_frame_number &&
+            GST_CLOCK_TIME_IS_VALID(pending->pts) && pending->pts < output->pts) {
+            gst_video_decoder_release_frame(decoder, gst_video_codec_frame_ref(pending));
+        }
+    }
+    g_list_free_full(frames, (GDestroyNotify)gst_video_codec_frame_unref);
+}
+
+static GstFlowReturn push_picture(MeH264Decoder *self, const AVFrame *picture) {
+    GstVideoDecoder *decoder = GST_VIDEO_DECODER(self);
+    // The packet's pts carried the frame's number through libav's reordering.
+    GstVideoCodecFrame *frame = gst_video_decoder_get_frame(decoder, (int)picture->pts);
+    if (!frame) {
+        return GST_FLOW_OK; // flushed meanwhile
+    }
+    release_frames_left_behind(decoder, frame);
+    if (!ensure_output_state(self, picture)) {
+        gst_video_decoder_drop_frame(decoder, frame);
+        return GST_PAD_IS_FLUSHING(GST_VIDEO_DECODER_SRC_PAD(decoder)) ? GST_FLOW_FLUSHING : GST_FLOW_NOT_NEGOTIATED;
+    }
+    if (self->downstream_reads_meta) {
+        frame->output_buffer = wrap_picture(self, picture);
+    } else {
+        GstFlowReturn flow = gst_video_decoder_allocate_output_frame(decoder, frame);
+        if (flow != GST_FLOW_OK) {
+            gst_video_decoder_release_frame(decoder, frame);
+            return flow;
+        }
+        if (!copy_picture(self, picture, frame->output_buffer)) {
+            gst_clear_buffer(&frame->output_buffer);
+        }
+    }
+    if (!frame->output_buffer) {
+        gst_video_decoder_release_frame(decoder, frame);
+        GST_ELEMENT_ERROR(self, RESOURCE, FAILED, ("Could not hand over a decoded picture."), (NULL));
+        return GST_FLOW_ERROR;
+    }
+    if (picture->flags & AV_FRAME_FLAG_CORRUPT) {
+        GST_BUFFER_FLAG_SET(frame->output_buffer, GST_BUFFER_FLAG_CORRUPTED);
+    }
+    return gst_video_decoder_finish_frame(decoder, frame);
+}
+
+static GstFlowReturn libav_error(MeH264Decoder *self, int result) {
+    char text[AV_ERROR_MAX_STRING_SIZE] = {0};
+    av_strerror(result, text, sizeof text);
+    GstFlowReturn flow = GST_FLOW_OK;
+    // Counted against max-errors like every GStreamer decoder's errors: a few broken access
+    // units are skipped, a stream of them fails.
+    GST_VIDEO_DECODER_ERROR(self, 1, STREAM, DECODE, ("Could not decode the H.264 stream."), ("libav: %s", text), flow);
+    return flow;
+}
+
+// Hands downstream every picture libav has ready.
+static GstFlowReturn receive_pictures(MeH264Decoder *self) {
+    for (;;) {
+        int result = avcodec_receive_frame(self->context, self->picture);
+        if (result == AVERROR(EAGAIN) || result == AVERROR_EOF) {
+            return GST_FLOW_OK;
+        }
+        if (result < 0) {
+            return libav_error(self, result);
+        }
+        GstFlowReturn flow = push_picture(self, self->picture);
+        av_frame_unref(self->picture);
+        if (flow != GST_FLOW_OK) {
+            return flow;
+        }
+    }
+}
+
+// MARK: GstVideoDecoder
+
+static gboolean me_h264_decoder_start(GstVideoDecoder *decoder) {
+    MeH264Decoder *self = (MeH264Decoder *)decoder;
+    self->packet = av_packet_alloc();
+    self->picture = av_frame_alloc();
+    return self->packet && self->picture;
+}
+
+static gboolean me_h264_decoder_stop(GstVideoDecoder *decoder) {
+    MeH264Decoder *self = (MeH264Decoder *)decoder;
+    close_context(self);
+    av_packet_free(&self->packet);
+    av_frame_free(&self->picture);
+    g_clear_pointer(&self->padded, g_free);
+    self->padded_capacity = 0;
+    g_clear_pointer(&self->input_state, gst_video_codec_state_unref);
+    self->downstream_reads_meta = FALSE;
+    return TRUE;
+}
+
+static GstFlowReturn me_h264_decoder_drain(GstVideoDecoder *decoder) {
+    MeH264Decoder *self = (MeH264Decoder *)decoder;
+    if (!self->context) {
+        return GST_FLOW_OK;
+    }
+    avcodec_send_packet(self->context, NULL);
+    GstFlowReturn flow = receive_pictures(self);
+    avcodec_flush_buffers(self->context); // ready for more after the drain
+    return flow;
+}
+
+static gboolean me_h264_decoder_set_format(GstVideoDecoder *decoder, GstVideoCodecState *state) {
+    MeH264Decoder *self = (MeH264Decoder *)decoder;
+    if (self->context) {
+        me_h264_decoder_drain(decoder); // the pictures of the old configuration first
+        close_context(self);
+    }
+    g_clear_pointer(&self->input_state, gst_video_codec_state_unref);
+    self->input_state = gst_video_codec_state_ref(state);
+    if (!open_context(self, state)) {
+        GST_ELEMENT_ERROR(self, LIBRARY, INIT, ("Could not open libav's H.264 decoder."), (NULL));
+        return FALSE;
+    }
+    return TRUE;
+}
+
+static GstFlowReturn me_h264_decoder_handle_frame(GstVideoDecoder *decoder, GstVideoCodecFrame *frame) {
+    MeH264Decoder *self = (MeH264Decoder *)decoder;
+    if (!self->context) {
+        gst_video_decoder_drop_frame(decoder, frame);
+        return GST_FLOW_NOT_NEGOTIATED;
+    }
+    GstMapInfo map;
+    if (!gst_buffer_map(frame->input_buffer, &map, GST_MAP_READ)) {
+        gst_video_decoder_drop_frame(decoder, frame);
+        GST_ELEMENT_ERROR(self, RESOURCE, READ, ("Could not read an H.264 access unit."), (NULL));
+        return GST_FLOW_ERROR;
+    }
+    gsize needed = map.size + AV_INPUT_BUFFER_PADDING_SIZE;
+    if (needed > self->padded_capacity) {
+        self->padded = g_realloc(self->padded, needed);
+        self->padded_capacity = needed;
+    }
+    memcpy(self->padded, map.data, map.size);
+    memset(self->padded + map.size, 0, AV_INPUT_BUFFER_PADDING_SIZE);
+    self->packet->data = self->padded;
+    self->packet->size = (int)map.size;
+    gst_buffer_unmap(frame->input_buffer, &map);
+    self->packet->pts = frame->system_frame_number;
+    self->packet->dts = AV_NOPTS_VALUE;
+    self->packet->flags = GST_VIDEO_CODEC_FRAME_IS_SYNC_POINT(frame) ? AV_PKT_FLAG_KEY : 0;
+    // The base class keeps the frame; the picture libav makes of it finds it again by number.
+    gst_video_codec_frame_unref(frame);
+
+    int result;
+    while ((result = avcodec_send_packet(self->context, self->packet)) == AVERROR(EAGAIN)) {
+        // libav's output is full: take pictures out, then send again.
+        GstFlowReturn flow = receive_pictures(self);
+        if (flow != GST_FLOW_OK) {
+            return flow;
+        }
+    }
+    if (result < 0 && result != AVERROR_EOF) {
+        GstFlowReturn flow = libav_error(self, result);
+        if (flow != GST_FLOW_OK) {
+            return flow;
+        }
+    }
+    return receive_pictures(self);
+}
+
+static gboolean me_h264_decoder_flush(GstVideoDecoder *decoder) {
+    MeH264Decoder *self = (MeH264Decoder *)decoder;
+    if (self->context) {
+        avcodec_flush_buffers(self->context);
+    }
+    return TRUE;
+}
+
+static gboolean me_h264_decoder_decide_allocation(GstVideoDecoder *decoder, GstQuery *query) {
+    MeH264Decoder *self = (MeH264Decoder *)decoder;
+    self->downstream_reads_meta = gst_query_find_allocation_meta(query, GST_VIDEO_META_API_TYPE, NULL);
+    GST_INFO_OBJECT(self, "downstream %s GstVideoMeta: pictures are %s", self->downstream_reads_meta ? "reads" : "does not read",
+                    self->downstream_reads_meta ? "handed over" : "copied");
+    return GST_VIDEO_DECODER_CLASS(me_h264_decoder_parent_class)->decide_allocation(decoder, query);
+}
+
+static void me_h264_decoder_class_init(MeH264DecoderClass *klass) {
+    GstElementClass *element_class = GST_ELEMENT_CLASS(klass);
+    GstVideoDecoderClass *decoder_class = GST_VIDEO_DECODER_CLASS(klass);
+    gst_element_class_add_static_pad_template(element_class, &h264_sink);
+    gst_element_class_add_static_pad_template(element_class, &raw_src);
+    gst_element_class_set_static_metadata(element_class, "H.264 decoder (libav, no copy)", "Codec/Decoder/Video",
+                                          "Decodes H.264 with libavcodec and hands its pictures over without copying",
+                                          "swift-media-engine");
+    decoder_class->start = me_h264_decoder_start;
+    decoder_class->stop = me_h264_decoder_stop;
+    decoder_class->set_format = me_h264_decoder_set_format;
+    decoder_class->handle_frame = me_h264_decoder_handle_frame;
+    decoder_class->drain = me_h264_decoder_drain;
+    decoder_class->finish = me_h264_decoder_drain;
+    decoder_class->flush = me_h264_decoder_flush;
+    decoder_class->decide_allocation = me_h264_decoder_decide_allocation;
+    GST_DEBUG_CATEGORY_INIT(me_h264_decoder_debug, "meh264dec", 0, "swift-media-engine H.264 decoder");
+}
+
+static void me_h264_decoder_init(MeH264Decoder *self) {
+    GstVideoDecoder *decoder = GST_VIDEO_DECODER(self);
+    gst_video_decoder_set_packetized(decoder, TRUE);
+    gst_video_decoder_set_needs_format(decoder, TRUE);
+    gst_video_decoder_set_use_default_pad_acceptcaps(decoder, TRUE);
+    GST_PAD_SET_ACCEPT_TEMPLATE(GST_VIDEO_DECODER_SINK_PAD(decoder));
+}
+
+GType me_h264_decoder_get_type_public(void) { return me_h264_decoder_get_type(); }
