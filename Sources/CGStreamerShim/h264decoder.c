@@ -22,6 +22,7 @@ typedef struct {
     enum AVColorSpace matrix;
     enum AVColorPrimaries primaries;
     enum AVColorTransferCharacteristic transfer;
+    gboolean interlaced; // an interlaced picture was seen: caps say "mixed" from then on
 } PictureLayout;
 
 typedef struct {
@@ -169,13 +170,25 @@ static gboolean copy_picture(MeH264Decoder *self, const AVFrame *picture, GstBuf
     return TRUE;
 }
 
+static gboolean same_layout(const PictureLayout *a, const PictureLayout *b) {
+    return a->format == b->format && a->width == b->width && a->height == b->height && a->range == b->range &&
+           a->matrix == b->matrix && a->primaries == b->primaries && a->transfer == b->transfer &&
+           a->interlaced == b->interlaced;
+}
+
 // Output caps for the picture's layout, negotiated again when it changed or downstream asked.
 static gboolean ensure_output_state(MeH264Decoder *self, const AVFrame *picture) {
     GstVideoDecoder *decoder = GST_VIDEO_DECODER(self);
-    PictureLayout layout = {picture->format,      picture->width,           picture->height,  picture->color_range,
-                            picture->colorspace, picture->color_primaries, picture->color_trc};
+    PictureLayout layout = {picture->format,
+                            picture->width,
+                            picture->height,
+                            picture->color_range,
+                            picture->colorspace,
+                            picture->color_primaries,
+                            picture->color_trc,
+                            picture->interlaced_frame || (self->output_state && self->layout.interlaced)};
     gboolean reconfigure = gst_pad_check_reconfigure(GST_VIDEO_DECODER_SRC_PAD(decoder));
-    if (self->output_state && memcmp(&layout, &self->layout, sizeof layout) == 0) {
+    if (self->output_state && same_layout(&layout, &self->layout)) {
         if (!reconfigure) {
             return TRUE;
         }
@@ -214,6 +227,11 @@ static gboolean ensure_output_state(MeH264Decoder *self, const AVFrame *picture)
     GstVideoTransferFunction transfer = gst_video_transfer_function_from_iso((guint)picture->color_trc);
     if (transfer != GST_VIDEO_TRANSFER_UNKNOWN) {
         colorimetry->transfer = transfer;
+    }
+    if (layout.interlaced) {
+        // Each buffer says whether it is interlaced (and which field comes first), so
+        // playbin's deinterlacer works on the pictures that need it.
+        GST_VIDEO_INFO_INTERLACE_MODE(&state->info) = GST_VIDEO_INTERLACE_MODE_MIXED;
     }
     self->output_state = state;
     self->layout = layout;
@@ -269,6 +287,12 @@ static GstFlowReturn push_picture(MeH264Decoder *self, const AVFrame *picture) {
         gst_video_decoder_release_frame(decoder, frame);
         GST_ELEMENT_ERROR(self, RESOURCE, FAILED, ("Could not hand over a decoded picture."), (NULL));
         return GST_FLOW_ERROR;
+    }
+    if (picture->interlaced_frame) {
+        GST_BUFFER_FLAG_SET(frame->output_buffer, GST_VIDEO_BUFFER_FLAG_INTERLACED);
+        if (picture->top_field_first) {
+            GST_BUFFER_FLAG_SET(frame->output_buffer, GST_VIDEO_BUFFER_FLAG_TFF);
+        }
     }
     if (picture->flags & AV_FRAME_FLAG_CORRUPT) {
         GST_BUFFER_FLAG_SET(frame->output_buffer, GST_BUFFER_FLAG_CORRUPTED);

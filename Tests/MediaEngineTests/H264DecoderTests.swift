@@ -130,6 +130,21 @@ struct H264DecoderTests {
         #expect(ours.allSatisfy { $0.strides[0] > 328 }, "strides \(ours.first?.strides ?? [])")
     }
 
+    @Test("interlaced pictures are avdec_h264's too")
+    func interlaced() async throws {
+        let clip = try await TestMedia.url(for: TestMedia.interlacedBall)
+        let reference = try await avdecPictures(of: clip)
+        let frames = PackedFrames()
+        _ = try await playToEnd(clip, into: frames.sink())
+        let pictureSize = 320 * 240 * 3 / 2
+        let ours = frames.all
+        #expect(ours.count == 20 && reference.count == 20 * pictureSize)
+        let mismatch = ours.indices.first { index in
+            ours[index].bytes != reference.subdata(in: index * pictureSize..<(index + 1) * pictureSize)
+        }
+        #expect(mismatch == nil, "picture \(mismatch ?? -1) differs from avdec_h264's")
+    }
+
     @Test("an output that does not read video metadata gets the same pictures, copied to the default layout")
     func copiedForPlainOutputs() async throws {
         let clip = try await TestMedia.url(for: TestMedia.ballWithBFrames)

@@ -48,6 +48,16 @@ public enum TestMedia {
             mp4mux faststart=true ! filesink location=LOCATION
             """)
 
+    /// The ball, interlaced (x264's field coding), 320x240, 20 frames, H.264 in MP4.
+    public static let interlacedBall = Clip(
+        fileExtension: "mp4",
+        pipeline: """
+            videotestsrc num-buffers=20 pattern=ball ! \
+            video/x-raw,format=I420,width=320,height=240,framerate=30/1,interlace-mode=interleaved ! \
+            x264enc interlaced=true key-int-max=10 speed-preset=superfast ! h264parse ! \
+            mp4mux faststart=true ! filesink location=LOCATION
+            """)
+
     /// The same ball at 160x120 as a raw H.264 byte stream (no container), 20 frames.
     public static let smallBallStream = Clip(
         fileExtension: "h264",
