@@ -229,8 +229,8 @@ static gboolean ensure_output_state(MeH264Decoder *self, const AVFrame *picture)
         colorimetry->transfer = transfer;
     }
     if (layout.interlaced) {
-        // Each buffer says whether it is interlaced (and which field comes first), so
-        // playbin's deinterlacer works on the pictures that need it.
+        // Each buffer says whether it is interlaced (and which field comes first), as
+        // avdec_h264's do, for a deinterlacer or sink downstream.
         GST_VIDEO_INFO_INTERLACE_MODE(&state->info) = GST_VIDEO_INTERLACE_MODE_MIXED;
     }
     self->output_state = state;
