@@ -360,9 +360,33 @@ static GstFlowReturn me_h264_decoder_drain(GstVideoDecoder *decoder) {
     return flow;
 }
 
+static gboolean same_codec_data(GstBuffer *a, GstBuffer *b) {
+    if (!a || !b) {
+        return a == b;
+    }
+    GstMapInfo map;
+    if (gst_buffer_get_size(a) != gst_buffer_get_size(b) || !gst_buffer_map(a, &map, GST_MAP_READ)) {
+        return FALSE;
+    }
+    gboolean same = gst_buffer_memcmp(b, 0, map.data, map.size) == 0;
+    gst_buffer_unmap(a, &map);
+    return same;
+}
+
 static gboolean me_h264_decoder_set_format(GstVideoDecoder *decoder, GstVideoCodecState *state) {
     MeH264Decoder *self = (MeH264Decoder *)decoder;
+    if (self->context && self->input_state && same_codec_data(self->input_state->codec_data, state->codec_data)) {
+        // The same stream described anew (frame rate, colorimetry, a size the parser read from
+        // an in-band SPS, which libav follows by itself): keep decoding, since reopening would
+        // lose the reference pictures until the next keyframe; the next picture renegotiates.
+        GST_INFO_OBJECT(self, "new caps, same codec data: decoding on (%" GST_PTR_FORMAT ")", state->caps);
+        g_clear_pointer(&self->input_state, gst_video_codec_state_unref);
+        self->input_state = gst_video_codec_state_ref(state);
+        g_clear_pointer(&self->output_state, gst_video_codec_state_unref);
+        return TRUE;
+    }
     if (self->context) {
+        GST_INFO_OBJECT(self, "new codec data: draining, then reopening (%" GST_PTR_FORMAT ")", state->caps);
         me_h264_decoder_drain(decoder); // the pictures of the old configuration first
         close_context(self);
     }
