@@ -53,6 +53,7 @@ if json {
         "height": size.height,
         "mediaTypes": player.movieMediaTypes.names,
         "sourceType": player.movieSourceType.rawValue,
+        "videoDecoder": player.videoDecoder.map { $0 as Any } ?? NSNull(),
         "tags": tags,
     ]
     let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
@@ -63,6 +64,7 @@ if json {
     print("size:        \(size.width)x\(size.height)")
     print("media types: \(player.movieMediaTypes.names.joined(separator: ", "))")
     print("source type: \(player.movieSourceType)")
+    print("decoder:     \(player.videoDecoder ?? "none")")
     for key in tags.keys.sorted() {
         print("tag \(key): \(tags[key]!)")
     }

@@ -19,6 +19,7 @@ struct ExampleSmokeTests {
         #expect(object["height"] as? Int == 240)
         #expect(object["mediaTypes"] as? [String] == ["video", "audio"])
         #expect(object["sourceType"] as? String == "file")
+        #expect(object["videoDecoder"] as? String == "meh264dec")
         let tags = try #require(object["tags"] as? [String: String])
         #expect(tags["audio-codec"]?.contains("AAC") == true)
     }
