@@ -13,6 +13,7 @@
 
 GST_DEBUG_CATEGORY_STATIC(me_h264_decoder_debug);
 #define GST_CAT_DEFAULT me_h264_decoder_debug
+GST_DEBUG_CATEGORY_STATIC(me_libav_debug);
 
 // What the output caps were made from; a picture that differs in any of these renegotiates.
 typedef struct {
@@ -460,6 +461,24 @@ static gboolean me_h264_decoder_decide_allocation(GstVideoDecoder *decoder, GstQ
     return GST_VIDEO_DECODER_CLASS(me_h264_decoder_parent_class)->decide_allocation(decoder, query);
 }
 
+// libav's own messages ("[h264 @ 0x...] no frame!") go to GStreamer's debug log (category
+// "melibav", GST_DEBUG=melibav:4), not to standard error. gst-libav installs the same kind of
+// forwarder when it loads; whichever came last keeps them off the terminal.
+static void forward_libav_log(void *object, int level, const char *format, va_list arguments) {
+    (void)object;
+    GstDebugLevel debug_level = level <= AV_LOG_ERROR     ? GST_LEVEL_ERROR
+                                : level <= AV_LOG_WARNING ? GST_LEVEL_WARNING
+                                : level <= AV_LOG_INFO    ? GST_LEVEL_INFO
+                                : level <= AV_LOG_VERBOSE ? GST_LEVEL_DEBUG
+                                                          : GST_LEVEL_LOG;
+    if (debug_level > gst_debug_category_get_threshold(me_libav_debug)) {
+        return;
+    }
+    gchar *text = g_strdup_vprintf(format, arguments);
+    GST_CAT_LEVEL_LOG(me_libav_debug, debug_level, NULL, "%s", g_strchomp(text));
+    g_free(text);
+}
+
 static void me_h264_decoder_class_init(MeH264DecoderClass *klass) {
     GstElementClass *element_class = GST_ELEMENT_CLASS(klass);
     GstVideoDecoderClass *decoder_class = GST_VIDEO_DECODER_CLASS(klass);
@@ -477,6 +496,8 @@ static void me_h264_decoder_class_init(MeH264DecoderClass *klass) {
     decoder_class->flush = me_h264_decoder_flush;
     decoder_class->decide_allocation = me_h264_decoder_decide_allocation;
     GST_DEBUG_CATEGORY_INIT(me_h264_decoder_debug, "meh264dec", 0, "swift-media-engine H.264 decoder");
+    GST_DEBUG_CATEGORY_INIT(me_libav_debug, "melibav", 0, "libav's messages, from the engine's decoder");
+    av_log_set_callback(forward_libav_log);
 }
 
 static void me_h264_decoder_init(MeH264Decoder *self) {

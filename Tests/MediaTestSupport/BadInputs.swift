@@ -69,10 +69,31 @@ public struct BadInputs: Sendable {
         add(
             "truncated, moov first", try write("cut-moov-first.mp4", bars.prefix(bars.count / 2)), "truncatedMovie",
             duringPlayback: true)
+        // A sound MP4 whose pictures are noise: the demuxer is content, the decoder gets nothing
+        // it can decode (and libav's complaints must stay off standard error).
+        add(
+            "pictures that do not decode", try write("noise-pictures.mp4", Self.scramblingMediaData(bars, &random)),
+            "corruptContainer")
         // Matroska whose codec ID names a codec nobody decodes: GStreamer has no plugin for it.
         let unknownCodec = Data(webm.replacing(Data("V_VP8".utf8), with: Data("V_QQ8".utf8)))
         add("no decoder for the codec", try write("unknown-codec.mkv", unknownCodec), "missingPlugin")
         return BadInputs(directory: directory, cases: cases)
+    }
+
+    /// An MP4 file with the payload of its `mdat` box replaced by noise, every box intact.
+    static func scramblingMediaData(_ movie: Data, _ random: inout SeededRandom) -> Data {
+        var bytes = [UInt8](movie)
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            let size = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+            let type = String(decoding: bytes[offset + 4..<offset + 8], as: UTF8.self)
+            guard size >= 8, offset + size <= bytes.count else { break }
+            if type == "mdat" {
+                for index in offset + 8..<offset + size { bytes[index] = random.nextByte() }
+            }
+            offset += size
+        }
+        return Data(bytes)
     }
 
     /// Removes the files.
