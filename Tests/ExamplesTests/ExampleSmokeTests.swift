@@ -59,6 +59,24 @@ struct ExampleSmokeTests {
         #expect(result.standardError.contains("install gstreamer1.0-libav"))
     }
 
+    @Test("H.264 goes to the engine's decoder unless a decoder ranked above avdec_h264 (a hardware one) is there")
+    func decoderRank() async throws {
+        let clip = try await TestMedia.url(for: TestMedia.bars)
+        func decoder(ranks: String) async throws -> String? {
+            let result = try await ProcessRunner.run(
+                BuildProducts.executable("mediaprobe"), ["--json", clip.path],
+                environment: ["GST_PLUGIN_FEATURE_RANK": ranks])
+            try #require(result.status == 0, "\(result.standardError)")
+            let object = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
+            return object?["videoDecoder"] as? String
+        }
+        // openh264dec stands in for a hardware decoder: hardware decoders sit at PRIMARY + 1
+        // (257), where the engine's decoder would otherwise win the tie by name.
+        #expect(try await decoder(ranks: "openh264dec:257") == "openh264dec")
+        // At avdec_h264's own rank it is no reason to step back.
+        #expect(try await decoder(ranks: "openh264dec:256") == "meh264dec")
+    }
+
     @Test("mediaplay --list-sinks lists the built-in sinks with their capabilities")
     func listSinks() async throws {
         let result = try await ProcessRunner.run(BuildProducts.executable("mediaplay"), ["--list-sinks"])
