@@ -83,14 +83,17 @@ static GstPadProbeReturn on_idle_swap(GstPad *pad, GstPadProbeInfo *info, gpoint
     for (guint i = 1; i < plan->new_chain->len; i++) {
         gst_element_link(g_ptr_array_index(plan->new_chain, i - 1), g_ptr_array_index(plan->new_chain, i));
     }
-    g_object_set(plan->upstream, "width", plan->width, "height", plan->height, NULL);
-    gst_element_link(plan->upstream, g_ptr_array_index(plan->new_chain, 0));
-    // Bring the new output up without waiting for a preroll: the pipeline is already running.
+    // Bring the new output up without waiting for a preroll (the pipeline is already running),
+    // and only then link it: linking sends RECONFIGURE upstream, and the decoder, on a thread of
+    // its own, may renegotiate at once; against an output still in NULL (flushing pads) that
+    // fails, and a failed renegotiation is a not-negotiated error that stops playback.
     set_sinks_async(plan->new_chain, FALSE);
     for (gint i = (gint)plan->new_chain->len - 1; i >= 0; i--) {
         gst_element_sync_state_with_parent(g_ptr_array_index(plan->new_chain, i));
     }
     set_sinks_async(plan->new_chain, TRUE);
+    g_object_set(plan->upstream, "width", plan->width, "height", plan->height, NULL);
+    gst_element_link(plan->upstream, g_ptr_array_index(plan->new_chain, 0));
     gst_element_post_message(GST_ELEMENT(plan->bin),
                              gst_message_new_application(GST_OBJECT(plan->bin),
                                                          gst_structure_new_empty("me-output-swapped")));

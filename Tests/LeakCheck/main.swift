@@ -32,6 +32,11 @@ func emit(_ object: [String: Any]) {
     FileHandle.standardOutput.write(data + Data("\n".utf8))
 }
 
+struct LeakCheckError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
 func milliseconds(since start: ContinuousClock.Instant) -> Int {
     let elapsed = ContinuousClock.now - start
     return Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
@@ -81,6 +86,8 @@ func cycles(_ count: Int, file: String) async throws {
         let player = MoviePlayer(source: FileSource(path: file), videoSink: FrameSink())
         try await player.play()
     }
+    // One released from inside its own callback ends on its bus thread a moment later.
+    guard GStreamer.waitForReleasedPlayers() else { throw LeakCheckError("a released player's pipeline did not end") }
     let names = threadNames()
     emit([
         "summary": "cycles", "fdsBefore": fdsBefore, "fdsAfter": openDescriptors(), "threadsBefore": threadsBefore,
@@ -118,6 +125,7 @@ func badInputs(_ files: [String], good: String) async throws {
     try await player.play()
     let (reason, _) = await waitForFinish(events) ?? (.playbackError, nil)
     player.stop()
+    guard GStreamer.waitForReleasedPlayers() else { throw LeakCheckError("a released player's pipeline did not end") }
     let names = threadNames()
     emit([
         "summary": "bad-inputs", "goodFileAfterwards": reason.description, "fdsBefore": fdsBefore,

@@ -14,7 +14,10 @@ struct RateTests {
         try await player.play()
         try await frames.waitUntil("frame 10") { $0.contains { $0.number == 10 } }
         try await player.setRate(2)
-        #expect(player.currentPlaybackRate == 2)
+        // Read as soon as the call returns; on a loaded machine the test's task can resume after
+        // the 2-second clip has ended, when the rate reads 0 (the announced change is checked below).
+        let rate = player.currentPlaybackRate
+        #expect(rate == 2 || recorder.events.contains { $0.finish != nil }, "rate \(rate)")
         _ = try await recorder.waitForFinish()
         let numbers = frames.records.compactMap(\.number)
         // An instant rate change: no flush, so no frame is skipped or shown twice.
