@@ -26,10 +26,15 @@ struct InterruptionTests {
             throw error
         }
         #expect(player.movieSourceType == .streaming)
-        try await recorder.waitUntil("interrupted, then playing again", within: .seconds(30)) { events in
-            let states = events.compactMap(\.playbackState)
-            guard let interrupted = states.firstIndex(of: .interrupted) else { return false }
-            return states[interrupted...].contains(.playing)
+        do {
+            try await recorder.waitUntil("interrupted, then playing again", within: .seconds(30)) { events in
+                let states = events.compactMap(\.playbackState)
+                guard let interrupted = states.firstIndex(of: .interrupted) else { return false }
+                return states[interrupted...].contains(.playing)
+            }
+        } catch {
+            Issue.record("\(error): \(recorder.events)")
+            throw error
         }
         #expect(recorder.events.contains(.loadStateChanged([.playable, .stalled])))
         player.stop()
