@@ -5,9 +5,9 @@
 //
 // It is also the engine's one compositing step for overlays: with "compositing" on, it asks a
 // callback for each frame's GstVideoOverlayComposition, giving it the geometry it just used
-// (where the movie's picture landed in the output), and GStreamer blends that onto the output
-// frame (gst_video_overlay_composition_blend). With compositing off and nothing to scale it
-// stays a pass-through, so unused overlays and scaling cost nothing.
+// (where the movie's picture landed in the output), and blends that onto the output frame
+// (blend_rectangle below). With compositing off and nothing to scale it stays a pass-through, so
+// unused overlays and scaling cost nothing.
 #include "CGStreamerShim.h"
 #include <gst/base/gstbasetransform.h>
 
@@ -34,6 +34,7 @@ typedef struct {
     me_compose_callback compose; // set once, before the element starts
     gpointer compose_data;
     GDestroyNotify compose_destroy;
+    GstBufferPool *copy_pool; // streaming thread: buffers for frames copied before blending
 } MeScaler;
 
 typedef struct {
@@ -214,8 +215,16 @@ static gboolean me_scaler_configure(MeScaler *self) {
     return self->converter != NULL;
 }
 
+static void release_copy_pool(MeScaler *self) {
+    if (self->copy_pool) {
+        gst_buffer_pool_set_active(self->copy_pool, FALSE);
+        gst_clear_object(&self->copy_pool);
+    }
+}
+
 static gboolean me_scaler_set_caps(GstBaseTransform *trans, GstCaps *incaps, GstCaps *outcaps) {
     MeScaler *self = (MeScaler *)trans;
+    release_copy_pool(self);
     if (!gst_video_info_from_caps(&self->in_info, incaps) || !gst_video_info_from_caps(&self->out_info, outcaps)) {
         return FALSE;
     }
@@ -318,6 +327,67 @@ static void me_scaler_before_transform(GstBaseTransform *trans, GstBuffer *buffe
     }
 }
 
+static gboolean memories_writable(GstBuffer *buffer) {
+    if (!gst_buffer_is_writable(buffer)) {
+        return FALSE;
+    }
+    for (guint index = 0; index < gst_buffer_n_memory(buffer); index++) {
+        if (!gst_memory_is_writable(gst_buffer_peek_memory(buffer, index))) {
+            return FALSE;
+        }
+    }
+    return TRUE;
+}
+
+// Blending in place needs a frame it may write to. The decoder's pictures are read-only (libav
+// still uses them as references), and GStreamer's copy-on-write would allocate fresh memory for
+// every plane of every frame (page faults included); copying into buffers of a pool of our own,
+// reused frame after frame, costs only the copy.
+static GstFlowReturn me_scaler_prepare_output_buffer(GstBaseTransform *trans, GstBuffer *input, GstBuffer **output) {
+    MeScaler *self = (MeScaler *)trans;
+    GstBaseTransformClass *parent = GST_BASE_TRANSFORM_CLASS(me_scaler_parent_class);
+    if (!gst_base_transform_is_in_place(trans) || gst_base_transform_is_passthrough(trans) ||
+        memories_writable(input)) {
+        return parent->prepare_output_buffer(trans, input, output);
+    }
+    if (!self->copy_pool) {
+        GstCaps *caps = gst_video_info_to_caps(&self->in_info);
+        self->copy_pool = gst_video_buffer_pool_new();
+        GstStructure *config = gst_buffer_pool_get_config(self->copy_pool);
+        gst_buffer_pool_config_set_params(config, caps, (guint)GST_VIDEO_INFO_SIZE(&self->in_info), 2, 0);
+        gst_caps_unref(caps);
+        if (!gst_buffer_pool_set_config(self->copy_pool, config) || !gst_buffer_pool_set_active(self->copy_pool, TRUE)) {
+            gst_clear_object(&self->copy_pool);
+            return parent->prepare_output_buffer(trans, input, output);
+        }
+    }
+    GstBuffer *copy = NULL;
+    if (gst_buffer_pool_acquire_buffer(self->copy_pool, &copy, NULL) != GST_FLOW_OK) {
+        return parent->prepare_output_buffer(trans, input, output);
+    }
+    GstVideoFrame source, target;
+    gboolean copied = FALSE;
+    if (gst_video_frame_map(&source, &self->in_info, input, GST_MAP_READ)) {
+        if (gst_video_frame_map(&target, &self->in_info, copy, GST_MAP_WRITE)) {
+            copied = gst_video_frame_copy(&target, &source);
+            gst_video_frame_unmap(&target);
+        }
+        gst_video_frame_unmap(&source);
+    }
+    if (!copied) {
+        gst_buffer_unref(copy);
+        return parent->prepare_output_buffer(trans, input, output);
+    }
+    parent->copy_metadata(trans, input, copy);
+    *output = copy;
+    return GST_FLOW_OK;
+}
+
+static gboolean me_scaler_stop(GstBaseTransform *trans) {
+    release_copy_pool((MeScaler *)trans);
+    return TRUE;
+}
+
 static GstFlowReturn me_scaler_transform_ip(GstBaseTransform *trans, GstBuffer *buffer) {
     MeScaler *self = (MeScaler *)trans;
     GstVideoFrame frame;
@@ -375,6 +445,7 @@ static void me_scaler_finalize(GObject *object) {
     if (self->compose_destroy) {
         self->compose_destroy(self->compose_data);
     }
+    release_copy_pool(self);
     g_mutex_clear(&self->lock);
     G_OBJECT_CLASS(me_scaler_parent_class)->finalize(object);
 }
@@ -428,6 +499,8 @@ static void me_scaler_class_init(MeScalerClass *klass) {
     transform_class->set_caps = me_scaler_set_caps;
     transform_class->transform = me_scaler_transform;
     transform_class->transform_ip = me_scaler_transform_ip;
+    transform_class->prepare_output_buffer = me_scaler_prepare_output_buffer;
+    transform_class->stop = me_scaler_stop;
     transform_class->transform_ip_on_passthrough = FALSE; // a pass-through leaves frames alone
     transform_class->before_transform = me_scaler_before_transform;
     transform_class->get_unit_size = me_scaler_get_unit_size;
