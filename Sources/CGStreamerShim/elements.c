@@ -6,10 +6,11 @@
 GType me_scaler_get_type_public(void);
 GType me_frame_select_get_type_public(void);
 GType me_h264_decoder_get_type_public(void);
+GType me_h265_decoder_get_type_public(void);
 
 // GStreamer applies GST_PLUGIN_FEATURE_RANK ("name:rank,...", rank a number or NONE, MARGINAL,
 // SECONDARY, PRIMARY, MAX) while it initializes, before these elements exist; so it is read
-// again here, and `GST_PLUGIN_FEATURE_RANK=meh264dec:NONE` gives H.264 back to avdec_h264.
+// again here: `GST_PLUGIN_FEATURE_RANK=meh264dec:NONE` gives H.264 back to avdec_h264.
 static guint rank_for(const gchar *name, guint rank) {
     const gchar *setting = g_getenv("GST_PLUGIN_FEATURE_RANK");
     if (!setting) {
@@ -33,27 +34,30 @@ static guint rank_for(const gchar *name, guint rank) {
     return rank;
 }
 
-// meh264dec takes avdec_h264's place, never that of a decoder the system ranks above avdec_h264
-// (PRIMARY): hardware decoders such as v4l2h264dec on boards or nvh264dec sit at PRIMARY + 1 and
-// would lose a tie to "meh264dec" by name. With one of those present, meh264dec takes PRIMARY and
-// stays behind it (and behind avdec_h264, which wins that tie by name).
-static guint h264_decoder_rank(void) {
-    GstCaps *h264 = gst_caps_new_empty_simple("video/x-h264");
+// The engine's decoders take avdec_*'s place, never that of a decoder the system ranks above
+// avdec_* (PRIMARY): hardware decoders such as v4l2h264dec on boards or nvh264dec sit at
+// PRIMARY + 1 and would lose a tie to "meh264dec" by name. With one of those present for the
+// codec, the engine's decoder takes PRIMARY and stays behind it (and behind avdec_*, which wins
+// that tie by name).
+static guint decoder_rank(const gchar *media_type) {
+    GstCaps *caps = gst_caps_new_empty_simple(media_type);
     GList *decoders = gst_element_factory_list_get_elements(
         GST_ELEMENT_FACTORY_TYPE_DECODER | GST_ELEMENT_FACTORY_TYPE_MEDIA_VIDEO, GST_RANK_PRIMARY + 1);
     gboolean outranked = FALSE;
     for (GList *item = decoders; item && !outranked; item = item->next) {
-        outranked = gst_element_factory_can_sink_any_caps(GST_ELEMENT_FACTORY(item->data), h264);
+        outranked = gst_element_factory_can_sink_any_caps(GST_ELEMENT_FACTORY(item->data), caps);
     }
     gst_plugin_feature_list_free(decoders);
-    gst_caps_unref(h264);
+    gst_caps_unref(caps);
     return outranked ? GST_RANK_PRIMARY : GST_RANK_PRIMARY + 1;
 }
 
 gboolean me_register_elements(void) {
     return gst_element_register(NULL, "mescaler", GST_RANK_NONE, me_scaler_get_type_public()) &&
            gst_element_register(NULL, "meframeselect", GST_RANK_NONE, me_frame_select_get_type_public()) &&
-           // Above avdec_h264 (PRIMARY), so decodebin picks it for H.264.
-           gst_element_register(NULL, "meh264dec", rank_for("meh264dec", h264_decoder_rank()),
-                                me_h264_decoder_get_type_public());
+           // Above avdec_h264 and avdec_h265 (PRIMARY), so decodebin picks them.
+           gst_element_register(NULL, "meh264dec", rank_for("meh264dec", decoder_rank("video/x-h264")),
+                                me_h264_decoder_get_type_public()) &&
+           gst_element_register(NULL, "meh265dec", rank_for("meh265dec", decoder_rank("video/x-h265")),
+                                me_h265_decoder_get_type_public());
 }

@@ -58,6 +58,25 @@ public enum TestMedia {
             mp4mux faststart=true ! filesink location=LOCATION
             """)
 
+    /// The ball of ``ballWithBFrames`` in H.265 (x265, with its B-frames), 328x184, 45 frames, MP4.
+    public static let ballHEVC = Clip(
+        fileExtension: "mp4",
+        pipeline: """
+            videotestsrc num-buffers=45 pattern=ball ! video/x-raw,format=I420,width=328,height=184,framerate=30/1 ! \
+            x265enc speed-preset=superfast key-int-max=15 ! h265parse ! mp4mux faststart=true ! \
+            filesink location=LOCATION
+            """)
+
+    /// The ball in 10-bit H.265 (Main 10), 320x240, 20 frames, MP4.
+    public static let ballHEVC10 = Clip(
+        fileExtension: "mp4",
+        pipeline: """
+            videotestsrc num-buffers=20 pattern=ball ! \
+            video/x-raw,format=I420_10LE,width=320,height=240,framerate=30/1 ! \
+            x265enc speed-preset=superfast key-int-max=10 ! h265parse ! mp4mux faststart=true ! \
+            filesink location=LOCATION
+            """)
+
     /// The same ball at 160x120 as a raw H.264 byte stream (no container), 20 frames.
     public static let smallBallStream = Clip(
         fileExtension: "h264",

@@ -175,9 +175,9 @@ public final class MoviePlayer: Sendable {
     /// Whether the movie is a file or a stream, once preparation has started.
     public var movieSourceType: MovieSourceType { core.state.withLock { $0.sourceType } }
 
-    /// The GStreamer element decoding the video: its factory's name, such as `meh264dec` (the
-    /// engine's own H.264 decoder) or `avdec_vp8`; nil until decodebin has chosen one, and for
-    /// a movie without video.
+    /// The GStreamer element decoding the video: its factory's name, such as `meh264dec` or
+    /// `meh265dec` (the engine's own H.264 and H.265 decoders) or `vp8dec`; nil until decodebin
+    /// has chosen one, and for a movie without video.
     public var videoDecoder: String? { core.state.withLock { $0.videoDecoder } }
 
     /// The movie's metadata (GStreamer tag names to values: `title`, `video-codec`, ...).

@@ -1,18 +1,21 @@
-// meh264dec: the engine's H.264 decoder. libavcodec (the decoder ffmpeg and avdec_h264 use too)
-// behind GstVideoDecoder, with one difference that matters for speed: the pictures libav decoded
-// go downstream as they are (read-only memories wrapping libav's reference-counted frames,
-// described by a GstVideoMeta) instead of being copied into new buffers, whenever downstream
-// reads GstVideoMeta. libav keeps decoded pictures as references for later ones, so avdec_h264
-// copies every picture it outputs (perf: about 6 % of the CPU at 1080p). An element that writes
-// into a frame (the scaler blending overlays) gets its own copy from GStreamer when it maps the
-// read-only memory for writing. Ranked just above avdec_h264, so decodebin picks it.
+// The engine's own video decoders, meh264dec (H.264) and meh265dec (H.265/HEVC): libavcodec
+// (the decoders ffmpeg and avdec_h264/avdec_h265 use too) behind GstVideoDecoder, with one
+// difference that matters for speed: the pictures libav decoded go downstream as they are
+// (read-only memories wrapping libav's reference-counted frames, described by a GstVideoMeta)
+// instead of being copied into new buffers, whenever downstream reads GstVideoMeta. libav keeps
+// decoded pictures as references for later ones, so avdec_* copies every picture it outputs
+// (perf: about 6 % of the CPU at 1080p H.264). An element that writes into a frame (the scaler
+// blending overlays) copies it first. Each is ranked just above its avdec_* counterpart, so
+// decodebin picks it (elements.c).
+//
+// MeLibavDecoder does the work; each codec is a subclass that names its libav codec and its caps.
 #include "CGStreamerShim.h"
 #include <libavcodec/avcodec.h>
 #include <libavutil/pixdesc.h>
 #include <string.h>
 
-GST_DEBUG_CATEGORY_STATIC(me_h264_decoder_debug);
-#define GST_CAT_DEFAULT me_h264_decoder_debug
+GST_DEBUG_CATEGORY_STATIC(me_libav_decoder_debug);
+#define GST_CAT_DEFAULT me_libav_decoder_debug
 GST_DEBUG_CATEGORY_STATIC(me_libav_debug);
 
 // What the output caps were made from; a picture that differs in any of these renegotiates.
@@ -38,17 +41,17 @@ typedef struct {
     GstVideoCodecState *output_state;
     PictureLayout layout; // valid while output_state is set
     gboolean downstream_reads_meta;
-} MeH264Decoder;
+} MeLibavDecoder;
 
 typedef struct {
     GstVideoDecoderClass parent_class;
-} MeH264DecoderClass;
+    enum AVCodecID codec; // set by each codec's subclass
+    const char *codec_name; // for messages: "H.264"
+} MeLibavDecoderClass;
 
-G_DEFINE_TYPE(MeH264Decoder, me_h264_decoder, GST_TYPE_VIDEO_DECODER)
+G_DEFINE_ABSTRACT_TYPE(MeLibavDecoder, me_libav_decoder, GST_TYPE_VIDEO_DECODER)
 
-static GstStaticPadTemplate h264_sink = GST_STATIC_PAD_TEMPLATE(
-    "sink", GST_PAD_SINK, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS("video/x-h264, stream-format = (string) { avc, byte-stream }, alignment = (string) au"));
+#define ME_LIBAV_DECODER_GET_CLASS(object) ((MeLibavDecoderClass *)G_OBJECT_GET_CLASS(object))
 
 static GstStaticPadTemplate raw_src = GST_STATIC_PAD_TEMPLATE(
     "src", GST_PAD_SRC, GST_PAD_ALWAYS,
@@ -73,13 +76,13 @@ static GstVideoFormat video_format_of(enum AVPixelFormat format, gboolean *full_
     }
 }
 
-static void close_context(MeH264Decoder *self) {
+static void close_context(MeLibavDecoder *self) {
     avcodec_free_context(&self->context);
     g_clear_pointer(&self->output_state, gst_video_codec_state_unref);
 }
 
-static gboolean open_context(MeH264Decoder *self, GstVideoCodecState *state) {
-    const AVCodec *codec = avcodec_find_decoder(AV_CODEC_ID_H264);
+static gboolean open_context(MeLibavDecoder *self, GstVideoCodecState *state) {
+    const AVCodec *codec = avcodec_find_decoder(ME_LIBAV_DECODER_GET_CLASS(self)->codec);
     AVCodecContext *context = codec ? avcodec_alloc_context3(codec) : NULL;
     if (!context) {
         return FALSE;
@@ -94,7 +97,7 @@ static gboolean open_context(MeH264Decoder *self, GstVideoCodecState *state) {
         }
         gst_buffer_unmap(state->codec_data, &map);
     }
-    // One thread per core this process may use, frame and slice, as avdec_h264 does. (libav's
+    // One thread per core this process may use, frame and slice, as avdec_* does. (libav's
     // own choice, and ffmpeg's, is one more than the cores: no faster here, measured, and one more
     // runnable thread per playing movie crowds everything else on a small machine.)
     context->thread_count = (int)g_get_num_processors();
@@ -123,7 +126,7 @@ static void free_plane_owner(gpointer data) {
 
 // The picture's planes as read-only memories (each holding its own reference to libav's frame),
 // laid out by a GstVideoMeta with libav's strides. No pixel is copied.
-static GstBuffer *wrap_picture(MeH264Decoder *self, const AVFrame *picture) {
+static GstBuffer *wrap_picture(MeLibavDecoder *self, const AVFrame *picture) {
     const GstVideoInfo *info = &self->output_state->info;
     guint planes = GST_VIDEO_INFO_N_PLANES(info);
     gsize offsets[GST_VIDEO_MAX_PLANES] = {0};
@@ -153,7 +156,7 @@ static GstBuffer *wrap_picture(MeH264Decoder *self, const AVFrame *picture) {
 
 // For a downstream that does not read GstVideoMeta: the picture copied into a buffer of the
 // default layout (what avdec_h264 always does).
-static gboolean copy_picture(MeH264Decoder *self, const AVFrame *picture, GstBuffer *buffer) {
+static gboolean copy_picture(MeLibavDecoder *self, const AVFrame *picture, GstBuffer *buffer) {
     GstVideoFrame out;
     if (!gst_video_frame_map(&out, &self->output_state->info, buffer, GST_MAP_WRITE)) {
         return FALSE;
@@ -180,7 +183,7 @@ static gboolean same_layout(const PictureLayout *a, const PictureLayout *b) {
 }
 
 // Output caps for the picture's layout, negotiated again when it changed or downstream asked.
-static gboolean ensure_output_state(MeH264Decoder *self, const AVFrame *picture) {
+static gboolean ensure_output_state(MeLibavDecoder *self, const AVFrame *picture) {
     GstVideoDecoder *decoder = GST_VIDEO_DECODER(self);
     PictureLayout layout = {picture->format,
                             picture->width,
@@ -205,7 +208,9 @@ static gboolean ensure_output_state(MeH264Decoder *self, const AVFrame *picture)
     GstVideoFormat format = video_format_of(picture->format, &full_range);
     if (format == GST_VIDEO_FORMAT_UNKNOWN) {
         const char *name = av_get_pix_fmt_name(picture->format);
-        GST_ELEMENT_ERROR(self, STREAM, FORMAT, ("The H.264 stream's pixel layout (%s) is not supported.", name ? name : "?"),
+        GST_ELEMENT_ERROR(self, STREAM, FORMAT,
+                          ("The %s stream's pixel layout (%s) is not supported.",
+                           ME_LIBAV_DECODER_GET_CLASS(self)->codec_name, name ? name : "?"),
                           (NULL));
         return FALSE;
     }
@@ -262,7 +267,7 @@ static void release_frames_left_behind(GstVideoDecoder *decoder, GstVideoCodecFr
     g_list_free_full(frames, (GDestroyNotify)gst_video_codec_frame_unref);
 }
 
-static GstFlowReturn push_picture(MeH264Decoder *self, const AVFrame *picture) {
+static GstFlowReturn push_picture(MeLibavDecoder *self, const AVFrame *picture) {
     GstVideoDecoder *decoder = GST_VIDEO_DECODER(self);
     // The packet's pts carried the frame's number through libav's reordering.
     GstVideoCodecFrame *frame = gst_video_decoder_get_frame(decoder, (int)picture->pts);
@@ -303,18 +308,20 @@ static GstFlowReturn push_picture(MeH264Decoder *self, const AVFrame *picture) {
     return gst_video_decoder_finish_frame(decoder, frame);
 }
 
-static GstFlowReturn libav_error(MeH264Decoder *self, int result) {
+static GstFlowReturn libav_error(MeLibavDecoder *self, int result) {
     char text[AV_ERROR_MAX_STRING_SIZE] = {0};
     av_strerror(result, text, sizeof text);
     GstFlowReturn flow = GST_FLOW_OK;
     // Counted against max-errors like every GStreamer decoder's errors: a few broken access
     // units are skipped, a stream of them fails.
-    GST_VIDEO_DECODER_ERROR(self, 1, STREAM, DECODE, ("Could not decode the H.264 stream."), ("libav: %s", text), flow);
+    GST_VIDEO_DECODER_ERROR(self, 1, STREAM, DECODE,
+                            ("Could not decode the %s stream.", ME_LIBAV_DECODER_GET_CLASS(self)->codec_name),
+                            ("libav: %s", text), flow);
     return flow;
 }
 
 // Hands downstream every picture libav has ready.
-static GstFlowReturn receive_pictures(MeH264Decoder *self) {
+static GstFlowReturn receive_pictures(MeLibavDecoder *self) {
     for (;;) {
         int result = avcodec_receive_frame(self->context, self->picture);
         if (result == AVERROR(EAGAIN) || result == AVERROR_EOF) {
@@ -333,15 +340,15 @@ static GstFlowReturn receive_pictures(MeH264Decoder *self) {
 
 // MARK: GstVideoDecoder
 
-static gboolean me_h264_decoder_start(GstVideoDecoder *decoder) {
-    MeH264Decoder *self = (MeH264Decoder *)decoder;
+static gboolean me_libav_decoder_start(GstVideoDecoder *decoder) {
+    MeLibavDecoder *self = (MeLibavDecoder *)decoder;
     self->packet = av_packet_alloc();
     self->picture = av_frame_alloc();
     return self->packet && self->picture;
 }
 
-static gboolean me_h264_decoder_stop(GstVideoDecoder *decoder) {
-    MeH264Decoder *self = (MeH264Decoder *)decoder;
+static gboolean me_libav_decoder_stop(GstVideoDecoder *decoder) {
+    MeLibavDecoder *self = (MeLibavDecoder *)decoder;
     close_context(self);
     av_packet_free(&self->packet);
     av_frame_free(&self->picture);
@@ -352,8 +359,8 @@ static gboolean me_h264_decoder_stop(GstVideoDecoder *decoder) {
     return TRUE;
 }
 
-static GstFlowReturn me_h264_decoder_drain(GstVideoDecoder *decoder) {
-    MeH264Decoder *self = (MeH264Decoder *)decoder;
+static GstFlowReturn me_libav_decoder_drain(GstVideoDecoder *decoder) {
+    MeLibavDecoder *self = (MeLibavDecoder *)decoder;
     if (!self->context) {
         return GST_FLOW_OK;
     }
@@ -376,8 +383,8 @@ static gboolean same_codec_data(GstBuffer *a, GstBuffer *b) {
     return same;
 }
 
-static gboolean me_h264_decoder_set_format(GstVideoDecoder *decoder, GstVideoCodecState *state) {
-    MeH264Decoder *self = (MeH264Decoder *)decoder;
+static gboolean me_libav_decoder_set_format(GstVideoDecoder *decoder, GstVideoCodecState *state) {
+    MeLibavDecoder *self = (MeLibavDecoder *)decoder;
     if (self->context && self->input_state && same_codec_data(self->input_state->codec_data, state->codec_data)) {
         // The same stream described anew (frame rate, colorimetry, a size the parser read from
         // an in-band SPS, which libav follows by itself): keep decoding, since reopening would
@@ -390,20 +397,21 @@ static gboolean me_h264_decoder_set_format(GstVideoDecoder *decoder, GstVideoCod
     }
     if (self->context) {
         GST_INFO_OBJECT(self, "new codec data: draining, then reopening (%" GST_PTR_FORMAT ")", state->caps);
-        me_h264_decoder_drain(decoder); // the pictures of the old configuration first
+        me_libav_decoder_drain(decoder); // the pictures of the old configuration first
         close_context(self);
     }
     g_clear_pointer(&self->input_state, gst_video_codec_state_unref);
     self->input_state = gst_video_codec_state_ref(state);
     if (!open_context(self, state)) {
-        GST_ELEMENT_ERROR(self, LIBRARY, INIT, ("Could not open libav's H.264 decoder."), (NULL));
+        GST_ELEMENT_ERROR(self, LIBRARY, INIT,
+                          ("Could not open libav's %s decoder.", ME_LIBAV_DECODER_GET_CLASS(self)->codec_name), (NULL));
         return FALSE;
     }
     return TRUE;
 }
 
-static GstFlowReturn me_h264_decoder_handle_frame(GstVideoDecoder *decoder, GstVideoCodecFrame *frame) {
-    MeH264Decoder *self = (MeH264Decoder *)decoder;
+static GstFlowReturn me_libav_decoder_handle_frame(GstVideoDecoder *decoder, GstVideoCodecFrame *frame) {
+    MeLibavDecoder *self = (MeLibavDecoder *)decoder;
     if (!self->context) {
         gst_video_decoder_drop_frame(decoder, frame);
         return GST_FLOW_NOT_NEGOTIATED;
@@ -411,7 +419,8 @@ static GstFlowReturn me_h264_decoder_handle_frame(GstVideoDecoder *decoder, GstV
     GstMapInfo map;
     if (!gst_buffer_map(frame->input_buffer, &map, GST_MAP_READ)) {
         gst_video_decoder_drop_frame(decoder, frame);
-        GST_ELEMENT_ERROR(self, RESOURCE, READ, ("Could not read an H.264 access unit."), (NULL));
+        GST_ELEMENT_ERROR(self, RESOURCE, READ,
+                          ("Could not read a %s access unit.", ME_LIBAV_DECODER_GET_CLASS(self)->codec_name), (NULL));
         return GST_FLOW_ERROR;
     }
     gsize needed = map.size + AV_INPUT_BUFFER_PADDING_SIZE;
@@ -447,20 +456,20 @@ static GstFlowReturn me_h264_decoder_handle_frame(GstVideoDecoder *decoder, GstV
     return receive_pictures(self);
 }
 
-static gboolean me_h264_decoder_flush(GstVideoDecoder *decoder) {
-    MeH264Decoder *self = (MeH264Decoder *)decoder;
+static gboolean me_libav_decoder_flush(GstVideoDecoder *decoder) {
+    MeLibavDecoder *self = (MeLibavDecoder *)decoder;
     if (self->context) {
         avcodec_flush_buffers(self->context);
     }
     return TRUE;
 }
 
-static gboolean me_h264_decoder_decide_allocation(GstVideoDecoder *decoder, GstQuery *query) {
-    MeH264Decoder *self = (MeH264Decoder *)decoder;
+static gboolean me_libav_decoder_decide_allocation(GstVideoDecoder *decoder, GstQuery *query) {
+    MeLibavDecoder *self = (MeLibavDecoder *)decoder;
     self->downstream_reads_meta = gst_query_find_allocation_meta(query, GST_VIDEO_META_API_TYPE, NULL);
     GST_INFO_OBJECT(self, "downstream %s GstVideoMeta: pictures are %s", self->downstream_reads_meta ? "reads" : "does not read",
                     self->downstream_reads_meta ? "handed over" : "copied");
-    return GST_VIDEO_DECODER_CLASS(me_h264_decoder_parent_class)->decide_allocation(decoder, query);
+    return GST_VIDEO_DECODER_CLASS(me_libav_decoder_parent_class)->decide_allocation(decoder, query);
 }
 
 // libav's own messages ("[h264 @ 0x...] no frame!") go to GStreamer's debug log (category
@@ -481,28 +490,24 @@ static void forward_libav_log(void *object, int level, const char *format, va_li
     g_free(text);
 }
 
-static void me_h264_decoder_class_init(MeH264DecoderClass *klass) {
+static void me_libav_decoder_class_init(MeLibavDecoderClass *klass) {
     GstElementClass *element_class = GST_ELEMENT_CLASS(klass);
     GstVideoDecoderClass *decoder_class = GST_VIDEO_DECODER_CLASS(klass);
-    gst_element_class_add_static_pad_template(element_class, &h264_sink);
     gst_element_class_add_static_pad_template(element_class, &raw_src);
-    gst_element_class_set_static_metadata(element_class, "H.264 decoder (libav, no copy)", "Codec/Decoder/Video",
-                                          "Decodes H.264 with libavcodec and hands its pictures over without copying",
-                                          "swift-media-engine");
-    decoder_class->start = me_h264_decoder_start;
-    decoder_class->stop = me_h264_decoder_stop;
-    decoder_class->set_format = me_h264_decoder_set_format;
-    decoder_class->handle_frame = me_h264_decoder_handle_frame;
-    decoder_class->drain = me_h264_decoder_drain;
-    decoder_class->finish = me_h264_decoder_drain;
-    decoder_class->flush = me_h264_decoder_flush;
-    decoder_class->decide_allocation = me_h264_decoder_decide_allocation;
-    GST_DEBUG_CATEGORY_INIT(me_h264_decoder_debug, "meh264dec", 0, "swift-media-engine H.264 decoder");
+    decoder_class->start = me_libav_decoder_start;
+    decoder_class->stop = me_libav_decoder_stop;
+    decoder_class->set_format = me_libav_decoder_set_format;
+    decoder_class->handle_frame = me_libav_decoder_handle_frame;
+    decoder_class->drain = me_libav_decoder_drain;
+    decoder_class->finish = me_libav_decoder_drain;
+    decoder_class->flush = me_libav_decoder_flush;
+    decoder_class->decide_allocation = me_libav_decoder_decide_allocation;
+    GST_DEBUG_CATEGORY_INIT(me_libav_decoder_debug, "melibavdec", 0, "swift-media-engine's libav decoders");
     GST_DEBUG_CATEGORY_INIT(me_libav_debug, "melibav", 0, "libav's messages, from the engine's decoder");
     av_log_set_callback(forward_libav_log);
 }
 
-static void me_h264_decoder_init(MeH264Decoder *self) {
+static void me_libav_decoder_init(MeLibavDecoder *self) {
     GstVideoDecoder *decoder = GST_VIDEO_DECODER(self);
     gst_video_decoder_set_packetized(decoder, TRUE);
     gst_video_decoder_set_needs_format(decoder, TRUE);
@@ -510,4 +515,59 @@ static void me_h264_decoder_init(MeH264Decoder *self) {
     GST_PAD_SET_ACCEPT_TEMPLATE(GST_VIDEO_DECODER_SINK_PAD(decoder));
 }
 
+// MARK: the codecs
+
+typedef struct {
+    MeLibavDecoder parent;
+} MeH264Decoder;
+
+typedef struct {
+    MeLibavDecoderClass parent_class;
+} MeH264DecoderClass;
+
+G_DEFINE_TYPE(MeH264Decoder, me_h264_decoder, me_libav_decoder_get_type())
+
+static GstStaticPadTemplate h264_sink = GST_STATIC_PAD_TEMPLATE(
+    "sink", GST_PAD_SINK, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS("video/x-h264, stream-format = (string) { avc, byte-stream }, alignment = (string) au"));
+
+static void me_h264_decoder_class_init(MeH264DecoderClass *klass) {
+    klass->parent_class.codec = AV_CODEC_ID_H264;
+    klass->parent_class.codec_name = "H.264";
+    GstElementClass *element_class = GST_ELEMENT_CLASS(klass);
+    gst_element_class_add_static_pad_template(element_class, &h264_sink);
+    gst_element_class_set_static_metadata(element_class, "H.264 decoder (libav, no copy)", "Codec/Decoder/Video",
+                                          "Decodes H.264 with libavcodec and hands its pictures over without copying",
+                                          "swift-media-engine");
+}
+
+static void me_h264_decoder_init(MeH264Decoder *self) { (void)self; }
+
+typedef struct {
+    MeLibavDecoder parent;
+} MeH265Decoder;
+
+typedef struct {
+    MeLibavDecoderClass parent_class;
+} MeH265DecoderClass;
+
+G_DEFINE_TYPE(MeH265Decoder, me_h265_decoder, me_libav_decoder_get_type())
+
+static GstStaticPadTemplate h265_sink = GST_STATIC_PAD_TEMPLATE(
+    "sink", GST_PAD_SINK, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS("video/x-h265, stream-format = (string) { hvc1, hev1, byte-stream }, alignment = (string) au"));
+
+static void me_h265_decoder_class_init(MeH265DecoderClass *klass) {
+    klass->parent_class.codec = AV_CODEC_ID_HEVC;
+    klass->parent_class.codec_name = "H.265";
+    GstElementClass *element_class = GST_ELEMENT_CLASS(klass);
+    gst_element_class_add_static_pad_template(element_class, &h265_sink);
+    gst_element_class_set_static_metadata(element_class, "H.265 decoder (libav, no copy)", "Codec/Decoder/Video",
+                                          "Decodes H.265 with libavcodec and hands its pictures over without copying",
+                                          "swift-media-engine");
+}
+
+static void me_h265_decoder_init(MeH265Decoder *self) { (void)self; }
+
 GType me_h264_decoder_get_type_public(void) { return me_h264_decoder_get_type(); }
+GType me_h265_decoder_get_type_public(void) { return me_h265_decoder_get_type(); }

@@ -5,11 +5,11 @@ import MediaTestSupport
 import Synchronization
 import Testing
 
-/// The engine's own H.264 decoder (`meh264dec`): libavcodec behind GStreamer, handing its
-/// pictures over without copying them. Its output is checked against avdec_h264's, run by
-/// gst-launch-1.0 in another process on the same file.
-@Suite("The engine's H.264 decoder")
-struct H264DecoderTests {
+/// The engine's own decoders (`meh264dec`, `meh265dec`): libavcodec behind GStreamer, handing
+/// their pictures over without copying them. Their output is checked against avdec_h264's and
+/// avdec_h265's, run by gst-launch-1.0 in another process on the same file.
+@Suite("The engine's H.264 and H.265 decoders")
+struct LibavDecoderTests {
     /// I420 pictures packed row after row (no padding), with the strides they came with.
     final class PackedFrames: Sendable {
         struct Frame: Sendable {
@@ -61,14 +61,15 @@ struct H264DecoderTests {
         }
     }
 
-    /// avdec_h264's I420 pictures of an MP4 clip, back to back. Widths here are multiples of 8,
-    /// so GStreamer's default I420 layout has no padding and the bytes are the packed pictures.
-    private func avdecPictures(of clip: URL) async throws -> Data {
+    /// avdec_h264's (or avdec_h265's) I420 pictures of an MP4 clip, back to back. Widths here are
+    /// multiples of 8, so GStreamer's default I420 layout has no padding and the bytes are the
+    /// packed pictures. Other formats are converted to I420 by `videoconvert`, as in the engine.
+    private func avdecPictures(of clip: URL, codec: String = "h264") async throws -> Data {
         let result = try await ProcessRunner.runForData(
             "gst-launch-1.0",
             [
-                "-q", "filesrc", "location=\(clip.path)", "!", "qtdemux", "!", "h264parse", "!", "avdec_h264", "!",
-                "video/x-raw,format=I420", "!", "fdsink",
+                "-q", "filesrc", "location=\(clip.path)", "!", "qtdemux", "!", "\(codec)parse", "!", "avdec_\(codec)",
+                "!", "videoconvert", "!", "video/x-raw,format=I420", "!", "fdsink",
             ])
         try #require(result.status == 0, "\(result.standardError)")
         return result.standardOutput
@@ -128,6 +129,27 @@ struct H264DecoderTests {
         // libav's own rows, wider than the picture (aligned for its SIMD code): the frames sink
         // got the decoder's pictures themselves, not copies in GStreamer's default layout.
         #expect(ours.allSatisfy { $0.strides[0] > 328 }, "strides \(ours.first?.strides ?? [])")
+    }
+
+    @Test("H.265 pictures are avdec_h265's bit for bit, through B-frames, handed over uncopied", arguments: [8, 10])
+    func hevcSameAsAvdec(bits: Int) async throws {
+        let clip = try await TestMedia.url(for: bits == 8 ? TestMedia.ballHEVC : TestMedia.ballHEVC10)
+        let (width, height, count) = bits == 8 ? (328, 184, 45) : (320, 240, 20)
+        let reference = try await avdecPictures(of: clip, codec: "h265")
+        let frames = PackedFrames()
+        let player = try await playToEnd(clip, into: frames.sink())
+        #expect(player.videoDecoder == "meh265dec")
+        let ours = frames.all
+        let pictureSize = width * height * 3 / 2
+        #expect(ours.count == count && reference.count == count * pictureSize)
+        let mismatch = ours.indices.first { index in
+            ours[index].bytes != reference.subdata(in: index * pictureSize..<(index + 1) * pictureSize)
+        }
+        #expect(mismatch == nil, "picture \(mismatch ?? -1) differs from avdec_h265's")
+        if bits == 8 {
+            // libav's own rows: the frames sink got the decoder's pictures themselves.
+            #expect(ours.allSatisfy { $0.strides[0] > width }, "strides \(ours.first?.strides ?? [])")
+        }
     }
 
     @Test("interlaced pictures are avdec_h264's too")
