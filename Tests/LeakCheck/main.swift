@@ -49,6 +49,16 @@ func waitForFinish(_ events: PlayerEvents) async -> (FinishReason, MediaError?)?
     return nil
 }
 
+/// Plays a file to the end with a player that is gone when this returns.
+func playToEnd(_ file: String) async throws -> FinishReason {
+    let player = MoviePlayer(source: FileSource(path: file), videoSink: NullVideoSink(synchronized: false))
+    let events = player.events
+    try await player.play()
+    let (reason, _) = await waitForFinish(events) ?? (.playbackError, nil)
+    player.stop()
+    return reason
+}
+
 /// One good preparation and playback, so GStreamer's plugin registry, thread pools and
 /// caches exist before anything is counted.
 func warmUp(_ file: String) async throws {
@@ -86,8 +96,8 @@ func cycles(_ count: Int, file: String) async throws {
         let player = MoviePlayer(source: FileSource(path: file), videoSink: FrameSink())
         try await player.play()
     }
-    // One released from inside its own callback ends on its bus thread a moment later.
-    guard GStreamer.waitForReleasedPlayers() else { throw LeakCheckError("a released player's pipeline did not end") }
+    // A player can finish shutting down a moment after the last line that held it, on another thread.
+    guard GStreamer.waitForPlayersToShutDown() else { throw LeakCheckError("a released player did not shut down") }
     let names = threadNames()
     emit([
         "summary": "cycles", "fdsBefore": fdsBefore, "fdsAfter": openDescriptors(), "threadsBefore": threadsBefore,
@@ -119,13 +129,9 @@ func badInputs(_ files: [String], good: String) async throws {
             ])
         }
     }
-    // The next good file plays.
-    let player = MoviePlayer(source: FileSource(path: good), videoSink: NullVideoSink(synchronized: false))
-    let events = player.events
-    try await player.play()
-    let (reason, _) = await waitForFinish(events) ?? (.playbackError, nil)
-    player.stop()
-    guard GStreamer.waitForReleasedPlayers() else { throw LeakCheckError("a released player's pipeline did not end") }
+    // The next good file plays (a player of its own, released before anything is counted).
+    let reason = try await playToEnd(good)
+    guard GStreamer.waitForPlayersToShutDown() else { throw LeakCheckError("a released player did not shut down") }
     let names = threadNames()
     emit([
         "summary": "bad-inputs", "goodFileAfterwards": reason.description, "fdsBefore": fdsBefore,

@@ -29,26 +29,26 @@ public enum GStreamer {
         String(cString: gst_version_string())
     }
 
-    /// Waits until the pipelines of players already released have finished shutting down.
-    /// Releasing a player tears its pipeline down at once, except when the last reference goes
-    /// away inside one of the player's own callbacks: then its bus thread finishes the job a
-    /// moment later. Call this before counting a process's threads and file descriptors, or
-    /// before it exits; it blocks the calling thread.
+    /// Waits until every player has been released and has shut its pipeline down. A player can
+    /// shut down a moment after its owner lets go of it, on another thread (its notification
+    /// forwarder or one of its event callbacks may have held it at that instant), and a bus
+    /// thread can end a moment after its player. Call this before counting a process's threads
+    /// and file descriptors, or before it exits; it blocks the calling thread.
     /// - Parameter timeout: How long to wait at most.
-    /// - Returns: Whether every released player's pipeline was gone within `timeout` (false too
-    ///   while a player is still alive: its pipeline runs until it is released).
+    /// - Returns: Whether every player and its threads were gone within `timeout` (false while a
+    ///   player is still held anywhere).
     @discardableResult
-    public static func waitForReleasedPlayers(timeout: Duration = .seconds(10)) -> Bool {
+    public static func waitForPlayersToShutDown(timeout: Duration = .seconds(10)) -> Bool {
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-        return BusThread.running.wait(timeout: .now() + seconds) == .success
+        return PlayerLifetimes.waitForAll(until: .now() + seconds)
     }
 
     /// Releases GStreamer's global resources (`gst_deinit`) so that `GST_TRACERS=leaks`
     /// can report what is still alive. Call it at most once, at the very end of a process,
     /// after every player is gone; nothing in the engine may be used afterwards. It first waits
-    /// (``waitForReleasedPlayers(timeout:)``) for released players' pipelines to end.
+    /// (``waitForPlayersToShutDown(timeout:)``) for released players to finish shutting down.
     public static func deinitializeForLeakCheck() {
-        waitForReleasedPlayers()
+        waitForPlayersToShutDown()
         gst_deinit()
     }
 }

@@ -1,5 +1,4 @@
 internal import CGStreamerShim
-import Dispatch
 
 #if canImport(Glibc)
     import Glibc
@@ -16,12 +15,6 @@ final class BusThread: Sendable {
     enum Verdict: Sendable { case carryOn, exit }
 
     static let stopMessageName = "me-bus-stop"
-
-    /// Every bus thread of the process still running: entered when one starts, left when it has
-    /// finished its loop and let go of its context. A thread that detached itself (its player
-    /// was released from one of its own callbacks) ends a moment after the release;
-    /// ``GStreamer/waitForReleasedPlayers(timeout:)`` waits for those.
-    static let running = DispatchGroup()
 
     private let bus: Bus
     private let handle: pthread_t
@@ -40,7 +33,7 @@ final class BusThread: Sendable {
         self.context = context
         var thread = pthread_t()
         let unmanaged = Unmanaged.passRetained(context)
-        Self.running.enter()
+        PlayerLifetimes.busThreads.enter()
         let result = pthread_create(
             &thread, nil,
             { raw in
@@ -48,11 +41,11 @@ final class BusThread: Sendable {
                     let context = Unmanaged<BusThreadContext>.fromOpaque(raw!).takeRetainedValue()
                     context.run()
                 }
-                BusThread.running.leave()
+                PlayerLifetimes.busThreads.leave()
                 return nil
             }, unmanaged.toOpaque())
         guard result == 0 else {
-            Self.running.leave()
+            PlayerLifetimes.busThreads.leave()
             unmanaged.release()
             throw MediaError(.pipelineFailure, "cannot start the bus thread (error \(result))")
         }

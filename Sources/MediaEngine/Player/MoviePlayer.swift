@@ -34,11 +34,13 @@ public final class MoviePlayer: Sendable {
         core = PlayerCore(
             source: source, videoSink: sink, audioOutput: audioOutput, preparationTimeout: preparationTimeout)
         notifications.start(forwarding: core.hub.subscribe(), from: self)
+        PlayerLifetimes.players.enter()
     }
 
     deinit {
         notifications.stop()
         core.shutdown()
+        PlayerLifetimes.players.leave()
     }
 
     // MARK: Events
