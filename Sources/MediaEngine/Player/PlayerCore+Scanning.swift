@@ -73,8 +73,12 @@ extension PlayerCore {
             return (session, request, resume)
         }
         guard let (session, request, resume) = step else { return }
+        // Back to a pause: pause first, so the seek's first frame is the one shown and held.
+        // (Seeking first, the still-playing pipeline could show a frame or two past it before
+        // the pause took effect; seen on a busy machine.)
+        if !resume { session.pause() }
         if let request { send(request, through: session) }
-        if resume { session.play() } else { session.pause() }
+        if resume { session.play() }
         timeObservers.playbackChanged(self)
     }
 }
