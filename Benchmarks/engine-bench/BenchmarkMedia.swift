@@ -16,6 +16,18 @@ enum BenchmarkMedia {
             """)
     }
 
+    /// The same bars in H.265 (x265, 6 Mbit/s, 2-second GOP) in MP4, no sound.
+    static func fullHDHEVC() throws -> URL {
+        try make(
+            "fullhd-h265-bars.mp4",
+            """
+            videotestsrc num-buffers=300 pattern=smpte horizontal-speed=7 ! \
+            video/x-raw,format=I420,width=1920,height=1080,framerate=30/1 ! \
+            x265enc speed-preset=ultrafast key-int-max=60 bitrate=6000 ! h265parse ! mp4mux faststart=true ! \
+            filesink location=OUT
+            """)
+    }
+
     /// 1280x720, 30 fps, 2 s, H.264 with AAC sound in MP4: an ordinary movie to open.
     static func hd720() throws -> URL {
         try make(
