@@ -5,8 +5,6 @@
 
 GType me_scaler_get_type_public(void);
 GType me_frame_select_get_type_public(void);
-GType me_h264_decoder_get_type_public(void);
-GType me_h265_decoder_get_type_public(void);
 
 // GStreamer applies GST_PLUGIN_FEATURE_RANK ("name:rank,...", rank a number or NONE, MARGINAL,
 // SECONDARY, PRIMARY, MAX) while it initializes, before these elements exist; so it is read
@@ -52,12 +50,13 @@ static guint decoder_rank(const gchar *media_type) {
     return outranked ? GST_RANK_PRIMARY : GST_RANK_PRIMARY + 1;
 }
 
+// Above avdec_h264 and avdec_h265 (PRIMARY) unless outranked as above, and as the variable says.
+static guint libav_decoder_rank(const gchar *element, const gchar *media_type) {
+    return rank_for(element, decoder_rank(media_type));
+}
+
 gboolean me_register_elements(void) {
     return gst_element_register(NULL, "mescaler", GST_RANK_NONE, me_scaler_get_type_public()) &&
            gst_element_register(NULL, "meframeselect", GST_RANK_NONE, me_frame_select_get_type_public()) &&
-           // Above avdec_h264 and avdec_h265 (PRIMARY), so decodebin picks them.
-           gst_element_register(NULL, "meh264dec", rank_for("meh264dec", decoder_rank("video/x-h264")),
-                                me_h264_decoder_get_type_public()) &&
-           gst_element_register(NULL, "meh265dec", rank_for("meh265dec", decoder_rank("video/x-h265")),
-                                me_h265_decoder_get_type_public());
+           me_register_libav_decoders(libav_decoder_rank);
 }

@@ -8,7 +8,8 @@
 // blending overlays) copies it first. Each is ranked just above its avdec_* counterpart, so
 // decodebin picks it (elements.c).
 //
-// MeLibavDecoder does the work; each codec is a subclass that names its libav codec and its caps.
+// MeLibavDecoder does the work; each codec is a type registered from the table at the end, with
+// its libav codec and its caps.
 #include "CGStreamerShim.h"
 #include <libavcodec/avcodec.h>
 #include <libavutil/pixdesc.h>
@@ -119,35 +120,44 @@ static gboolean open_context(MeLibavDecoder *self, GstVideoCodecState *state) {
 
 // MARK: pictures out
 
-static void free_plane_owner(gpointer data) {
-    AVFrame *owner = data;
-    av_frame_free(&owner);
-}
+// The shared reference is a box holding one clone of libav's frame (AVFrame's size is not
+// libav's stable ABI, so the frame is libav's own allocation).
+static void drop_picture_reference(gpointer data) { av_frame_free((AVFrame **)data); }
 
-// The picture's planes as read-only memories (each holding its own reference to libav's frame),
-// laid out by a GstVideoMeta with libav's strides. No pixel is copied.
+static void release_picture(gpointer data) { g_atomic_rc_box_release_full(data, drop_picture_reference); }
+
+// The picture's planes as read-only memories laid out by a GstVideoMeta with libav's strides. No
+// pixel is copied: the memories share one reference to libav's frame, let go with the last of
+// them (a memory can outlive its buffer, in a copy of the buffer).
 static GstBuffer *wrap_picture(MeLibavDecoder *self, const AVFrame *picture) {
     const GstVideoInfo *info = &self->output_state->info;
     guint planes = GST_VIDEO_INFO_N_PLANES(info);
+    AVFrame **owner = g_atomic_rc_box_new0(AVFrame *);
+    *owner = av_frame_clone(picture);
+    if (!*owner) {
+        g_atomic_rc_box_release(owner);
+        return NULL;
+    }
     gsize offsets[GST_VIDEO_MAX_PLANES] = {0};
     gint strides[GST_VIDEO_MAX_PLANES] = {0};
     gsize offset = 0;
     GstBuffer *buffer = gst_buffer_new();
     for (guint plane = 0; plane < planes; plane++) {
-        AVFrame *owner = av_frame_clone(picture);
-        if (!owner || picture->linesize[plane] <= 0) {
-            av_frame_free(&owner);
+        if (picture->linesize[plane] <= 0) {
             gst_buffer_unref(buffer);
+            release_picture(owner);
             return NULL;
         }
         gint rows = GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT(info->finfo, plane, GST_VIDEO_INFO_HEIGHT(info));
         gsize size = (gsize)picture->linesize[plane] * (gsize)rows;
         gst_buffer_append_memory(buffer, gst_memory_new_wrapped(GST_MEMORY_FLAG_READONLY, picture->data[plane], size,
-                                                                0, size, owner, free_plane_owner));
+                                                                0, size, g_atomic_rc_box_acquire(owner),
+                                                                release_picture));
         offsets[plane] = offset;
         strides[plane] = picture->linesize[plane];
         offset += size;
     }
+    release_picture(owner); // the memories hold it now
     gst_buffer_add_video_meta_full(buffer, GST_VIDEO_FRAME_FLAG_NONE, GST_VIDEO_INFO_FORMAT(info),
                                    (guint)GST_VIDEO_INFO_WIDTH(info), (guint)GST_VIDEO_INFO_HEIGHT(info), planes,
                                    offsets, strides);
@@ -252,19 +262,21 @@ static gboolean ensure_output_state(MeLibavDecoder *self, const AVFrame *picture
 
 // libav outputs pictures in presentation order: once a picture is out, a frame sent before it
 // with an earlier time that has not come out never will (libav dropped it, e.g. a broken one).
+// Only the oldest pending frames are looked at, so this costs nothing in the usual case (the
+// oldest is the picture going out, or a reference picture shown later); a frame left behind
+// further back is released once the frames before it have gone.
 static void release_frames_left_behind(GstVideoDecoder *decoder, GstVideoCodecFrame *output) {
     if (!GST_CLOCK_TIME_IS_VALID(output->pts)) {
         return;
     }
-    GList *frames = gst_video_decoder_get_frames(decoder);
-    for (GList *item = frames; item; item = item->next) {
-        GstVideoCodecFrame *pending = item->data;
-        if (pending != output && pending->system_frame_number < output->system_frame_number &&
-            GST_CLOCK_TIME_IS_VALID(pending->pts) && pending->pts < output->pts) {
-            gst_video_decoder_release_frame(decoder, gst_video_codec_frame_ref(pending));
+    GstVideoCodecFrame *oldest;
+    while ((oldest = gst_video_decoder_get_oldest_frame(decoder)) != NULL) {
+        if (oldest == output || !GST_CLOCK_TIME_IS_VALID(oldest->pts) || oldest->pts >= output->pts) {
+            gst_video_codec_frame_unref(oldest);
+            return;
         }
+        gst_video_decoder_release_frame(decoder, oldest);
     }
-    g_list_free_full(frames, (GDestroyNotify)gst_video_codec_frame_unref);
 }
 
 static GstFlowReturn push_picture(MeLibavDecoder *self, const AVFrame *picture) {
@@ -517,57 +529,60 @@ static void me_libav_decoder_init(MeLibavDecoder *self) {
 
 // MARK: the codecs
 
+// One element per codec: the same class, told its codec through the type's class data.
 typedef struct {
-    MeLibavDecoder parent;
-} MeH264Decoder;
+    const gchar *element;    // the factory name
+    enum AVCodecID codec;
+    const gchar *codec_name; // for messages and the element's description
+    const gchar *sink_caps;
+} MeLibavCodec;
 
-typedef struct {
-    MeLibavDecoderClass parent_class;
-} MeH264DecoderClass;
+static const MeLibavCodec me_libav_codecs[] = {
+    {"meh264dec", AV_CODEC_ID_H264, "H.264",
+     "video/x-h264, stream-format = (string) { avc, byte-stream }, alignment = (string) au"},
+    {"meh265dec", AV_CODEC_ID_HEVC, "H.265",
+     "video/x-h265, stream-format = (string) { hvc1, hev1, byte-stream }, alignment = (string) au"},
+};
 
-G_DEFINE_TYPE(MeH264Decoder, me_h264_decoder, me_libav_decoder_get_type())
-
-static GstStaticPadTemplate h264_sink = GST_STATIC_PAD_TEMPLATE(
-    "sink", GST_PAD_SINK, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS("video/x-h264, stream-format = (string) { avc, byte-stream }, alignment = (string) au"));
-
-static void me_h264_decoder_class_init(MeH264DecoderClass *klass) {
-    klass->parent_class.codec = AV_CODEC_ID_H264;
-    klass->parent_class.codec_name = "H.264";
+static void me_libav_codec_class_init(gpointer klass, gpointer data) {
+    const MeLibavCodec *codec = data;
+    MeLibavDecoderClass *libav_class = klass;
+    libav_class->codec = codec->codec;
+    libav_class->codec_name = codec->codec_name;
     GstElementClass *element_class = GST_ELEMENT_CLASS(klass);
-    gst_element_class_add_static_pad_template(element_class, &h264_sink);
-    gst_element_class_set_static_metadata(element_class, "H.264 decoder (libav, no copy)", "Codec/Decoder/Video",
-                                          "Decodes H.264 with libavcodec and hands its pictures over without copying",
-                                          "swift-media-engine");
+    GstCaps *caps = gst_caps_from_string(codec->sink_caps);
+    gst_element_class_add_pad_template(element_class, gst_pad_template_new("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
+    gst_caps_unref(caps);
+    gchar *long_name = g_strdup_printf("%s decoder (libav, no copy)", codec->codec_name);
+    gchar *description =
+        g_strdup_printf("Decodes %s with libavcodec and hands its pictures over without copying", codec->codec_name);
+    gst_element_class_set_metadata(element_class, long_name, "Codec/Decoder/Video", description, "swift-media-engine");
+    g_free(long_name);
+    g_free(description);
 }
 
-static void me_h264_decoder_init(MeH264Decoder *self) { (void)self; }
-
-typedef struct {
-    MeLibavDecoder parent;
-} MeH265Decoder;
-
-typedef struct {
-    MeLibavDecoderClass parent_class;
-} MeH265DecoderClass;
-
-G_DEFINE_TYPE(MeH265Decoder, me_h265_decoder, me_libav_decoder_get_type())
-
-static GstStaticPadTemplate h265_sink = GST_STATIC_PAD_TEMPLATE(
-    "sink", GST_PAD_SINK, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS("video/x-h265, stream-format = (string) { hvc1, hev1, byte-stream }, alignment = (string) au"));
-
-static void me_h265_decoder_class_init(MeH265DecoderClass *klass) {
-    klass->parent_class.codec = AV_CODEC_ID_HEVC;
-    klass->parent_class.codec_name = "H.265";
-    GstElementClass *element_class = GST_ELEMENT_CLASS(klass);
-    gst_element_class_add_static_pad_template(element_class, &h265_sink);
-    gst_element_class_set_static_metadata(element_class, "H.265 decoder (libav, no copy)", "Codec/Decoder/Video",
-                                          "Decodes H.265 with libavcodec and hands its pictures over without copying",
-                                          "swift-media-engine");
+gboolean me_register_libav_decoders(me_decoder_rank_callback rank) {
+    for (gsize index = 0; index < G_N_ELEMENTS(me_libav_codecs); index++) {
+        const MeLibavCodec *codec = &me_libav_codecs[index];
+        gchar *type_name = g_strdup_printf("MeLibavDecoder_%s", codec->element);
+        GTypeInfo info = {
+            .class_size = sizeof(MeLibavDecoderClass),
+            .class_init = me_libav_codec_class_init,
+            .class_data = codec,
+            .instance_size = sizeof(MeLibavDecoder),
+        };
+        GType type = g_type_from_name(type_name);
+        if (!type) {
+            type = g_type_register_static(me_libav_decoder_get_type(), type_name, &info, 0);
+        }
+        g_free(type_name);
+        GstCaps *caps = gst_caps_from_string(codec->sink_caps);
+        const gchar *media_type = gst_structure_get_name(gst_caps_get_structure(caps, 0));
+        guint element_rank = rank(codec->element, media_type);
+        gst_caps_unref(caps);
+        if (!gst_element_register(NULL, codec->element, element_rank, type)) {
+            return FALSE;
+        }
+    }
+    return TRUE;
 }
-
-static void me_h265_decoder_init(MeH265Decoder *self) { (void)self; }
-
-GType me_h264_decoder_get_type_public(void) { return me_h264_decoder_get_type(); }
-GType me_h265_decoder_get_type_public(void) { return me_h265_decoder_get_type(); }

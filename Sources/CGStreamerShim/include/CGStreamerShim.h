@@ -115,6 +115,13 @@ typedef void (*me_pointer_callback)(gdouble x, gdouble y, gpointer data);
 /// `element`'s src pad, at the point in that element's output frames.
 void me_watch_pointer(GstElement *element, me_pointer_callback callback, gpointer data, GDestroyNotify destroy);
 
+// MARK: Decoders.
+/// The rank a decoder element registers with: its factory name and the media type it decodes.
+typedef guint (*me_decoder_rank_callback)(const gchar *element, const gchar *media_type);
+/// Registers the engine's libav decoders (meh264dec, meh265dec) in-process, each with the rank
+/// `rank` gives it.
+gboolean me_register_libav_decoders(me_decoder_rank_callback rank);
+
 // MARK: Allocation.
 /// Makes `sink` (an appsink) tell upstream it reads GstVideoMeta (appsink has no allocation
 /// answer of its own in 1.22), so the engine's decoder can hand over the pictures it decoded,

@@ -39,8 +39,7 @@ public enum GStreamer {
     ///   player is still held anywhere).
     @discardableResult
     public static func waitForPlayersToShutDown(timeout: Duration = .seconds(10)) -> Bool {
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-        return PlayerLifetimes.waitForAll(until: .now() + seconds)
+        PlayerLifetimes.waitForAll(until: .now() + timeout.secondsValue)
     }
 
     /// Releases GStreamer's global resources (`gst_deinit`) so that `GST_TRACERS=leaks`

@@ -24,6 +24,9 @@ extension Duration {
         self = .nanoseconds(Int64(clamping: clockTime))
     }
 
+    /// The duration in seconds.
+    var secondsValue: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+
     /// The duration in nanoseconds, clamped to GStreamer's clock-time range.
     var clockTime: GstClockTime {
         let (seconds, attoseconds) = components

@@ -144,9 +144,7 @@ final class PlayerCore: Sendable {
     }
 
     func scheduleTimeout(for id: Int) {
-        let seconds =
-            Double(preparationTimeout.components.seconds) + Double(preparationTimeout.components.attoseconds) / 1e18
-        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [weak self] in
+        DispatchQueue.global().asyncAfter(deadline: .now() + preparationTimeout.secondsValue) { [weak self] in
             guard let self else { return }
             let stillPreparing = state.withLock { $0.sessionID == id && $0.phase == .preparing }
             if stillPreparing {

@@ -100,8 +100,3 @@ public struct ImageFileSink: VideoSink {
             .bin("\(select) ! videoconvert ! \(encoder) ! multifilesink sync=false location=\(location)"), size: size)
     }
 }
-
-extension Duration {
-    /// The duration in seconds.
-    var secondsValue: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-}
