@@ -282,11 +282,6 @@ gulong me_signal_connect_element(gpointer instance, const gchar *signal, me_elem
     return g_signal_connect_data(instance, signal, G_CALLBACK(callback), user_data, destroy, 0);
 }
 
-gulong me_signal_connect_draw(GstElement *overlay, me_draw_callback callback, gpointer user_data,
-                              GClosureNotify destroy) {
-    return g_signal_connect_data(overlay, "draw", G_CALLBACK(callback), user_data, destroy, 0);
-}
-
 // MARK: overlay pixels
 
 GstBuffer *me_overlay_buffer_new(const guint8 *rgba, guint width, guint height) {

@@ -88,10 +88,6 @@ typedef void (*me_element_callback)(GstElement *self, GstElement *element, gpoin
 gulong me_signal_connect_element(gpointer instance, const gchar *signal, me_element_callback callback,
                                  gpointer user_data, GClosureNotify destroy);
 
-typedef GstVideoOverlayComposition *(*me_draw_callback)(GstElement *overlay, GstSample *sample, gpointer user_data);
-/// Connects overlaycomposition's "draw" signal, which asks for the composition of one frame.
-gulong me_signal_connect_draw(GstElement *overlay, me_draw_callback callback, gpointer user_data,
-                              GClosureNotify destroy);
 
 // MARK: Overlay pixels
 /// A buffer holding `width`x`height` pixels in GStreamer's overlay format (BGRA in memory,

@@ -5,8 +5,8 @@ internal import CGStreamerShim
 /// (`mescaler`, see scaler.c), after the picture has been scaled and placed: for each frame the
 /// scaler hands over where the movie's picture landed in the output (``OverlayGeometry``), the
 /// compositor answers with one `GstVideoOverlayComposition` holding a rectangle per visible
-/// overlay, placed in the movie's or the view's pixels, and GStreamer blends it
-/// (`gst_video_overlay_composition_blend`).
+/// overlay, placed in the movie's or the view's pixels, which the scaler blends onto the frame
+/// (`blend.c` for the decoders' 4:2:0 formats, `gst_video_blend` for others).
 ///
 /// An overlay whose bitmap throws is skipped for that frame; its error is announced once
 /// (``PlayerEvent/overlayFailed(_:_:)``), and again only after it has drawn successfully.
