@@ -77,8 +77,25 @@ public struct BadInputs: Sendable {
         // Matroska whose codec ID names a codec nobody decodes: GStreamer has no plugin for it.
         let unknownCodec = Data(webm.replacing(Data("V_VP8".utf8), with: Data("V_QQ8".utf8)))
         add("no decoder for the codec", try write("unknown-codec.mkv", unknownCodec), "missingPlugin")
+        // Sizes no file can have, which the engine's own container inspection once trapped on
+        // (arithmetic overflow, a size that does not fit an Int) and so ended the process.
+        add("MP4 box claiming 2^64 bytes", try write("huge-box.mp4", Self.hugeBoxMP4), "corruptContainer")
+        add("Matroska header of unknown size", try write("unknown-size.mkv", Self.unknownSizeMatroska), "notAMovie")
         return BadInputs(directory: directory, cases: cases)
     }
+
+    /// An `ftyp` box, then an `mdat` whose 64-bit size is 16 bytes short of 2^64: 4 KB in all.
+    public static let hugeBoxMP4: Data = {
+        var bytes: [UInt8] = [0, 0, 0, 16] + Array("ftypisom".utf8) + [0, 0, 0, 0]
+        bytes += [0, 0, 0, 1] + Array("mdat".utf8) + [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xF0]
+        return Data(bytes + [UInt8](repeating: 0, count: 4_000))
+    }()
+
+    /// An EBML header whose size is "unknown" (all value bits set), then zeros: 4 KB in all.
+    public static let unknownSizeMatroska: Data = {
+        let bytes: [UInt8] = [0x1A, 0x45, 0xDF, 0xA3, 0x01, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
+        return Data(bytes + [UInt8](repeating: 0, count: 4_000))
+    }()
 
     /// An MP4 file with the payload of its `mdat` box replaced by noise, every box intact.
     static func scramblingMediaData(_ movie: Data, _ random: inout SeededRandom) -> Data {
