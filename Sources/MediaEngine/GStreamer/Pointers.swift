@@ -16,23 +16,3 @@ func takeGString(_ pointer: UnsafeMutablePointer<gchar>?) -> String? {
 
 /// `GST_CLOCK_TIME_NONE`, which does not import.
 let clockTimeNone: GstClockTime = .max
-
-extension Duration {
-    /// A GStreamer clock time (nanoseconds) as a `Duration`; nil for `GST_CLOCK_TIME_NONE`.
-    init?(clockTime: GstClockTime) {
-        guard clockTime != clockTimeNone else { return nil }
-        self = .nanoseconds(Int64(clamping: clockTime))
-    }
-
-    /// The duration in seconds.
-    var secondsValue: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-
-    /// The duration in nanoseconds, clamped to GStreamer's clock-time range.
-    var clockTime: GstClockTime {
-        let (seconds, attoseconds) = components
-        let nanoseconds = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        if seconds < 0 { return 0 }
-        if nanoseconds.overflow { return clockTimeNone - 1 }
-        return GstClockTime(nanoseconds.partialValue) + GstClockTime(attoseconds / 1_000_000_000)
-    }
-}

@@ -69,9 +69,13 @@ public struct OverlayGeometry: Sendable, Hashable {
         let top = Double(pictureRect.y) + Double(rect.y - visibleMovieRect.y) * scaleY
         let right = Double(pictureRect.x) + Double(rect.x + rect.width - visibleMovieRect.x) * scaleX
         let bottom = Double(pictureRect.y) + Double(rect.y + rect.height - visibleMovieRect.y) * scaleY
-        let x = Int(left.rounded())
-        let y = Int(top.rounded())
-        return ViewRect(x: x, y: y, width: Int(right.rounded()) - x, height: Int(bottom.rounded()) - y)
+        let x = Int(saturating: left)
+        let y = Int(saturating: top)
+        let width = Int(saturating: right).subtractingReportingOverflow(x)
+        let height = Int(saturating: bottom).subtractingReportingOverflow(y)
+        return ViewRect(
+            x: x, y: y, width: width.overflow ? 0 : width.partialValue,
+            height: height.overflow ? 0 : height.partialValue)
     }
 
     /// A point on the output in `space`'s pixels, or nil when it falls on a bar beside the movie

@@ -25,7 +25,7 @@ public struct OverlayPlacement: Sendable, Hashable {
         func resolve(against total: Int) -> Int {
             switch self {
             case .pixels(let pixels): pixels
-            case .fraction(let fraction): Int((fraction * Double(total)).rounded())
+            case .fraction(let fraction): Int(saturating: fraction * Double(total))
             }
         }
     }

@@ -86,19 +86,37 @@ public enum SubtitleParser {
         return (start, end)
     }
 
-    /// `hh:mm:ss,mmm`, `hh:mm:ss.mmm` or `mm:ss.mmm`.
+    /// The latest cue time accepted: what a GStreamer clock time (nanoseconds in 64 bits) can
+    /// hold, about 292 years, rounded down to whole hours.
+    static let latestTimestamp: Duration = .seconds(2_562_047 * 3600)
+
+    /// `hh:mm:ss,mmm`, `hh:mm:ss.mmm` or `mm:ss.mmm`; nil for anything else, including numbers with
+    /// signs, non-ASCII digits, or a time past ``latestTimestamp``.
     private static func timestamp(_ text: String) -> Duration? {
-        let clock = text.replacingOccurrences(of: ",", with: ".")
-        let fields = clock.split(separator: ":", omittingEmptySubsequences: false)
+        let fields = text.split(separator: ":", omittingEmptySubsequences: false)
         guard fields.count == 2 || fields.count == 3 else { return nil }
-        let secondsField = fields[fields.count - 1].split(separator: ".", omittingEmptySubsequences: false)
+        let secondsField = fields[fields.count - 1].split(
+            maxSplits: 1, omittingEmptySubsequences: false, whereSeparator: { $0 == "." || $0 == "," })
         guard secondsField.count == 2, secondsField[1].count == 3,
-            let seconds = Int(secondsField[0]), let millis = Int(secondsField[1]),
-            let minutes = Int(fields[fields.count - 2]), seconds < 60, minutes < 60
+            let seconds = decimal(secondsField[0]), let millis = decimal(secondsField[1]),
+            let minutes = decimal(fields[fields.count - 2]), seconds < 60, minutes < 60,
+            let hours = fields.count == 3 ? decimal(fields[0]) : 0
         else { return nil }
-        let hours = fields.count == 3 ? Int(fields[0]) : 0
-        guard let hours, hours >= 0, minutes >= 0, seconds >= 0 else { return nil }
-        return .seconds(hours * 3600 + minutes * 60 + seconds) + .milliseconds(millis)
+        // Eighteen digits at most (below), so the hours cannot overflow once bounded here.
+        guard hours <= 2_562_047 else { return nil }
+        let time = Duration.seconds(hours * 3600 + minutes * 60 + seconds) + .milliseconds(millis)
+        return time <= latestTimestamp ? time : nil
+    }
+
+    /// One to eighteen ASCII digits (so the value fits an `Int` with room to spare).
+    private static func decimal(_ text: Substring) -> Int? {
+        guard (1...18).contains(text.utf8.count) else { return nil }
+        var value = 0
+        for byte in text.utf8 {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return value
     }
 
     /// The line without tags, entities decoded.

@@ -305,14 +305,3 @@ extension PlayerCore {
         max(.milliseconds(500), duration / 50)
     }
 }
-
-extension Duration {
-    /// Seconds with three decimals, for messages: `1.234 s`.
-    var formattedSeconds: String {
-        let milliseconds = components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
-        let sign = milliseconds < 0 ? "-" : ""
-        let magnitude = abs(milliseconds)
-        let fraction = String(magnitude % 1000)
-        return "\(sign)\(magnitude / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction) s"
-    }
-}
