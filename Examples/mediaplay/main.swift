@@ -11,8 +11,7 @@ import MediaEngine
 #endif
 
 struct Arguments {
-    var sinkName = VideoSinkRegistry.shared.defaultSinkName
-    var sinkOptions: [String: String] = [:]
+    var sink = VideoSinkSpecification(name: VideoSinkRegistry.shared.defaultSinkName)
     var listSinks = false
     var file: String?
 
@@ -22,12 +21,10 @@ struct Arguments {
             switch argument {
             case "--sink":
                 guard let value = iterator.next() else { throw UsageError("--sink needs a name") }
-                let parts = value.split(separator: ":", maxSplits: 1)
-                sinkName = String(parts[0])
-                for option in parts.dropFirst().flatMap({ $0.split(separator: ",") }) {
-                    let pair = option.split(separator: "=", maxSplits: 1)
-                    guard pair.count == 2 else { throw UsageError("sink option '\(option)' is not key=value") }
-                    sinkOptions[String(pair[0])] = String(pair[1])
+                do {
+                    sink = try VideoSinkSpecification(parsing: value)
+                } catch {
+                    throw UsageError(error.message)
                 }
             case "--list-sinks":
                 listSinks = true
@@ -77,7 +74,7 @@ guard let file = arguments.file else { fail("usage: mediaplay [--sink NAME[:key=
 
 let sink: any VideoSink
 do {
-    sink = try VideoSinkRegistry.shared.makeSink(named: arguments.sinkName, options: arguments.sinkOptions)
+    sink = try VideoSinkRegistry.shared.makeSink(named: arguments.sink.name, options: arguments.sink.options)
 } catch {
     fail("mediaplay: \(error.code): \(error.message)")
 }
@@ -87,7 +84,7 @@ let events = player.events
 do {
     try await player.prepareToPlay()
     let duration = player.duration.map { String(format: "%.2f s", $0.seconds) } ?? "unknown length"
-    print("playing \(file): \(player.naturalSize), \(player.movieMediaTypes), \(duration) to '\(arguments.sinkName)'")
+    print("playing \(file): \(player.naturalSize), \(player.movieMediaTypes), \(duration) to '\(arguments.sink.name)'")
     try await player.play()
 } catch {
     fail("mediaplay: \(error.code): \(error.message)")

@@ -4,7 +4,7 @@
 // stays put whatever the scaling mode does to the movie), a text banner at the top, and the
 // tab a click lands on. Click the window, or pass --click X,Y (the output's pixels) for outputs
 // without one.
-// Usage: overlay-tabs [--sink NAME] [--tabs N] [--banner TEXT] [--click X,Y]... FILE
+// Usage: overlay-tabs [--sink NAME[:key=value,...]] [--tabs N] [--banner TEXT] [--click X,Y]... FILE
 import FileSource
 import Foundation
 import MediaEngine
@@ -14,7 +14,7 @@ import MediaEngine
 #endif
 
 struct Arguments {
-    var sinkName = VideoSinkRegistry.shared.defaultSinkName
+    var sink = VideoSinkSpecification(name: VideoSinkRegistry.shared.defaultSinkName)
     var tabs = 4
     var banner = "swift-media-engine"
     var clicks: [(x: Double, y: Double)] = []
@@ -26,7 +26,11 @@ struct Arguments {
             switch argument {
             case "--sink":
                 guard let value = iterator.next() else { throw UsageError("--sink needs a name") }
-                sinkName = value
+                do {
+                    sink = try VideoSinkSpecification(parsing: value)
+                } catch {
+                    throw UsageError(error.message)
+                }
             case "--tabs":
                 guard let value = iterator.next().flatMap({ Int($0) }), (1...8).contains(value) else {
                     throw UsageError("--tabs needs a number from 1 to 8")
@@ -36,9 +40,11 @@ struct Arguments {
                 guard let value = iterator.next() else { throw UsageError("--banner needs a text") }
                 banner = value
             case "--click":
-                let parts = iterator.next()?.split(separator: ",").compactMap { Double($0) } ?? []
-                guard parts.count == 2 else { throw UsageError("--click needs X,Y") }
-                clicks.append((parts[0], parts[1]))
+                // Pixels of the output: finite, and no further out than any output reaches.
+                let parts = iterator.next()?.split(separator: ",", omittingEmptySubsequences: false).map { Double($0) }
+                guard let parts, parts.count == 2, let x = parts[0], let y = parts[1], abs(x) <= 1e6, abs(y) <= 1e6
+                else { throw UsageError("--click needs X,Y: two numbers of pixels (at most 1000000 each)") }
+                clicks.append((x, y))
             case "--help", "-h":
                 throw UsageError(nil)
             default:
@@ -54,7 +60,7 @@ struct UsageError: Error {
     init(_ message: String?) { self.message = message }
 }
 
-let usage = "usage: overlay-tabs [--sink NAME] [--tabs N] [--banner TEXT] [--click X,Y]... FILE"
+let usage = "usage: overlay-tabs [--sink NAME[:key=value,...]] [--tabs N] [--banner TEXT] [--click X,Y]... FILE"
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data((message + "\n").utf8))
@@ -102,7 +108,7 @@ guard let file = arguments.file else { fail(usage) }
 
 let player: MoviePlayer
 do {
-    let sink = try VideoSinkRegistry.shared.makeSink(named: arguments.sinkName)
+    let sink = try VideoSinkRegistry.shared.makeSink(named: arguments.sink.name, options: arguments.sink.options)
     player = MoviePlayer(source: FileSource(path: file), videoSink: sink)
     player.scalingMode = .aspectFit
     let tabBar = player.overlays.add(try makeTabBar(tabs: arguments.tabs))
@@ -120,10 +126,10 @@ let events = player.events
 do {
     player.shouldAutoplay = arguments.clicks.isEmpty
     try await player.prepareToPlay()
-    print("playing \(file) (\(player.naturalSize)) to '\(arguments.sinkName)'; click a tab")
+    print("playing \(file) (\(player.naturalSize)) to '\(arguments.sink.name)'; click a tab")
     for click in arguments.clicks {
         if player.sendPointer(x: click.x, y: click.y) == nil {
-            print("click at (\(Int(click.x)), \(Int(click.y))): no tab there")
+            print("click at (\(Int(click.x.rounded())), \(Int(click.y.rounded()))): no tab there")
         }
     }
     if !arguments.clicks.isEmpty { try await player.play() }

@@ -40,7 +40,16 @@ static void me_frame_select_set_property(GObject *object, guint id, const GValue
         gchar **parts = g_strsplit(text ? text : "", ",", -1);
         for (gchar **part = parts; *part; part++) {
             if (**part == '\0') continue;
-            GstClockTime time = (GstClockTime)(g_ascii_strtod(*part, NULL) * GST_SECOND);
+            // Converting a double outside the target's range is undefined in C: anything not a
+            // finite, non-negative number of seconds below 2^63 ns is left out (the Swift side
+            // refuses such times before they get here; gst-launch users get a warning).
+            gchar *end = NULL;
+            gdouble seconds = g_ascii_strtod(*part, &end);
+            if (end == *part || !(seconds >= 0.0) || !(seconds * GST_SECOND < 9.2e18)) {
+                GST_WARNING_OBJECT(self, "times: '%s' is not a number of seconds from 0 to 9.2e9", *part);
+                continue;
+            }
+            GstClockTime time = (GstClockTime)(seconds * GST_SECOND);
             g_array_append_val(self->times, time);
         }
         g_strfreev(parts);
@@ -90,6 +99,12 @@ static GstFlowReturn me_frame_select_transform_ip(GstBaseTransform *trans, GstBu
     }
     self->counter++;
     GST_OBJECT_UNLOCK(self);
+    if (!keep && GST_BUFFER_PTS_IS_VALID(buffer)) {
+        // A gap in place of the dropped frame: the sink's position moves on as the movie does,
+        // so the player does not take a sink that kept one frame in thirty for a movie cut short.
+        gst_pad_push_event(GST_BASE_TRANSFORM_SRC_PAD(trans),
+                           gst_event_new_gap(GST_BUFFER_PTS(buffer), GST_BUFFER_DURATION(buffer)));
+    }
     return keep ? GST_FLOW_OK : GST_BASE_TRANSFORM_FLOW_DROPPED;
 }
 

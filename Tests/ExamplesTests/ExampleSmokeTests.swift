@@ -138,4 +138,36 @@ struct ExampleSmokeTests {
         let missing = try await ProcessRunner.run(BuildProducts.executable("overlay-tabs"), ["/nowhere/movie.mp4"])
         #expect(missing.status == 1 && missing.standardError.contains("fileNotFound"), "\(missing.standardError)")
     }
+
+    @Test("malformed --sink and --click arguments are usage errors, never a crash")
+    func malformedArguments() async throws {
+        let clip = try await TestMedia.url(for: TestMedia.bars)
+        for sink in ["", ":", ":format=rgba", "images:2"] {
+            let result = try await ProcessRunner.run(
+                BuildProducts.executable("mediaplay"), ["--sink", sink, clip.path])
+            #expect(result.status == 1, "--sink '\(sink)': \(result.standardError)")
+            #expect(result.standardError.hasPrefix("mediaplay: "), "--sink '\(sink)': \(result.standardError)")
+            #expect(result.standardError.contains("usage: mediaplay"), "--sink '\(sink)'")
+        }
+        for click in ["nan,nan", "1e300,1e300", "inf,0", "1,", "1,2,3"] {
+            let result = try await ProcessRunner.run(
+                BuildProducts.executable("overlay-tabs"), ["--sink", "null", "--click", click, clip.path])
+            #expect(result.status == 1, "--click \(click): \(result.standardError)")
+            #expect(result.standardError.hasPrefix("overlay-tabs: --click needs X,Y"), "--click \(click)")
+        }
+    }
+
+    @Test("mediaplay writes the frames at comma-separated times through the images sink")
+    func imagesAtTimes() async throws {
+        let clip = try await TestMedia.url(for: TestMedia.bars)
+        let folder = try TestMedia.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try await ProcessRunner.run(
+            BuildProducts.executable("mediaplay"),
+            ["--sink", "images:folder=\(folder.path),times=0.5,1,1.5", clip.path])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("finished: playbackEnded"))
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(files == ["frame-00000.png", "frame-00001.png", "frame-00002.png"])
+    }
 }

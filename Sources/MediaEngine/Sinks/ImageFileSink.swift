@@ -50,6 +50,9 @@ public struct ImageFileSink: VideoSink {
         self.size = size
     }
 
+    /// The largest N for ``Selection/everyNthFrame(_:)`` (the frame selector counts in 32 bits).
+    public static let largestEvery = Int(UInt32.max)
+
     /// Files leave the machine's screen: ``VideoSinkCapabilities/external``.
     public var capabilities: VideoSinkCapabilities { .external }
 
@@ -62,7 +65,8 @@ public struct ImageFileSink: VideoSink {
 
     /// `meframeselect ! videoconvert ! pngenc|jpegenc ! multifilesink`.
     /// - Throws: ``MediaError/Code/invalidArgument`` for a folder that is not there or not
-    ///   writable, N below 1, no or negative times, a JPEG quality outside 1-100.
+    ///   writable, N outside 1...``largestEvery``, no times or times outside 0 to about 292 years
+    ///   (a GStreamer clock time), a JPEG quality outside 1-100.
     public func makeOutput() throws(MediaError) -> VideoOutput {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue,
@@ -73,11 +77,16 @@ public struct ImageFileSink: VideoSink {
         let select: String
         switch selection {
         case .everyNthFrame(let n):
-            guard n >= 1 else { throw MediaError(.invalidArgument, "every Nth frame needs N of 1 or more, not \(n)") }
+            guard (1...Self.largestEvery).contains(n) else {
+                throw MediaError(
+                    .invalidArgument, "every Nth frame needs N from 1 to \(Self.largestEvery), not \(n)")
+            }
             select = "meframeselect every=\(n)"
         case .times(let times):
-            guard !times.isEmpty, times.allSatisfy({ $0 >= .zero }) else {
-                throw MediaError(.invalidArgument, "image times must be one or more, none negative")
+            guard !times.isEmpty, times.allSatisfy({ $0 >= .zero && $0 <= .latestClockTime }) else {
+                throw MediaError(
+                    .invalidArgument,
+                    "image times must be one or more, from 0 to \(Duration.latestClockTime.formattedSeconds)")
             }
             let seconds = times.map { String(format: "%.6f", $0.secondsValue) }.joined(separator: ",")
             select = "meframeselect times=\"\(seconds)\""
@@ -92,7 +101,9 @@ public struct ImageFileSink: VideoSink {
             }
             encoder = "jpegenc quality=\(quality)"
         }
-        let pattern = folder.appendingPathComponent("frame-%05d.\(format.fileExtension)").path
+        // multifilesink formats its location with printf: a `%` of the folder's own is doubled,
+        // or `%s` and `%n` in a folder's name would read or write memory.
+        let pattern = folder.path.replacingOccurrences(of: "%", with: "%%") + "/frame-%05d.\(format.fileExtension)"
         let location =
             "\"" + pattern.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
             + "\""
