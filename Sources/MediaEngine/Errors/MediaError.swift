@@ -13,7 +13,7 @@ public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
             case notAMovie, corruptContainer, truncatedMovie, missingPlugin
             case invalidProperty, invalidArgument, notPrepared, cancelled, timedOut
             case pipelineFailure, streamFailure, unknownSink, duplicateSink, unsupportedOperation
-            case notAnImage, invalidSubtitles, overlayFailed
+            case notAnImage, invalidSubtitles, overlayFailed, invalidWindow
         }
 
         private let base: Base
@@ -70,6 +70,10 @@ public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
         /// An overlay could not draw a frame (a drawing closure threw, text could not be laid out);
         /// it is skipped for that frame and playback goes on.
         public static let overlayFailed = Code(.overlayFailed)
+        /// The window to draw in cannot be used: the app's window (``MoviePlayer/windowHandle``)
+        /// does not exist or was destroyed while the movie played, or the X server refused a
+        /// request on it (``MediaError/debugDetail`` names X's error and request).
+        public static let invalidWindow = Code(.invalidWindow)
     }
 
     /// What kind of failure this is.
