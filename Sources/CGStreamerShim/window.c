@@ -2,6 +2,7 @@
 // sink (GstVideoOverlay), and moves and resizes it (fullscreen). The sink draws into it with its
 // own display connection; this one only manages the window.
 #include "CGStreamerShim.h"
+#include "xerrors.h"
 #include <X11/Xatom.h>
 #include <X11/Xlib.h>
 #include <X11/Xutil.h>
@@ -33,14 +34,18 @@ static gpointer watch_clicks(gpointer data) {
     ClickWatch *watch = data;
     struct pollfd fds[2] = {{ConnectionNumber(watch->display), POLLIN, 0}, {watch->wake[0], POLLIN, 0}};
     for (;;) {
-        while (XPending(watch->display) > 0) {
+        while (!me_x_display_lost(watch->display) && XPending(watch->display) > 0) {
             XEvent event;
             XNextEvent(watch->display, &event);
             if (event.type == ButtonRelease && event.xbutton.button == Button1) {
-                XWindowAttributes attributes;
+                // Zero if the window is gone (the error is recorded on this connection, not fatal).
+                XWindowAttributes attributes = {0};
                 XGetWindowAttributes(watch->display, watch->window, &attributes);
                 watch->callback(event.xbutton.x, event.xbutton.y, attributes.width, attributes.height, watch->data);
             }
+        }
+        if (me_x_display_lost(watch->display)) {
+            break; // the X server is gone: nothing more to read
         }
         int ready = poll(fds, 2, -1);
         if ((ready < 0 && errno != EINTR) || (ready > 0 && fds[1].revents != 0)) {
@@ -55,7 +60,7 @@ gboolean me_window_watch_clicks(MeWindow *window, const char *display_name, me_w
     if (window->clicks) {
         return FALSE;
     }
-    Display *display = XOpenDisplay(display_name);
+    Display *display = me_x_open_display(display_name);
     if (!display) {
         return FALSE;
     }
@@ -66,7 +71,7 @@ gboolean me_window_watch_clicks(MeWindow *window, const char *display_name, me_w
     watch->data = data;
     watch->destroy = destroy;
     if (pipe(watch->wake) != 0) {
-        XCloseDisplay(display);
+        me_x_close_display(display);
         g_free(watch);
         return FALSE;
     }
@@ -84,22 +89,15 @@ static void stop_watching_clicks(ClickWatch *watch) {
     g_thread_join(watch->thread);
     close(watch->wake[0]);
     close(watch->wake[1]);
-    XCloseDisplay(watch->display);
+    me_x_close_display(watch->display);
     if (watch->destroy) {
         watch->destroy(watch->data);
     }
     g_free(watch);
 }
 
-static gsize x11_threads_initialized = 0;
-
 MeWindow *me_window_open(const char *display_name, int width, int height, const char *title) {
-    if (g_once_init_enter(&x11_threads_initialized)) {
-        // Video sinks use Xlib from their own threads; Xlib must know before any connection.
-        XInitThreads();
-        g_once_init_leave(&x11_threads_initialized, 1);
-    }
-    Display *display = XOpenDisplay(display_name);
+    Display *display = me_x_open_display(display_name);
     if (!display) {
         return NULL;
     }
@@ -175,27 +173,12 @@ void me_window_set_fullscreen_hint(MeWindow *window, gboolean fullscreen) {
     XSync(window->display, False);
 }
 
-gboolean me_window_size_of(const char *display_name, unsigned long xid, int *width, int *height) {
-    Display *display = XOpenDisplay(display_name);
-    if (!display) {
-        return FALSE;
-    }
-    Window root;
-    int x, y;
-    unsigned int w = 0, h = 0, border, depth;
-    Status ok = XGetGeometry(display, (Window)xid, &root, &x, &y, &w, &h, &border, &depth);
-    XCloseDisplay(display);
-    *width = (int)w;
-    *height = (int)h;
-    return ok != 0;
-}
-
 void me_window_close(MeWindow *window) {
     if (window->clicks) {
         stop_watching_clicks(window->clicks);
     }
     XDestroyWindow(window->display, window->window);
-    XCloseDisplay(window->display);
+    me_x_close_display(window->display);
     g_free(window);
 }
 

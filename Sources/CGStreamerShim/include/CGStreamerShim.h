@@ -164,8 +164,26 @@ typedef void (*me_window_click_callback)(int x, int y, int width, int height, gp
 /// release), with the point and the window's size, until the window is closed.
 gboolean me_window_watch_clicks(MeWindow *window, const char *display_name, me_window_click_callback callback,
                                 gpointer data, GDestroyNotify destroy);
-/// The size of any window on `display_name` (an app's, to draw into).
-gboolean me_window_size_of(const char *display_name, unsigned long xid, int *width, int *height);
+
+// MARK: X errors (xerrors.c).
+/// Installs, once, the process's X error handlers that keep X errors of the engine's making from
+/// Xlib's default handler (which exits); errors of other connections go to the previous handler.
+void me_x_errors_install(void);
+typedef enum { ME_WINDOW_USABLE, ME_WINDOW_NO_DISPLAY, ME_WINDOW_MISSING, ME_WINDOW_REFUSED } MeWindowCheck;
+/// Whether window `xid` on `display_name` exists and can be drawn in (XGetWindowAttributes on a
+/// connection of the engine's), and its size. `detail` gets X's error, if any, for people (g_free it).
+MeWindowCheck me_window_check(const char *display_name, unsigned long xid, int *width, int *height, char **detail);
+/// Called with X's error, for people, when a request on a watched window fails; inside Xlib's
+/// error handler, on whichever thread made the request: it must call no Xlib, take no lock that
+/// thread may hold, and hand the work to another thread.
+typedef void (*me_x_window_error_callback)(const char *detail, gpointer data);
+/// Reports the first X error that names window `xid`, on any connection (ximagesink's own
+/// included), to `callback`, and keeps that error and later ones from the previous handler.
+/// Returns a token for me_x_unwatch_window; `destroy` frees `data` then.
+guint64 me_x_watch_window(unsigned long xid, me_x_window_error_callback callback, gpointer data,
+                          GDestroyNotify destroy);
+/// Ends a watch: errors naming the window go to the previous handler again.
+void me_x_unwatch_window(guint64 token);
 
 /// gst_video_overlay_set_window_handle and set_render_rectangle on the first element in `bin`
 /// (or `bin` itself) that implements GstVideoOverlay. Returns whether one did.

@@ -259,6 +259,11 @@ public final class MoviePlayer: Sendable {
 
     /// An X11 window of the app's for a window sink to draw into (inside ``viewFrame`` if set),
     /// instead of a window the player opens. Set it before preparing or swapping to the sink.
+    /// A window that does not exist is refused then with ``MediaError/Code/invalidWindow``; one
+    /// destroyed while the movie plays ends playback with
+    /// ``PlayerEvent/playbackDidFinish(_:_:)`` (``FinishReason/playbackError``, `invalidWindow`).
+    /// Neither is an X error that ends the app: the engine's X error handler keeps the errors of
+    /// its window sinks to itself and passes every other one to the handler installed before it.
     public var windowHandle: UInt? {
         get { core.state.withLock { $0.presentation.windowHandle } }
         set { core.updatePresentation { $0.windowHandle = newValue } }

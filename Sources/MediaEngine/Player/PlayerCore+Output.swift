@@ -7,6 +7,10 @@ extension PlayerCore {
         let external = sink.capabilities.contains(.external)
         let output = try sink.makeOutput()
         let chain = try VideoOutputBin.makeChain(for: output)
+        // Refuse an app's window that is not there before anything changes.
+        if chain.isWindow, let handle = state.withLock({ $0.presentation.windowHandle }) {
+            _ = try WindowErrorWatch.checkedSize(ofWindow: handle, display: (sink as? WindowSink)?.display)
+        }
         let step = update { state, events -> Result<(PipelineSession, VideoPresentation, paused: Bool)?, MediaError> in
             if external && !state.allowsExternalPlayback {
                 return .failure(
@@ -23,7 +27,7 @@ extension PlayerCore {
         guard let (session, presentation, paused) = try step.get() else { return }
         // Asked before the swap: afterwards no sink can answer until the new one has a frame.
         let position = paused ? session.position : nil
-        attachWindow(to: session.videoOutput, chain: chain)
+        try attachWindow(to: session.videoOutput, chain: chain)
         try await wait { state in
             state.session === session ? .wait(.outputSwapped) : .stopped
         } then: {

@@ -6,21 +6,20 @@ import Dispatch
 extension PlayerCore {
     /// Gives a window sink in `chain` its window (the app's, or one the player opens), and
     /// sizes the frames to the whole window: the picture in the view frame, the background around
-    /// it. Call before the chain's sink starts.
-    func attachWindow(to output: VideoOutputBin, chain: VideoOutputBin.OutputChain? = nil) {
+    /// it. Call before the chain's sink starts. From then on, an X error on the window (the app
+    /// destroys it, say) ends the session with ``MediaError/Code/invalidWindow``.
+    /// - Throws: ``MediaError/Code/invalidWindow`` when the app's window does not exist.
+    func attachWindow(to output: VideoOutputBin, chain: VideoOutputBin.OutputChain? = nil) throws(MediaError) {
         guard chain?.isWindow ?? output.isWindow else { return }
-        let (presentation, sink, existing, natural) = state.withLock {
-            ($0.presentation, $0.videoSink, $0.ownWindow, $0.naturalSize)
+        let (presentation, sink, existing, natural, sessionID) = state.withLock {
+            ($0.presentation, $0.videoSink, $0.ownWindow, $0.naturalSize, $0.sessionID)
         }
         let display = (sink as? WindowSink)?.display
         let handle: UInt
         let canvas: VideoSize
         if let given = presentation.windowHandle {
             handle = given
-            var width: Int32 = 0
-            var height: Int32 = 0
-            guard me_window_size_of(display, UInt(given), &width, &height) != 0 else { return }
-            canvas = VideoSize(width: Int(width), height: Int(height))
+            canvas = try WindowErrorWatch.checkedSize(ofWindow: given, display: display)
         } else {
             let size =
                 presentation.viewFrame.map { VideoSize(width: $0.x + $0.width, height: $0.y + $0.height) }
@@ -48,6 +47,10 @@ extension PlayerCore {
             return state.presentation
         }
         if chain == nil { try? output.apply(updated) }
+        // Before the sink gets the window: its first request on it may fail already.
+        output.watchWindow(handle) {
+            WindowErrorWatch(window: handle) { [weak self] error in self?.fail(session: sessionID, with: error) }
+        }
         output.attachWindow(
             handle, rectangle: ViewRect(x: 0, y: 0, width: canvas.width, height: canvas.height), chain: chain)
     }

@@ -128,7 +128,7 @@ final class PlayerCore: Sendable {
                     throw MediaError(.cancelled, "preparation was cancelled")
                 }
                 scheduleTimeout(for: id)
-                attachWindow(to: session.videoOutput)
+                try attachWindow(to: session.videoOutput)
                 session.start()
             } catch {
                 fail(session: id, with: source.interpret(error))

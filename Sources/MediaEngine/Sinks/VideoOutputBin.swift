@@ -37,6 +37,9 @@ final class VideoOutputBin: Sendable {
     let scaler: Element
     let firstFrame: FirstFrameWatch
     private let chain: Mutex<OutputChain>
+    /// The windows window sinks of this output draw in, watched for X errors until the output
+    /// goes (with its pipeline, in NULL by then).
+    private let windowWatches = Mutex<[UInt: WindowErrorWatch]>([:])
     private let overlays: VideoOverlays
     private let overlayWatch: VideoOverlays.WatchToken
 
@@ -133,6 +136,13 @@ final class VideoOutputBin: Sendable {
 
     /// Whether the current output draws into a window.
     var isWindow: Bool { chain.withLock { $0.isWindow } }
+
+    /// Watches window `handle` for X errors with `makeWatch`, unless it is watched already.
+    func watchWindow(_ handle: UInt, _ makeWatch: () -> WindowErrorWatch) {
+        windowWatches.withLock { watches in
+            if watches[handle] == nil { watches[handle] = makeWatch() }
+        }
+    }
 
     /// Points the window sink (in `chain`, or the current output) at an X11 window and a
     /// rectangle in it (`me_video_overlay_attach`).
