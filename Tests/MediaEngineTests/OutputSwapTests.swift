@@ -76,9 +76,10 @@ struct OutputSwapTests {
             try await frames.waitForFrames(swap * 10)
             try await withDeadline(.seconds(2), "swap \(swap)") { try await player.setVideoSink(sinks[swap % 2]) }
         }
-        _ = try await recorder.waitForFinish()
+        let (reason, error) = try await recorder.waitForFinish()
         player.stop()
         try await sound.finish()
+        #expect(reason == .playbackEnded && error == nil, "\(reason): \(String(describing: error))")
         #expect(frames.records.compactMap(\.number) == Array(0...59))
         // All of the tone (87 buffers of 1024 samples at 44.1 kHz, about 2.02 s; the AAC encoder
         // adds a few milliseconds) came out, as 2-byte samples at 8 kHz.
