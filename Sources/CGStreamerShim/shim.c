@@ -67,6 +67,7 @@ static void on_deep_element_added(GstBin *bin, GstBin *sub_bin, GstElement *elem
     const gchar *klass =
         element_factory ? gst_element_factory_get_metadata(element_factory, GST_ELEMENT_METADATA_KLASS) : NULL;
     if (klass && strstr(klass, "Decoder") && strstr(klass, "Video")) {
+        me_mark_keyframes(element);
         GstStructure *s = gst_structure_new("me-video-decoder", "factory", G_TYPE_STRING, factory, NULL);
         gst_element_post_message(element, gst_message_new_application(GST_OBJECT(element), s));
     }

@@ -107,6 +107,27 @@ struct LibavDecoderTests {
         #expect(sound.videoDecoder == nil)
     }
 
+    @Test(
+        "only pictures that were keyframes going in are keyframes coming out, reordered or not",
+        arguments: [
+            (TestMedia.numbered, 60, Set([0, 10, 20, 30, 40, 50])),  // H.264, a keyframe every 10 (meh264dec)
+            (TestMedia.ballWithBFrames, 45, Set([0, 15, 30])),  // H.264 with three B-frames between references
+            (TestMedia.barsWebM, 30, Set([0])),  // VP8, one keyframe (vp8dec)
+        ])
+    func keyframes(clip: TestMedia.Clip, frames: Int, keyframes: Set<Int>) async throws {
+        let recorder = FrameRecorder()
+        let player = MoviePlayer(
+            source: FileSource(url: try await TestMedia.url(for: clip)), videoSink: recorder.sink(synchronized: false),
+            audioOutput: .discard)
+        let events = EventRecorder(player)
+        try await player.play()
+        _ = try await events.waitForFinish()
+        let records = recorder.records
+        #expect(records.count == frames)
+        let marked = Set(records.enumerated().filter { $0.element.isKeyframe }.map(\.offset))
+        #expect(marked == keyframes, "\(marked.sorted())")
+    }
+
     @Test("its pictures are avdec_h264's bit for bit, in order through B-frames, and handed over uncopied")
     func sameAsAvdec() async throws {
         let clip = try await TestMedia.url(for: TestMedia.ballWithBFrames)

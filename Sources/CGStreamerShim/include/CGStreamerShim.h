@@ -129,6 +129,9 @@ GstClockTime me_buffer_pts(GstBuffer *buffer);
 GstClockTime me_buffer_duration(GstBuffer *buffer);
 /// Whether the buffer is a keyframe (GST_BUFFER_FLAG_DELTA_UNIT unset).
 gboolean me_buffer_is_keyframe(GstBuffer *buffer);
+// Flags a video decoder's output pictures that were not keyframes going in as DELTA_UNIT
+// (decoders leave the flag off every picture); keyframes.c.
+void me_mark_keyframes(GstElement *decoder);
 
 // MARK: Output swap.
 /// Replaces the chain of elements after `upstream` inside `bin` (see swap.c), setting the
