@@ -117,9 +117,60 @@ static GstCaps *me_scaler_transform_caps(GstBaseTransform *trans, GstPadDirectio
     return result;
 }
 
-static gint even(gdouble value) {
-    gint rounded = (gint)(value + 0.5);
-    return rounded - (rounded & 1);
+// Sizes and positions the converter can build.
+//
+// GstVideoConverter (1.22) checks none of its rectangles: a scaled size of 0 fails an assertion
+// in gst_video_resampler_init and then corrupts the heap (free(): invalid size). Interlaced
+// frames are scaled field by field, each plane's rows split between the two fields, so a plane
+// of one row (the chroma of a 4:2:0 picture two rows tall) gives a field of none. A movie alone
+// can ask for both (an interlaced picture whose display aspect is 100:1, fitted 3 rows tall;
+// a pixel aspect ratio of 65535:1 cropped to less than a column), so every size below is
+// clamped to what the converter builds before it is used, and checked once more after.
+
+// `value` rounded to a multiple of `step`, at least `minimum`, within `room` (at least 1); when
+// `room` is smaller than `minimum`, all of it. Never 0, whatever the double (huge, NaN).
+static gint snap(gdouble value, gint step, gint minimum, gint room) {
+    room = MAX(room, 1);
+    gint rounded = value >= 0.5 && value < room ? (gint)(value + 0.5) : (value >= room ? room : 0);
+    rounded -= rounded % step;
+    if (rounded > room - room % step) {
+        rounded = room - room % step;
+    }
+    return MIN(MAX(rounded, minimum), room);
+}
+
+// A position: `value` rounded, aligned down to `step`, within [0, limit].
+static gint place(gdouble value, gint step, gint limit) {
+    limit = MAX(limit, 0);
+    gint rounded = value >= 0.5 && value < limit ? (gint)(value + 0.5) : (value >= limit ? limit : 0);
+    return rounded - rounded % step;
+}
+
+// Whether every plane of a picture `rows` high has rows in both fields: what the converter needs
+// to scale an interlaced picture field by field.
+static gboolean fields_scalable(const GstVideoFormatInfo *format, gint rows) {
+    for (guint component = 0; component < GST_VIDEO_FORMAT_INFO_N_COMPONENTS(format); component++) {
+        if (GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT(format, component, rows) < 2) {
+            return FALSE;
+        }
+    }
+    return TRUE;
+}
+
+// Whether (x, y, width, height) is a non-empty rectangle inside a `frame_width`x`frame_height` frame.
+static gboolean inside(gint x, gint y, gint width, gint height, gint frame_width, gint frame_height) {
+    return x >= 0 && y >= 0 && width > 0 && height > 0 && width <= frame_width - x && height <= frame_height - y;
+}
+
+// Refuses a geometry the converter cannot build: an error on the bus (the engine's MediaError)
+// and no converter, so no frame goes through unscaled.
+static gboolean refuse(MeScaler *self, gint in_w, gint in_h, gint canvas_w, gint canvas_h, const char *detail) {
+    gst_base_transform_set_in_place(GST_BASE_TRANSFORM(self), FALSE);
+    gst_base_transform_set_passthrough(GST_BASE_TRANSFORM(self), FALSE);
+    GST_ELEMENT_ERROR(self, CORE, NEGOTIATION,
+                      ("Cannot scale a %dx%d picture into %dx%d.", in_w, in_h, canvas_w, canvas_h), ("mescaler: %s",
+                                                                                                      detail));
+    return FALSE;
 }
 
 static gboolean me_scaler_configure(MeScaler *self) {
@@ -138,15 +189,23 @@ static gboolean me_scaler_configure(MeScaler *self) {
     }
     gint in_w = GST_VIDEO_INFO_WIDTH(&self->in_info), in_h = GST_VIDEO_INFO_HEIGHT(&self->in_info);
     gint canvas_w = GST_VIDEO_INFO_WIDTH(&self->out_info), canvas_h = GST_VIDEO_INFO_HEIGHT(&self->out_info);
+    if (in_w < 1 || in_h < 1 || canvas_w < 1 || canvas_h < 1) {
+        return refuse(self, in_w, in_h, canvas_w, canvas_h, "an empty input or output");
+    }
+    // Interlaced pictures keep whole field pairs of 4:2:0 rows (4 rows) where there is room, so
+    // each field keeps its own chroma rows; positions keep the fields' order.
+    gboolean interlaced = GST_VIDEO_INFO_IS_INTERLACED(&self->in_info) &&
+                          GST_VIDEO_INFO_INTERLACE_MODE(&self->in_info) != GST_VIDEO_INTERLACE_MODE_ALTERNATE;
+    gint row_step = interlaced ? 4 : 2;
     // The picture is fitted into the view (by default the whole output); the rest is background.
     gint origin_x = 0, origin_y = 0, out_w = canvas_w, out_h = canvas_h;
     if (view_width > 0 && view_height > 0) {
-        origin_x = CLAMP(view_x, 0, canvas_w - 1);
-        origin_y = CLAMP(view_y, 0, canvas_h - 1);
-        out_w = MIN((gint)view_width, canvas_w - origin_x);
-        out_h = MIN((gint)view_height, canvas_h - origin_y);
+        origin_x = place(CLAMP(view_x, 0, canvas_w - 1), 2, canvas_w - 1);
+        origin_y = place(CLAMP(view_y, 0, canvas_h - 1), row_step, canvas_h - 1);
+        out_w = (gint)MIN(view_width, (guint)(canvas_w - origin_x));
+        out_h = (gint)MIN(view_height, (guint)(canvas_h - origin_y));
     }
-    gdouble par = GST_VIDEO_INFO_PAR_D(&self->in_info) > 0
+    gdouble par = GST_VIDEO_INFO_PAR_N(&self->in_info) > 0 && GST_VIDEO_INFO_PAR_D(&self->in_info) > 0
                       ? (gdouble)GST_VIDEO_INFO_PAR_N(&self->in_info) / GST_VIDEO_INFO_PAR_D(&self->in_info)
                       : 1.0;
     gdouble display_w = in_w * par; // the input's width in square pixels
@@ -155,37 +214,44 @@ static gboolean me_scaler_configure(MeScaler *self) {
     switch (mode) {
     case 1: { // aspect fit: all of the picture, bars around it
         gdouble scale = MIN(out_w / display_w, (gdouble)out_h / in_h);
-        dst_w = MIN(out_w, even(display_w * scale));
-        dst_h = MIN(out_h, even(in_h * scale));
-        dst_x = even((out_w - dst_w) / 2.0);
-        dst_y = even((out_h - dst_h) / 2.0);
+        dst_w = snap(display_w * scale, 2, 2, out_w);
+        dst_h = snap(in_h * scale, row_step, row_step, out_h);
+        dst_x = place((out_w - dst_w) / 2.0, 2, out_w - dst_w);
+        dst_y = place((out_h - dst_h) / 2.0, row_step, out_h - dst_h);
         break;
     }
     case 2: { // aspect fill: no bars, the overflow cropped
         gdouble scale = MAX(out_w / display_w, (gdouble)out_h / in_h);
-        src_w = MIN(in_w, even(out_w / scale / par));
-        src_h = MIN(in_h, even(out_h / scale));
-        src_x = even((in_w - src_w) / 2.0);
-        src_y = even((in_h - src_h) / 2.0);
+        src_w = snap(out_w / scale / par, 2, 2, in_w);
+        src_h = snap(out_h / scale, row_step, row_step, in_h);
+        src_x = place((in_w - src_w) / 2.0, 2, in_w - src_w);
+        src_y = place((in_h - src_h) / 2.0, row_step, in_h - src_h);
         break;
     }
     case 3: // fill: stretched to the whole output
         break;
     default: { // none: the natural size, centred, cropped or with bars
-        gint natural_w = even(display_w);
-        dst_w = MIN(out_w, natural_w);
-        dst_h = MIN(out_h, in_h);
-        dst_x = even((out_w - dst_w) / 2.0);
-        dst_y = even((out_h - dst_h) / 2.0);
-        src_w = MIN(in_w, even(dst_w / par));
-        src_h = dst_h;
-        src_x = even((in_w - src_w) / 2.0);
-        src_y = even((in_h - src_h) / 2.0);
+        dst_w = snap(display_w, 2, 2, out_w);
+        dst_h = snap(in_h, row_step, row_step, out_h);
+        dst_x = place((out_w - dst_w) / 2.0, 2, out_w - dst_w);
+        dst_y = place((out_h - dst_h) / 2.0, row_step, out_h - dst_h);
+        src_w = snap(dst_w / par, 2, 2, in_w);
+        src_h = snap(dst_h, row_step, row_step, in_h);
+        src_x = place((in_w - src_w) / 2.0, 2, in_w - src_w);
+        src_y = place((in_h - src_h) / 2.0, row_step, in_h - src_h);
         break;
     }
     }
-    dst_x += even(origin_x);
-    dst_y += even(origin_y);
+    dst_x += origin_x;
+    dst_y += origin_y;
+    if (!inside(src_x, src_y, src_w, src_h, in_w, in_h) || !inside(dst_x, dst_y, dst_w, dst_h, canvas_w, canvas_h)) {
+        // Not reached with the clamps above; a converter must never be built from this.
+        gchar *detail = g_strdup_printf("source %d,%d %dx%d, picture %d,%d %dx%d: outside the frames", src_x, src_y,
+                                        src_w, src_h, dst_x, dst_y, dst_w, dst_h);
+        refuse(self, in_w, in_h, canvas_w, canvas_h, detail);
+        g_free(detail);
+        return FALSE;
+    }
     MeScalerGeometry geometry = {canvas_w, canvas_h, in_w, in_h, src_x, src_y, src_w, src_h,
                                  dst_x, dst_y, dst_w, dst_h, GST_CLOCK_TIME_NONE};
     g_mutex_lock(&self->lock);
@@ -204,6 +270,15 @@ static gboolean me_scaler_configure(MeScaler *self) {
     }
     gst_base_transform_set_in_place(trans, FALSE);
     gst_base_transform_set_passthrough(trans, FALSE);
+    // A picture too short to scale field by field (fewer than two rows of some plane in a field)
+    // is scaled as a whole: at a few rows, mixing the fields is all there is to see.
+    GstVideoInfo in_info = self->in_info, out_info = self->out_info;
+    if (interlaced && (!fields_scalable(in_info.finfo, src_h) || !fields_scalable(out_info.finfo, dst_h))) {
+        GST_INFO_OBJECT(self, "%d rows from %d rows: too few to scale field by field, scaling the frames whole", dst_h,
+                        src_h);
+        GST_VIDEO_INFO_INTERLACE_MODE(&in_info) = GST_VIDEO_INTERLACE_MODE_PROGRESSIVE;
+        GST_VIDEO_INFO_INTERLACE_MODE(&out_info) = GST_VIDEO_INTERLACE_MODE_PROGRESSIVE;
+    }
     GstStructure *config = gst_structure_new(
         "config", GST_VIDEO_CONVERTER_OPT_SRC_X, G_TYPE_INT, src_x, GST_VIDEO_CONVERTER_OPT_SRC_Y, G_TYPE_INT, src_y,
         GST_VIDEO_CONVERTER_OPT_SRC_WIDTH, G_TYPE_INT, src_w, GST_VIDEO_CONVERTER_OPT_SRC_HEIGHT, G_TYPE_INT, src_h,
@@ -211,8 +286,11 @@ static gboolean me_scaler_configure(MeScaler *self) {
         GST_VIDEO_CONVERTER_OPT_DEST_WIDTH, G_TYPE_INT, dst_w, GST_VIDEO_CONVERTER_OPT_DEST_HEIGHT, G_TYPE_INT, dst_h,
         GST_VIDEO_CONVERTER_OPT_FILL_BORDER, G_TYPE_BOOLEAN, TRUE, GST_VIDEO_CONVERTER_OPT_BORDER_ARGB, G_TYPE_UINT,
         background, GST_VIDEO_CONVERTER_OPT_THREADS, G_TYPE_UINT, threads > 0 ? threads : 1, NULL);
-    self->converter = gst_video_converter_new(&self->in_info, &self->out_info, config);
-    return self->converter != NULL;
+    self->converter = gst_video_converter_new(&in_info, &out_info, config);
+    if (!self->converter) {
+        return refuse(self, in_w, in_h, canvas_w, canvas_h, "GstVideoConverter refused the geometry");
+    }
+    return TRUE;
 }
 
 static void release_copy_pool(MeScaler *self) {
@@ -241,6 +319,10 @@ static void blend_rectangle(GstVideoOverlayRectangle *rectangle, GstVideoFrame *
     gint x = 0, y = 0;
     guint width = 0, height = 0;
     gst_video_overlay_rectangle_get_render_rectangle(rectangle, &x, &y, &width, &height);
+    if (width == 0 || height == 0 || width > G_MAXINT / 2 || height > G_MAXINT / 2 || ABS(x) > G_MAXINT / 2 ||
+        ABS(y) > G_MAXINT / 2) {
+        return; // nothing to draw, or sums below that would overflow
+    }
     gint frame_width = GST_VIDEO_FRAME_WIDTH(frame), frame_height = GST_VIDEO_FRAME_HEIGHT(frame);
     gint left = MAX(0, x) & ~1, top = MAX(0, y) & ~1;
     gint right = MIN(frame_width, x + (gint)width), bottom = MIN(frame_height, y + (gint)height);

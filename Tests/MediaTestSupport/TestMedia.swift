@@ -178,6 +178,18 @@ public enum TestMedia {
             x264enc speed-preset=ultrafast ! h264parse ! matroskamux ! filesink location=LOCATION
             """)
 
+    /// The ball, interlaced, 320x180 with a 225:4 pixel aspect ratio: a display aspect of 100:1,
+    /// so fitted into a 4:3 output the picture is about 3 rows tall. 15 frames, H.264 in MP4.
+    public static let interlacedHundredToOne = Clip(
+        fileExtension: "mp4",
+        pipeline: """
+            videotestsrc num-buffers=15 pattern=ball ! \
+            video/x-raw,format=I420,width=320,height=180,framerate=30/1,interlace-mode=interleaved,\
+            pixel-aspect-ratio=225/4 ! \
+            x264enc interlaced=true key-int-max=10 speed-preset=superfast ! h264parse ! \
+            mp4mux faststart=true ! filesink location=LOCATION
+            """)
+
     /// Wide (16:9) SMPTE bars, 320x180, 1 s, H.264 in MP4.
     public static let wideBars = Clip(
         fileExtension: "mp4",
