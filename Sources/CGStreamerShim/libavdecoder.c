@@ -12,6 +12,9 @@
 // its libav codec and its caps.
 #include "CGStreamerShim.h"
 #include <libavcodec/avcodec.h>
+#include <libavcodec/bsf.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/opt.h>
 #include <libavutil/pixdesc.h>
 #include <string.h>
 
@@ -34,7 +37,9 @@ typedef struct {
     GstVideoDecoder parent;
     // All below: the streaming thread (the base class's stream lock), or start/stop.
     AVCodecContext *context; // open from set_format to stop
+    AVBSFContext *sar_filter; // with `context`, for streams whose aspect ratio libav refuses (open_context)
     AVPacket *packet;
+    AVPacket *filtered; // `packet` after `sar_filter`
     AVFrame *picture;
     guint8 *padded; // the access unit being sent, followed by libav's zeroed padding
     gsize padded_capacity;
@@ -79,7 +84,49 @@ static GstVideoFormat video_format_of(enum AVPixelFormat format, gboolean *full_
 
 static void close_context(MeLibavDecoder *self) {
     avcodec_free_context(&self->context);
+    av_bsf_free(&self->sar_filter);
     g_clear_pointer(&self->output_state, gst_video_codec_state_unref);
+}
+
+// libav's H.264 decoder refuses a sample aspect ratio whose short side rounds to no pixel at all
+// (av_image_check_sar: 65535:1 on 240 rows, 1:65535 on 320 columns) and keeps 0:1 instead; every
+// frame after, the SPS's ratio differs from the one it kept, so it reinitialises ("Reinit
+// context"), dropping its reference pictures, and outputs none but the keyframes (measured: 2 of
+// 15 frames; avdec_h264 outputs the others concealed, their pixels wrong). Such a stream goes
+// through libav's h264_metadata filter, which rewrites the SPS's ratio to 1:1 (in the avcC and
+// in-band). The ratio shown is not libav's anyway: the caps' pixel-aspect-ratio is passed on.
+static gboolean needs_sar_filter(MeLibavDecoder *self, GstVideoCodecState *state) {
+    const GstVideoInfo *info = &state->info;
+    return ME_LIBAV_DECODER_GET_CLASS(self)->codec == AV_CODEC_ID_H264 && info->width > 0 && info->height > 0 &&
+           info->par_n > 0 && info->par_d > 0 &&
+           av_image_check_sar((unsigned)info->width, (unsigned)info->height, (AVRational){info->par_n, info->par_d}) <
+               0;
+}
+
+// h264_metadata for `context`'s stream, with the context's extradata replaced by the rewritten one.
+static AVBSFContext *make_sar_filter(AVCodecContext *context) {
+    const AVBitStreamFilter *filter = av_bsf_get_by_name("h264_metadata");
+    AVBSFContext *bsf = NULL;
+    if (!filter || av_bsf_alloc(filter, &bsf) < 0) {
+        return NULL;
+    }
+    if (avcodec_parameters_from_context(bsf->par_in, context) < 0 ||
+        av_opt_set(bsf->priv_data, "sample_aspect_ratio", "1/1", 0) < 0 || av_bsf_init(bsf) < 0) {
+        av_bsf_free(&bsf);
+        return NULL;
+    }
+    if (bsf->par_out->extradata_size > 0) {
+        guint8 *extradata = av_mallocz((size_t)bsf->par_out->extradata_size + AV_INPUT_BUFFER_PADDING_SIZE);
+        if (!extradata) {
+            av_bsf_free(&bsf);
+            return NULL;
+        }
+        memcpy(extradata, bsf->par_out->extradata, (size_t)bsf->par_out->extradata_size);
+        av_freep(&context->extradata);
+        context->extradata = extradata;
+        context->extradata_size = bsf->par_out->extradata_size;
+    }
+    return bsf;
 }
 
 static gboolean open_context(MeLibavDecoder *self, GstVideoCodecState *state) {
@@ -103,11 +150,25 @@ static gboolean open_context(MeLibavDecoder *self, GstVideoCodecState *state) {
     // runnable thread per playing movie crowds everything else on a small machine.)
     context->thread_count = (int)g_get_num_processors();
     context->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
+    AVBSFContext *sar_filter = NULL;
+    if (needs_sar_filter(self, state)) {
+        sar_filter = make_sar_filter(context);
+        if (sar_filter) {
+            GST_WARNING_OBJECT(self, "libav refuses the %d:%d pixel aspect ratio of a %dx%d picture: rewriting the "
+                               "stream's to 1:1 for it (h264_metadata)", state->info.par_n, state->info.par_d,
+                               state->info.width, state->info.height);
+        } else {
+            GST_WARNING_OBJECT(self, "libav refuses the %d:%d pixel aspect ratio and h264_metadata is not there: "
+                               "only keyframes may come out", state->info.par_n, state->info.par_d);
+        }
+    }
     if (avcodec_open2(context, codec, NULL) < 0) {
+        av_bsf_free(&sar_filter);
         avcodec_free_context(&context);
         return FALSE;
     }
     self->context = context;
+    self->sar_filter = sar_filter;
     // Frame threads hold back one picture each before the first comes out.
     GstVideoInfo *info = &state->info;
     if (info->fps_n > 0 && info->fps_d > 0) {
@@ -355,14 +416,16 @@ static GstFlowReturn receive_pictures(MeLibavDecoder *self) {
 static gboolean me_libav_decoder_start(GstVideoDecoder *decoder) {
     MeLibavDecoder *self = (MeLibavDecoder *)decoder;
     self->packet = av_packet_alloc();
+    self->filtered = av_packet_alloc();
     self->picture = av_frame_alloc();
-    return self->packet && self->picture;
+    return self->packet && self->filtered && self->picture;
 }
 
 static gboolean me_libav_decoder_stop(GstVideoDecoder *decoder) {
     MeLibavDecoder *self = (MeLibavDecoder *)decoder;
     close_context(self);
     av_packet_free(&self->packet);
+    av_packet_free(&self->filtered);
     av_frame_free(&self->picture);
     g_clear_pointer(&self->padded, g_free);
     self->padded_capacity = 0;
@@ -451,14 +514,29 @@ static GstFlowReturn me_libav_decoder_handle_frame(GstVideoDecoder *decoder, Gst
     // The base class keeps the frame; the picture libav makes of it finds it again by number.
     gst_video_codec_frame_unref(frame);
 
+    AVPacket *packet = self->packet;
     int result;
-    while ((result = avcodec_send_packet(self->context, self->packet)) == AVERROR(EAGAIN)) {
+    if (self->sar_filter) {
+        // One access unit in, one out; the filter copies the unreferenced packet.
+        result = av_bsf_send_packet(self->sar_filter, self->packet);
+        if (result >= 0) {
+            result = av_bsf_receive_packet(self->sar_filter, self->filtered);
+        }
+        if (result < 0) {
+            av_packet_unref(self->packet);
+            return libav_error(self, result);
+        }
+        packet = self->filtered;
+    }
+    while ((result = avcodec_send_packet(self->context, packet)) == AVERROR(EAGAIN)) {
         // libav's output is full: take pictures out, then send again.
         GstFlowReturn flow = receive_pictures(self);
         if (flow != GST_FLOW_OK) {
+            av_packet_unref(self->filtered);
             return flow;
         }
     }
+    av_packet_unref(self->filtered); // libav holds its own reference
     if (result < 0 && result != AVERROR_EOF) {
         GstFlowReturn flow = libav_error(self, result);
         if (flow != GST_FLOW_OK) {
@@ -472,6 +550,9 @@ static gboolean me_libav_decoder_flush(GstVideoDecoder *decoder) {
     MeLibavDecoder *self = (MeLibavDecoder *)decoder;
     if (self->context) {
         avcodec_flush_buffers(self->context);
+    }
+    if (self->sar_filter) {
+        av_bsf_flush(self->sar_filter);
     }
     return TRUE;
 }
