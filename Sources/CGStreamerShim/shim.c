@@ -201,6 +201,15 @@ static GstPadProbeReturn on_first_frame_probe(GstPad *pad, GstPadProbeInfo *info
         }
         gst_caps_unref(caps);
     }
+    // The player clamps the natural size (FirstFrame.displaySize): say so where GStreamer's
+    // log (GST_DEBUG=2) shows it.
+    gdouble shown_width = par_n > 0 && par_d > 0 ? (gdouble)width * par_n / par_d : width;
+    if (width > 0 && height > 0 && (shown_width < 0.5 || shown_width > 16384 || height > 16384)) {
+        GST_WARNING_OBJECT(watch->element,
+                           "a %dx%d picture with a pixel aspect ratio of %d:%d displays %.3fx%d: the natural size is "
+                           "clamped to at most 16384 and at least 1 on each side",
+                           width, height, par_n, par_d, shown_width, height);
+    }
     GstBuffer *buffer = GST_PAD_PROBE_INFO_BUFFER(info);
     guint64 stream_time = GST_CLOCK_TIME_NONE;
     if (watch->segment.format == GST_FORMAT_TIME && GST_BUFFER_PTS_IS_VALID(buffer)) {

@@ -46,6 +46,16 @@ struct HostileVideoSizeTests {
         }
     }
 
+    /// Expects the SMPTE bars stretched over the whole frame (``ScalingMode/fill``): the last
+    /// frame is a P-frame, right only if the decoder kept its reference pictures.
+    private func expectBars(_ image: VideoImage?) {
+        guard let image else { return }
+        for (x, color) in [(20, RGBAColor.white), (300, .blue)] {
+            let seen = image.color(atX: x, y: 20)
+            #expect(seen.isClose(to: color, tolerance: 40), "(\(x), 20) is \(seen), not \(color)")
+        }
+    }
+
     @Test(
         "an interlaced movie with a 100:1 display aspect, fitted about 3 rows tall, plays to the end",
         arguments: ScalingMode.allCases)
@@ -53,6 +63,8 @@ struct HostileVideoSizeTests {
         let size = VideoSize(width: 320, height: 240)
         let run = try await run(TestMedia.interlacedHundredToOne, size: size, mode: mode)
         expectClean(run, frames: 15, size: size, "\(mode)")
+        // 18000x180 as shown, wider than any sink allocates: clamped to 16384 wide, same shape.
+        #expect(run.naturalSize == VideoSize(width: 16384, height: 164), "\(mode)")
     }
 
     @Test("an interlaced movie into frames of a few pixels plays to the end, in every mode")
@@ -79,6 +91,34 @@ struct HostileVideoSizeTests {
                 let run = try await run(TestMedia.wideBars, size: size, mode: mode)
                 expectClean(run, frames: 30, size: size, "\(size) \(mode)")
             }
+        }
+    }
+
+    @Test("a 65535:1 pixel aspect ratio: every frame, a natural size a sink can allocate")
+    func extremelyWidePixels() async throws {
+        let natural = try await run(TestMedia.extremelyWidePixels, size: nil)
+        // Stored 320x240, shown 20,971,200x240: clamped to 16384 wide, and at least a row high.
+        expectClean(natural, frames: 15, size: VideoSize(width: 320, height: 240), "movie's own size")
+        #expect(natural.naturalSize == VideoSize(width: 16384, height: 1))
+        for mode in ScalingMode.allCases {
+            let size = VideoSize(width: 320, height: 240)
+            let run = try await run(TestMedia.extremelyWidePixels, size: size, mode: mode)
+            expectClean(run, frames: 15, size: size, "\(mode)")
+            if mode == .fill { expectBars(run.lastFrame) }
+        }
+    }
+
+    @Test("a 1:65535 pixel aspect ratio: every frame, a natural size at least a pixel wide")
+    func extremelyTallPixels() async throws {
+        let natural = try await run(TestMedia.extremelyTallPixels, size: nil)
+        // Stored 320x240, shown 0.005 pixels wide: clamped to a column 240 high.
+        expectClean(natural, frames: 15, size: VideoSize(width: 320, height: 240), "movie's own size")
+        #expect(natural.naturalSize == VideoSize(width: 1, height: 240))
+        for mode in ScalingMode.allCases {
+            let size = VideoSize(width: 320, height: 240)
+            let run = try await run(TestMedia.extremelyTallPixels, size: size, mode: mode)
+            expectClean(run, frames: 15, size: size, "\(mode)")
+            if mode == .fill { expectBars(run.lastFrame) }
         }
     }
 }

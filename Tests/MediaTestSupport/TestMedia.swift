@@ -190,6 +190,27 @@ public enum TestMedia {
             mp4mux faststart=true ! filesink location=LOCATION
             """)
 
+    /// SMPTE bars 320x240 whose pixels are 65535 times as wide as they are high (a pixel aspect
+    /// ratio of 65535:1, shown 20,971,200 pixels wide): 15 frames, H.264 in MP4.
+    public static let extremelyWidePixels = Clip(
+        fileExtension: "mp4",
+        pipeline: """
+            videotestsrc num-buffers=15 pattern=smpte ! \
+            video/x-raw,format=I420,width=320,height=240,framerate=30/1,pixel-aspect-ratio=65535/1 ! \
+            x264enc key-int-max=10 speed-preset=ultrafast ! h264parse ! mp4mux faststart=true ! \
+            filesink location=LOCATION
+            """)
+
+    /// The same bars with pixels 65535 times as high as they are wide (1:65535), 15 frames.
+    public static let extremelyTallPixels = Clip(
+        fileExtension: "mp4",
+        pipeline: """
+            videotestsrc num-buffers=15 pattern=smpte ! \
+            video/x-raw,format=I420,width=320,height=240,framerate=30/1,pixel-aspect-ratio=1/65535 ! \
+            x264enc key-int-max=10 speed-preset=ultrafast ! h264parse ! mp4mux faststart=true ! \
+            filesink location=LOCATION
+            """)
+
     /// Wide (16:9) SMPTE bars, 320x180, 1 s, H.264 in MP4.
     public static let wideBars = Clip(
         fileExtension: "mp4",

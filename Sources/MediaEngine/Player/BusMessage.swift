@@ -160,8 +160,21 @@ struct FirstFrame: Sendable, Equatable {
     /// The sequence number of the flush or segment before the frame: a seek's number.
     var seqnum: UInt32
 
-    /// The size at which the frame displays.
+    /// The largest side of a display size: about what a sink can allocate (GStreamer's GL
+    /// textures and most video hardware stop at 16384).
+    static let maximumDisplaySide = 16384
+
+    /// The size at which the frame displays: the stored size with the width multiplied by the
+    /// pixel aspect ratio, scaled down (keeping its shape) until neither side exceeds
+    /// ``maximumDisplaySide``, then each side at least 1. A pixel aspect ratio of 65535:1 on a
+    /// 320x240 picture displays 16384x1, not 20,971,200x240; 1:65535 displays 1x240, not 0x240.
     var displaySize: VideoSize {
-        VideoSize(width: Int((Double(width) * pixelAspectRatio).rounded()), height: height)
+        let shownWidth = Double(width) * (pixelAspectRatio.isFinite && pixelAspectRatio > 0 ? pixelAspectRatio : 1)
+        let shownHeight = Double(height)
+        let largest = Double(Self.maximumDisplaySide)
+        let shrink = min(1, largest / max(shownWidth, shownHeight, 1))
+        func side(_ value: Double) -> Int { Int(min(largest, max(1, (value * shrink).rounded()))) }
+        guard width > 0, height > 0 else { return .zero }
+        return VideoSize(width: side(shownWidth), height: side(shownHeight))
     }
 }

@@ -169,6 +169,12 @@ public final class MoviePlayer: Sendable {
     public var duration: Duration? { core.state.withLock { $0.duration } }
 
     /// The size at which the movie displays (pixel aspect ratio applied), or ``VideoSize/zero`` before it is known.
+    ///
+    /// A size no output could allocate is clamped: when the pixel aspect ratio makes a side longer
+    /// than 16384, the size is scaled down, keeping its shape, until it fits, and no side is less
+    /// than 1 (a 320x240 movie with a pixel aspect ratio of 65535:1 reports 16384x1; one of 1:65535,
+    /// 1x240). GStreamer's log says when it happens (a warning, `GST_DEBUG=2`). The frames themselves
+    /// keep their stored size.
     public var naturalSize: VideoSize { core.state.withLock { $0.naturalSize } }
 
     /// The kinds of streams in the movie, once known.
