@@ -55,7 +55,7 @@ func playToEnd(_ file: String) async throws -> FinishReason {
     let events = player.events
     try await player.play()
     let (reason, _) = await waitForFinish(events) ?? (.playbackError, nil)
-    player.stop()
+    await player.shutdown()
     return reason
 }
 
@@ -64,7 +64,7 @@ func playToEnd(_ file: String) async throws -> FinishReason {
 func warmUp(_ file: String) async throws {
     let player = MoviePlayer(source: FileSource(path: file), videoSink: NullVideoSink(synchronized: false))
     try await player.play()
-    player.stop()
+    await player.shutdown()
 }
 
 func cycles(_ count: Int, file: String) async throws {
@@ -97,7 +97,7 @@ func cycles(_ count: Int, file: String) async throws {
         try await player.play()
     }
     // A player can finish shutting down a moment after the last line that held it, on another thread.
-    guard GStreamer.waitForPlayersToShutDown() else { throw LeakCheckError("a released player did not shut down") }
+    guard await waitForReleasedPlayers() else { throw LeakCheckError("a released player did not shut down") }
     let names = threadNames()
     emit([
         "summary": "cycles", "fdsBefore": fdsBefore, "fdsAfter": openDescriptors(), "threadsBefore": threadsBefore,
@@ -131,13 +131,26 @@ func badInputs(_ files: [String], good: String) async throws {
     }
     // The next good file plays (a player of its own, released before anything is counted).
     let reason = try await playToEnd(good)
-    guard GStreamer.waitForPlayersToShutDown() else { throw LeakCheckError("a released player did not shut down") }
+    guard await waitForReleasedPlayers() else { throw LeakCheckError("a released player did not shut down") }
     let names = threadNames()
     emit([
         "summary": "bad-inputs", "goodFileAfterwards": reason.description, "fdsBefore": fdsBefore,
         "fdsAfter": openDescriptors(), "threadsBefore": threadsBefore, "threadsAfter": names.count,
         "busThreads": names.filter { $0 == "me-bus" }.count,
     ])
+}
+
+/// Released players tear down on their own threads a moment later; wait for them before
+/// counting, on a thread of this check's own (the wait blocks).
+func waitForReleasedPlayers() async -> Bool {
+    await withCheckedContinuation { continuation in
+        Thread { continuation.resume(returning: GStreamer.waitForPlayersToShutDown()) }.start()
+    }
+}
+
+/// At the very end, on the main thread (top-level code), where blocking holds up nothing else.
+func deinitialize() {
+    GStreamer.deinitializeForLeakCheck()
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -156,4 +169,4 @@ do {
     FileHandle.standardError.write(Data("engine-leak-check: \(error)\n".utf8))
     exit(1)
 }
-GStreamer.deinitializeForLeakCheck()
+deinitialize()

@@ -95,8 +95,12 @@ struct RepeatAndRangeTests {
         let afterReplacement = recorder.events.drop { $0 != .nowPlayingMovieChanged }
         #expect(afterReplacement.first == .nowPlayingMovieChanged)
         #expect(recorder.events.contains(.playbackDidFinish(.userExited, nil)))
-        try await recorder.waitFor("the new movie playing") { _ in
-            afterReplacement.contains(.playbackStateChanged(.playing)) || player.playbackState == .playing
+        do {
+            try await recorder.waitFor("the new movie playing") { _ in
+                afterReplacement.contains(.playbackStateChanged(.playing)) || player.playbackState == .playing
+            }
+        } catch {
+            Issue.record("\(error); the events: \(recorder.events)")
         }
         #expect(player.naturalSize == VideoSize(width: 400, height: 100))
         #expect(player.duration == .seconds(1))

@@ -35,7 +35,7 @@ struct WindowErrorTests {
         let shot = try await display.screenshot()
         let seen = shot.color(atX: 20, y: 20)
         #expect(seen.isClose(to: .white, tolerance: 40), "the movie's first bar is drawn in the app's window: \(seen)")
-        player.stop()
+        await player.shutdown()
     }
 
     @Test("the app's window destroyed while the movie plays ends playback with invalidWindow")
@@ -67,6 +67,6 @@ struct WindowErrorTests {
         let shot = try await display.screenshot()
         let seen = shot.color(atX: 20, y: 20)
         #expect(seen.isClose(to: .white, tolerance: 40), "the next movie's first bar: \(seen)")
-        player.stop()
+        await player.shutdown()
     }
 }

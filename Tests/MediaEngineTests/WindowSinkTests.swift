@@ -27,7 +27,7 @@ struct WindowSinkTests {
         expect(shot, 20, 20, .white, "first bar")
         expect(shot, 300, 20, .blue, "last bar")
         expect(shot, 400, 20, .black, "outside the 320x240 window: the empty screen")
-        player.stop()
+        await player.shutdown()
     }
 
     @Test("a click on the window (xdotool) lands in an overlay's hit region")
@@ -67,7 +67,7 @@ struct WindowSinkTests {
             if case .overlayRegionActivated(id, "play", _) = $0 { true } else { false }
         }
         #expect(recorder.events.filter { if case .overlayRegionActivated = $0 { true } else { false } }.count == 2)
-        player.stop()
+        await player.shutdown()
     }
 
     @Test("fullscreen fits the movie to the screen with bars in the background colour, and back")
@@ -107,7 +107,7 @@ struct WindowSinkTests {
                 .willEnterFullscreen(animationDuration: .milliseconds(300)), .didEnterFullscreen,
                 .willExitFullscreen(animationDuration: .zero), .didExitFullscreen,
             ])
-        player.stop()
+        await player.shutdown()
     }
 
     @Test("embedded in an app's window, the movie fills the view frame, the background colour the rest")
@@ -137,6 +137,6 @@ struct WindowSinkTests {
         await #expect { try await player.setFullscreen(true, animated: false) } throws: {
             ($0 as? MediaError)?.code == .unsupportedOperation
         }
-        player.stop()
+        await player.shutdown()
     }
 }

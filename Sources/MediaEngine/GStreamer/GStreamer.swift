@@ -29,23 +29,23 @@ public enum GStreamer {
         String(cString: gst_version_string())
     }
 
-    /// Waits until every player has been released and has shut its pipeline down. A player can
-    /// shut down a moment after its owner lets go of it, on another thread (its notification
-    /// forwarder or one of its event callbacks may have held it at that instant), and a bus
-    /// thread can end a moment after its player. Call this before counting a process's threads
-    /// and file descriptors, or before it exits; it blocks the calling thread.
+    /// For leak checks: waits until every player has been released and its own thread has torn
+    /// its pipeline down (a released player does that a moment after its owner lets go). Not
+    /// needed for correctness: an app that wants a player's teardown done awaits
+    /// ``MoviePlayer/shutdown()``. It blocks the calling thread, so it is not for async code.
     /// - Parameter timeout: How long to wait at most.
     /// - Returns: Whether every player and its threads were gone within `timeout` (false while a
     ///   player is still held anywhere).
-    @discardableResult
-    public static func waitForPlayersToShutDown(timeout: Duration = .seconds(10)) -> Bool {
+    @discardableResult @available(*, noasync, message: "it blocks; await MoviePlayer.shutdown() instead")
+    package static func waitForPlayersToShutDown(timeout: Duration = .seconds(10)) -> Bool {
         PlayerLifetimes.waitForAll(until: .now() + timeout.secondsValue)
     }
 
     /// Releases GStreamer's global resources (`gst_deinit`) so that `GST_TRACERS=leaks`
     /// can report what is still alive. Call it at most once, at the very end of a process,
     /// after every player is gone; nothing in the engine may be used afterwards. It first waits
-    /// (``waitForPlayersToShutDown(timeout:)``) for released players to finish shutting down.
+    /// for released players to finish tearing down on their own threads.
+    @available(*, noasync, message: "it blocks the calling thread")
     public static func deinitializeForLeakCheck() {
         waitForPlayersToShutDown()
         gst_deinit()

@@ -15,6 +15,25 @@ import Foundation
 /// and return when GStreamer has done what they asked (never after a fixed delay). Properties
 /// are read synchronously from the player's state. Every change is announced on ``events`` and
 /// as a `Notification` (see `Notification.Name.moviePlayerPlaybackStateDidChange` and its siblings).
+///
+/// ## Threading
+/// - Each player has a thread of its own. Every call the player makes into GStreamer (building
+///   and tearing down its pipeline, state changes, seeks, output swaps, its window) runs there,
+///   one at a time, in the order the commands were given. Bus messages, timers and time
+///   observers are handed to that thread too.
+/// - A command never blocks its caller on GStreamer: synchronous ones (``stop()``, the setters)
+///   change the player's state at once and leave the pipeline work to the player's thread;
+///   `async` ones suspend until it is done. So no thread of Swift's cooperative pool waits for
+///   a streaming thread.
+/// - Properties read a consistent snapshot of the player's state without waiting for its
+///   thread; ``currentPlaybackTime`` asks the pipeline for its position (a query, which does not
+///   wait for the player's thread either).
+/// - A frame callback (``FrameSink``) runs on a streaming thread. It may read the player and give
+///   it commands (setting ``currentPlaybackTime`` to seek, ``stop()``, `Task { try await
+///   player.pause() }`): commands are only handed to the player's thread, so none can wait for
+///   the streaming thread that is running the callback.
+/// - Releasing the last reference returns at once; the player's thread then tears the pipeline
+///   down. To know that it is done (files closed, threads ended), `await` ``shutdown()`` first.
 public final class MoviePlayer: Sendable {
     let core: PlayerCore
     private let notifications = NotificationForwarder()
@@ -39,8 +58,15 @@ public final class MoviePlayer: Sendable {
 
     deinit {
         notifications.stop()
-        core.shutdown()
-        PlayerLifetimes.players.leave()
+        core.release()
+    }
+
+    /// Stops playback (as ``stop()``) and returns once the pipeline is torn down: at NULL, its
+    /// streaming threads ended, its files and decoders closed. Calling it again does no harm, and
+    /// the player can be prepared again afterwards. Releasing a player without calling it tears
+    /// the pipeline down all the same, on the player's own thread, a moment later.
+    public func shutdown() async {
+        await core.shutdown()
     }
 
     // MARK: Events

@@ -15,6 +15,8 @@ final class PipelineSession: Sendable {
     static let epochMessagePrefix = "me-epoch-"
 
     let id: Int
+    /// The player's own thread: every call that changes the pipeline runs there.
+    let executor: PlayerExecutor
     let playbin: Element
     let videoOutput: VideoOutputBin
     let sourceSetup: SourceSetup
@@ -32,13 +34,16 @@ final class PipelineSession: Sendable {
     ///   - overlays: What is drawn over the video.
     ///   - presentation: Orientation, scaling mode, background and view frame.
     ///   - holdFirstFrame: Show nothing until the seek that applies the playback range.
+    ///   - executor: The player's own thread.
     ///   - handler: Called on the bus thread with each message.
     init(
-        id: Int, source: any MediaSource, videoSink: any VideoSink, audioOutput: AudioOutput,
+        id: Int, executor: PlayerExecutor, source: any MediaSource, videoSink: any VideoSink, audioOutput: AudioOutput,
         overlays: VideoOverlays, presentation: VideoPresentation, holdFirstFrame: Bool,
         handler: @escaping @Sendable (BusMessage) -> BusThread.Verdict
     ) throws(MediaError) {
+        executor.assertCurrent("building a pipeline")
         self.id = id
+        self.executor = executor
         playbin = try Element.make("playbin", name: "me-playbin-\(id)")
         videoOutput = try VideoOutputBin(
             output: try videoSink.makeOutput(), overlays: overlays, presentation: presentation,
@@ -70,6 +75,7 @@ final class PipelineSession: Sendable {
     }
 
     private func change(to target: GstState) {
+        executor.assertCurrent("a state change")
         lifecycle.withLock { closed in
             guard !closed else { return }
             if playbin.setState(target) == GST_STATE_CHANGE_FAILURE {
@@ -84,6 +90,7 @@ final class PipelineSession: Sendable {
     /// `READY` (which stops the old streams), the new URI and settings, a marker on the bus so the
     /// old movie's late messages can be told apart, and up to `PAUSED` again.
     func reload(_ source: any MediaSource, epoch: Int, holdFirstFrame: Bool) throws(MediaError) {
+        executor.assertCurrent("reloading a pipeline")
         sourceSetup.settings.withLock { $0 = source.settings }
         if holdFirstFrame { videoOutput.firstFrame.hold() }
         let result: Result<Void, MediaError> = lifecycle.withLock { closed in
@@ -104,8 +111,9 @@ final class PipelineSession: Sendable {
     }
 
     /// Stops the bus thread and takes the pipeline to `NULL`, which stops every streaming
-    /// thread and closes the source. Safe to call from the bus thread itself and more than once.
+    /// thread and closes the source. Safe to call more than once.
     func close() {
+        executor.assertCurrent("closing a pipeline")
         let thread = busThread.withLock { thread in
             defer { thread = nil }
             return thread
@@ -145,6 +153,7 @@ final class PipelineSession: Sendable {
     /// false when no element took it or the pipeline is closed.
     @discardableResult
     func send(_ event: OpaqueEvent) -> Bool {
+        executor.assertCurrent("sending an event")
         let open = lifecycle.withLock { !$0 }
         guard open else {
             SeekEvents.release(event)
@@ -160,6 +169,7 @@ final class PipelineSession: Sendable {
 
     /// Recomputes the pipeline's latency after an element asked for it.
     func recalculateLatency() {
+        executor.assertCurrent("recalculating latency")
         gst_bin_recalculate_latency(gcast(playbin.pointer))
     }
 }

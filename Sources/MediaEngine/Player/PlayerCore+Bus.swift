@@ -1,8 +1,10 @@
 import Dispatch
 
-/// How the player reacts to its pipeline: the state machine's bus side. Runs on the bus thread.
+/// How the player reacts to its pipeline: the state machine's bus side. Runs on the player's
+/// thread, which the bus thread hands each message to, in order.
 extension PlayerCore {
     /// Handles one message of session `id`; returns `.exit` when the session is over.
+    @discardableResult
     func handle(_ message: BusMessage, session id: Int) -> BusThread.Verdict {
         guard let session = state.withLock({ $0.session(id) }) else { return .exit }
         // After the pipeline was reused for another movie, what the bus still holds of the
@@ -125,8 +127,8 @@ extension PlayerCore {
     /// leaves preparation waiting forever (seen with damaged MP4 files). While preparing, look a
     /// few times for a demuxer that gave up without exposing a stream, and fail as it would have.
     private func watchForStalledDemuxer(_ session: PipelineSession) {
-        for delay in [0.2, 0.6, 1.2] {
-            DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [weak self, weak session] in
+        for delay in [Duration.milliseconds(200), .milliseconds(600), .milliseconds(1200)] {
+            executor.enqueue(after: delay) { [weak self, weak session] in
                 guard let self, let session,
                     self.state.withLock({ $0.session === session && $0.phase == .preparing }),
                     let demuxer = session.stalledDemuxer

@@ -5,11 +5,14 @@ extension PlayerCore {
     func setVideoSink(_ sink: any VideoSink) async throws(MediaError) {
         if state.withLock({ $0.phase == .preparing }) { try await prepare() }
         let external = sink.capabilities.contains(.external)
-        let output = try sink.makeOutput()
-        let chain = try VideoOutputBin.makeChain(for: output)
-        // Refuse an app's window that is not there before anything changes.
-        if chain.isWindow, let handle = state.withLock({ $0.presentation.windowHandle }) {
-            _ = try WindowErrorWatch.checkedSize(ofWindow: handle, display: (sink as? WindowSink)?.display)
+        // The output's elements are made, and an app's window that is not there is refused,
+        // on the player's thread, before anything changes.
+        let chain = try await executor.perform { [self] () throws(MediaError) -> VideoOutputBin.OutputChain in
+            let chain = try VideoOutputBin.makeChain(for: try sink.makeOutput())
+            if chain.isWindow, let handle = state.withLock({ $0.presentation.windowHandle }) {
+                _ = try WindowErrorWatch.checkedSize(ofWindow: handle, display: (sink as? WindowSink)?.display)
+            }
+            return chain
         }
         let step = update { state, events -> Result<(PipelineSession, VideoPresentation, paused: Bool)?, MediaError> in
             if external && !state.allowsExternalPlayback {
@@ -25,16 +28,19 @@ extension PlayerCore {
             return .success((session, state.presentation, state.playbackState != .playing))
         }
         guard let (session, presentation, paused) = try step.get() else { return }
-        // Asked before the swap: afterwards no sink can answer until the new one has a frame.
-        let position = paused ? session.position : nil
-        try attachWindow(to: session.videoOutput, chain: chain)
+        let position = try await executor.perform { [self] () throws(MediaError) -> Duration? in
+            // Asked before the swap: afterwards no sink can answer until the new one has a frame.
+            let position = paused ? session.position : nil
+            try attachWindow(to: session.videoOutput, chain: chain)
+            return position
+        }
         try await wait { state in
             state.session === session ? .wait(.outputSwapped) : .stopped
         } then: {
             session.videoOutput.swap(to: chain, presentation: presentation, paused: paused)
         }
         // The view frame, for a window output, only applies once the window sink is in.
-        try? session.videoOutput.apply(state.withLock { $0.presentation })
+        await executor.perform { [self] in apply(state.withLock { $0.presentation }, to: session) }
         if paused, let position {
             // The old output was shut down holding the paused frame: show it again in the new one.
             let plan = state.withLock { $0.plan(to: position, accuracy: .exact) }

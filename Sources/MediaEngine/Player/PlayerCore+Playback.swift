@@ -8,22 +8,23 @@ extension PlayerCore {
             return state.phase == .prepared && state.atEnd
         }
         try await prepare()
-        let step = update { state, _ -> (session: PipelineSession, restart: SeekRequest?)? in
+        let step = update { state, _ -> PipelineSession? in
             guard let session = state.session, state.phase == .prepared, state.scan == nil else { return nil }
             if state.atEnd && !endedBefore { return nil }
             state.target = .playing
             state.supersedeStateWaiters()
             if state.playbackState == .playing { return nil }
-            var restart: SeekRequest?
             if state.atEnd {
                 state.atEnd = false
                 state.lastPosition = state.startPosition
-                restart = state.startSeek(state.plan(to: state.startPosition, accuracy: .exact), purpose: .user)
+                if let restart = state.startSeek(state.plan(to: state.startPosition, accuracy: .exact), purpose: .user)
+                {
+                    executor.enqueue { [self] in send(restart, through: session) }
+                }
             }
-            return (session, restart)
+            return session
         }
-        guard let (session, restart) = step else { return }
-        if let restart { send(restart, through: session) }
+        guard let session = step else { return }
         try await wait { state in
             guard state.session === session else { return .stopped }
             return state.playbackState == .playing ? .success : .wait(.playbackState(.playing))
@@ -80,13 +81,18 @@ extension PlayerCore {
             return (session, previous)
         }
         guard let (session, previous) = step else { return }
-        let sameDirection = state.withLock { ($0.segmentRate >= 0) == (rate >= 0) }
-        if sameDirection, let instant = SeekRequest(instantRate: rate), session.send(instant) {
-            update { state, _ in state.segmentRate = rate }
-            timeObservers.playbackChanged(self)
-            return
+        // Keeping the direction: an instant rate change; otherwise the position to restart from.
+        let instantOrPosition = await executor.perform { [self] () -> Duration?? in
+            let sameDirection = state.withLock { ($0.segmentRate >= 0) == (rate >= 0) }
+            if sameDirection, let instant = SeekRequest(instantRate: rate), session.send(instant) {
+                update { state, _ in state.segmentRate = rate }
+                timeObservers.playbackChanged(self)
+                return nil
+            }
+            return .some(session.position)
         }
-        guard let position = session.position else {
+        guard case .some(let knownPosition) = instantOrPosition else { return }
+        guard let position = knownPosition else {
             throw MediaError(.pipelineFailure, "the pipeline does not know its position")
         }
         do {
@@ -111,8 +117,8 @@ extension PlayerCore {
         }
     }
 
-    /// Starts playing the pipeline unless it waits for buffering; called when preparation ends
-    /// with `target == .playing` (shouldAutoplay, or play() during preparation).
+    /// Starts playing the pipeline unless it waits for buffering; called on the player's thread
+    /// when preparation ends with `target == .playing` (shouldAutoplay, or play() during preparation).
     func startIfWanted(_ session: PipelineSession) {
         let start = state.withLock { state in
             state.session === session && state.target == .playing && state.scan == nil

@@ -2,14 +2,25 @@
 extension PlayerCore {
     /// Changes the presentation and applies it to the pipeline now playing, if any.
     func updatePresentation(_ change: (inout VideoPresentation) -> Void) {
-        let (session, presentation) = update { state, events -> (PipelineSession?, VideoPresentation) in
+        update { state, events in
             let old = state.presentation
             change(&state.presentation)
             if state.presentation.scalingMode != old.scalingMode {
                 events.append(.scalingModeChanged(state.presentation.scalingMode))
             }
-            return (state.session, state.presentation)
+            guard let session = state.session else { return }
+            let presentation = state.presentation
+            executor.enqueue { [self] in apply(presentation, to: session) }
         }
-        try? session?.videoOutput.apply(presentation)
+    }
+
+    /// Applies a presentation to a pipeline's video output, on the player's thread. A value the
+    /// output cannot take (a scaler property out of its range) fails the session.
+    func apply(_ presentation: VideoPresentation, to session: PipelineSession) {
+        do throws(MediaError) {
+            try session.videoOutput.apply(presentation)
+        } catch {
+            fail(session: session.id, with: error)
+        }
     }
 }

@@ -17,7 +17,11 @@ extension PlayerCore {
             let previousState = state.scan?.previousState ?? state.playbackState
             let previousRate = state.scan?.previousRate ?? state.rate
             state.scan?.timer.cancel()
-            let timer = ScanTimer(every: Self.scanStep) { [weak self] in self?.raiseScanRate() }
+            let executor = executor
+            let timer = ScanTimer(every: Self.scanStep) { [weak self] in
+                guard let core = self else { return }
+                executor.enqueue { core.raiseScanRate() }
+            }
             state.scan = PlayerState.Scan(
                 forward: forward, previousState: previousState == .stopped ? .paused : previousState,
                 previousRate: previousRate, timer: timer)
@@ -29,20 +33,23 @@ extension PlayerCore {
         }
         guard let session = try step.get() else { return }
         scan(session, atLevel: 0)
-        session.play()
+        executor.enqueue { session.play() }
     }
 
-    /// Sends the keyframes-only seek for a scan level from the current position.
+    /// Starts the keyframes-only seek for a scan level from the current position; the player's
+    /// thread sends it.
     private func scan(_ session: PipelineSession, atLevel level: Int) {
         let position = session.position
-        let request = update { state, _ -> SeekRequest? in
-            guard state.session === session, let scan = state.scan else { return nil }
+        update { state, _ in
+            guard state.session === session, let scan = state.scan else { return }
             let rate = Self.scanRates[level] * (scan.forward ? 1 : -1)
             let here = position ?? state.lastPosition
-            return state.startSeek(
-                state.plan(to: state.clamp(here), accuracy: .keyFramesOnly, rate: rate), purpose: .rate)
+            guard
+                let request = state.startSeek(
+                    state.plan(to: state.clamp(here), accuracy: .keyFramesOnly, rate: rate), purpose: .rate)
+            else { return }
+            executor.enqueue { [self] in send(request, through: session) }
         }
-        if let request { send(request, through: session) }
     }
 
     private func raiseScanRate() {
@@ -57,11 +64,12 @@ extension PlayerCore {
         if let (session, level) = step { scan(session, atLevel: level) }
     }
 
-    /// Ends a scan: back to the rate and state from before it, playing on from where the scan got to.
+    /// Ends a scan: back to the rate and state from before it, playing on from where the scan got
+    /// to. Decided at once, from any thread; the player's thread does the pipeline's part.
     func endScanning() {
         let position = state.withLock { $0.session }?.position
-        let step = update { state, events -> (PipelineSession, SeekRequest?, resume: Bool)? in
-            guard let scan = state.scan, let session = state.session else { return nil }
+        update { state, events in
+            guard let scan = state.scan, let session = state.session else { return }
             scan.timer.cancel()
             state.scan = nil
             state.rate = scan.previousRate
@@ -70,15 +78,15 @@ extension PlayerCore {
             let here = state.clamp(position ?? state.lastPosition)
             let request = state.startSeek(state.plan(to: here, accuracy: .exact), purpose: .rate)
             state.setPlaybackState(resume ? .playing : .paused, &events)
-            return (session, request, resume)
+            executor.enqueue { [self] in
+                // Back to a pause: pause first, so the seek's first frame is the one shown and
+                // held. (Seeking first, the still-playing pipeline could show a frame or two past
+                // it before the pause took effect; seen on a busy machine.)
+                if !resume { session.pause() }
+                if let request { send(request, through: session) }
+                if resume { session.play() }
+            }
         }
-        guard let (session, request, resume) = step else { return }
-        // Back to a pause: pause first, so the seek's first frame is the one shown and held.
-        // (Seeking first, the still-playing pipeline could show a frame or two past it before
-        // the pause took effect; seen on a busy machine.)
-        if !resume { session.pause() }
-        if let request { send(request, through: session) }
-        if resume { session.play() }
         timeObservers.playbackChanged(self)
     }
 }

@@ -21,27 +21,29 @@ extension PlayerCore {
     func seek(plan: SeekPlan, purpose: PlayerState.InFlightSeek.Purpose, session: PipelineSession)
         async throws(MediaError)
     {
-        var request: SeekRequest?
         try await wait { state in
             guard state.session === session else { return .stopped }
-            request = state.startSeek(plan, purpose: purpose)
+            if let request = state.startSeek(plan, purpose: purpose) {
+                executor.enqueue { [self] in send(request, through: session) }
+            }
             return .wait(.seeksSettled)
-        } then: {
-            if let request { send(request, through: session) }
         }
     }
 
-    /// The `currentPlaybackTime` setter: an exact seek that does not wait; invalid times are ignored.
+    /// The `currentPlaybackTime` setter: an exact seek that does not wait; invalid times are
+    /// ignored. Safe from any thread, a streaming thread's frame callback included: the seek is
+    /// only handed to the player's thread.
     func requestSeek(to position: Duration) {
         guard position >= .zero else { return }
-        let step = update { state, _ -> (PipelineSession, SeekRequest?)? in
-            guard state.phase == .prepared, let session = state.session else { return nil }
-            return (session, state.startSeek(state.plan(to: state.clamp(position), accuracy: .exact), purpose: .user))
+        update { state, _ in
+            guard state.phase == .prepared, let session = state.session,
+                let request = state.startSeek(state.plan(to: state.clamp(position), accuracy: .exact), purpose: .user)
+            else { return }
+            executor.enqueue { [self] in send(request, through: session) }
         }
-        if let (session, request) = step, let request { send(request, through: session) }
     }
 
-    /// Sends a seek outside the lock; if the pipeline refuses it, its waiters fail.
+    /// Sends a seek, on the player's thread; if the pipeline refuses it, its waiters fail.
     func send(_ request: SeekRequest, through session: PipelineSession) {
         guard !session.send(request) else { return }
         let reverse = (request.plan?.rate ?? 1) < 0
@@ -129,14 +131,15 @@ extension PlayerCore {
     }
 
     /// Re-seeks to the current position so the segment takes the current range and repeat mode.
+    /// Decided at once (a later command sees the seek under way); sent by the player's thread.
     private func restartSegment(_ session: PipelineSession) {
         guard let position = session.position else { return }
-        let request = update { state, _ -> SeekRequest? in
-            guard state.session === session, state.scan == nil else { return nil }
+        update { state, _ in
+            guard state.session === session, state.scan == nil else { return }
             let target = max(state.initialPlaybackTime ?? .zero, min(position, state.endPlaybackTime ?? position))
-            return state.startSeek(state.plan(to: target, accuracy: .exact), purpose: .user)
+            guard let request = state.startSeek(state.plan(to: target, accuracy: .exact), purpose: .user) else { return }
+            executor.enqueue { [self] in send(request, through: session) }
         }
-        if let request { send(request, through: session) }
     }
 
     /// The end of a looping segment: start the next pass without flushing, so it follows the

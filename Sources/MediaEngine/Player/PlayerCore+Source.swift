@@ -43,12 +43,14 @@ extension PlayerCore {
             update { _, events in events.append(.nowPlayingMovieChanged) }
             if play { Task { try? await self.play() } }
         case .reuse(let session, let epoch, let id, let hold):
-            do throws(MediaError) {
-                try source.validate()
-                try session.reload(source, epoch: epoch, holdFirstFrame: hold)
-                scheduleTimeout(for: id)
-            } catch {
-                fail(session: id, with: source.interpret(error))
+            executor.enqueue { [self] in
+                do throws(MediaError) {
+                    try source.validate()
+                    try session.reload(source, epoch: epoch, holdFirstFrame: hold)
+                    scheduleTimeout(for: id)
+                } catch {
+                    fail(session: id, with: source.interpret(error))
+                }
             }
         }
         timeObservers.playbackChanged(self)

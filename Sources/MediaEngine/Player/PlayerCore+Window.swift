@@ -49,14 +49,17 @@ extension PlayerCore {
         if chain == nil { try? output.apply(updated) }
         // Before the sink gets the window: its first request on it may fail already.
         output.watchWindow(handle) {
-            WindowErrorWatch(window: handle) { [weak self] error in self?.fail(session: sessionID, with: error) }
+            WindowErrorWatch(window: handle) { [weak self] error in
+                guard let core = self else { return }
+                core.executor.enqueue { core.fail(session: sessionID, with: error) }
+            }
         }
         output.attachWindow(
             handle, rectangle: ViewRect(x: 0, y: 0, width: canvas.width, height: canvas.height), chain: chain)
     }
 
     /// The movie's size became known: the player's own window (not fullscreen, no view frame)
-    /// takes it.
+    /// takes it. On the player's thread.
     func fitOwnWindow(to size: VideoSize, session: PipelineSession) {
         let window = state.withLock { state in
             state.presentation.viewFrame == nil && state.presentation.fullscreenSize == nil ? state.ownWindow : nil
@@ -75,7 +78,7 @@ extension PlayerCore {
             return state.presentation
         }
         guard let session else { return }
-        try? session.videoOutput.apply(presentation)
+        apply(presentation, to: session)
         session.videoOutput.attachWindow(
             window.handle, rectangle: ViewRect(x: 0, y: 0, width: size.width, height: size.height))
     }
@@ -106,33 +109,36 @@ extension PlayerCore {
                     ? .willEnterFullscreen(animationDuration: duration)
                     : .willExitFullscreen(animationDuration: duration))
         }
-        let from = window.frame
-        let screen = window.screen
+        let (from, screen) = await executor.perform { (window.frame, window.screen) }
         let to = fullscreen ? screen : (windowed ?? from)
         if animated {
             // Ten steps over the animation, the window's frame moving linearly to its target.
             for step in 1...10 {
                 await Self.pause(milliseconds: 30)
                 let t = Double(step) / 10
-                func mix(_ a: Int, _ b: Int) -> Int { a + Int((Double(b - a) * t).rounded()) }
-                window.place(
-                    ViewRect(
-                        x: mix(from.x, to.x), y: mix(from.y, to.y), width: mix(from.width, to.width),
-                        height: mix(from.height, to.height)))
+                let frame = ViewRect(
+                    x: Self.mix(from.x, to.x, t), y: Self.mix(from.y, to.y, t),
+                    width: Self.mix(from.width, to.width, t), height: Self.mix(from.height, to.height, t))
+                await executor.perform { window.place(frame) }
             }
         }
-        if window.hasWindowManager {
-            window.requestFullscreen(fullscreen)
-        } else {
-            window.place(to)
+        await executor.perform { [self] in
+            if window.hasWindowManager {
+                window.requestFullscreen(fullscreen)
+            } else {
+                window.place(to)
+            }
+            update { state, events in
+                state.windowedFrame = fullscreen ? from : nil
+                state.presentation.fullscreenSize = fullscreen ? screen.size : nil
+                events.append(fullscreen ? .didEnterFullscreen : .didExitFullscreen)
+            }
+            resizeCanvas(to: to.size, window: window, session: session)
         }
-        update { state, events in
-            state.windowedFrame = fullscreen ? from : nil
-            state.presentation.fullscreenSize = fullscreen ? screen.size : nil
-            events.append(fullscreen ? .didEnterFullscreen : .didExitFullscreen)
-        }
-        resizeCanvas(to: to.size, window: window, session: session)
     }
+
+    /// A value a fraction `t` of the way from `a` to `b`.
+    private static func mix(_ a: Int, _ b: Int, _ t: Double) -> Int { a + Int((Double(b - a) * t).rounded()) }
 
     /// Yields for a while without holding a thread: a dispatch timer resumes the task.
     static func pause(milliseconds: Int) async {

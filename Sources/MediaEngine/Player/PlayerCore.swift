@@ -1,11 +1,16 @@
 import Dispatch
 import Synchronization
 
-/// The serial owner of a player's state. Commands (from any task) and bus messages (from the
-/// pipeline's bus thread) change the state under one lock, and each change publishes its
-/// events while that lock is held, so every subscriber sees one order. GStreamer is never
-/// called with the lock held: a flushing seek or a state change waits for streaming threads,
-/// which may be inside a frame callback that reads the player.
+/// A player's state and the thread that acts on it.
+///
+/// - **Decisions** are made under one lock (``update(_:)``), from whichever thread a command or
+///   message arrives on, and each decision publishes its events while that lock is held, so
+///   every subscriber sees one order and readers always see a consistent snapshot.
+/// - **Every call into GStreamer** (building, starting, seeking, swapping, tearing down a
+///   pipeline; the window) runs on the player's own thread, ``executor``, in the order the
+///   decisions enqueued it. Bus messages, timers and time observers are handed to that thread
+///   too. No lock is held there while GStreamer works: a flushing seek or a state change waits
+///   for streaming threads, which may be inside a frame callback that reads the player.
 final class PlayerCore: Sendable {
     static let stateChangeFailedMessage = "me-state-change-failed"
 
@@ -23,6 +28,8 @@ final class PlayerCore: Sendable {
     let preparationTimeout: Duration
     let overlays: VideoOverlays
     let timeObservers = TimeObservers()
+    /// The player's own thread.
+    let executor = PlayerExecutor()
 
     init(source: any MediaSource, videoSink: any VideoSink, audioOutput: AudioOutput, preparationTimeout: Duration) {
         state = Mutex(PlayerState(source: source, videoSink: videoSink, audioOutput: audioOutput))
@@ -47,10 +54,12 @@ final class PlayerCore: Sendable {
         return result
     }
 
-    /// Decides under the lock whether to wait; if so registers a waiter and runs `start`
-    /// (outside the lock) to begin what will complete it. Cancelling the calling task fails
-    /// the wait with ``MediaError/Code/cancelled``; the pipeline carries on.
-    func wait(_ decide: (inout PlayerState) -> WaitDecision, then start: () -> Void = {}) async throws(MediaError) {
+    /// Decides under the lock whether to wait; if so registers a waiter and has the player's
+    /// thread run `start` to begin what will complete it. Cancelling the calling task fails the
+    /// wait with ``MediaError/Code/cancelled``; the pipeline carries on.
+    func wait(_ decide: (inout PlayerState) -> WaitDecision, then start: @escaping @Sendable () -> Void = {})
+        async throws(MediaError)
+    {
         let ticket = WaitTicket()
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (completion: Waiters.Completion) in
@@ -68,15 +77,15 @@ final class PlayerCore: Sendable {
                         return true
                     }
                 }
-                if registered { start() }
+                if registered { executor.enqueue(start) }
             }
         } onCancel: {
             // Cancellation handlers run while the Swift runtime holds the task's status lock,
             // and resuming the task's continuation (which the bus thread does under the state
             // lock) needs that same lock: taking the state lock here could deadlock. Hand the
-            // work to another thread instead.
+            // work to the player's thread instead.
             guard let id = ticket.id else { return }
-            DispatchQueue.global().async { [self] in
+            executor.enqueue { [self] in
                 state.withLock { $0.waiters.cancel(id: id) }
             }
         }
@@ -110,28 +119,8 @@ final class PlayerCore: Sendable {
         }
         if case .done = step { return }
         if case .start(let id, let source, let sink, let audio, let presentation, let hold) = step {
-            do throws(MediaError) {
-                try source.validate()
-                let session = try PipelineSession(
-                    id: id, source: source, videoSink: sink, audioOutput: audio, overlays: overlays,
-                    presentation: presentation, holdFirstFrame: hold
-                ) { [weak self] message in
-                    self?.handle(message, session: id) ?? .exit
-                }
-                let installed = update { state, _ in
-                    guard state.sessionID == id, state.phase == .preparing else { return false }
-                    state.session = session
-                    return true
-                }
-                guard installed else {
-                    session.close()
-                    throw MediaError(.cancelled, "preparation was cancelled")
-                }
-                scheduleTimeout(for: id)
-                try attachWindow(to: session.videoOutput)
-                session.start()
-            } catch {
-                fail(session: id, with: source.interpret(error))
+            await executor.perform { [self] in
+                start(id: id, source: source, sink: sink, audio: audio, presentation: presentation, hold: hold)
             }
         }
         try await wait { state in
@@ -143,8 +132,42 @@ final class PlayerCore: Sendable {
         }
     }
 
+    /// Builds and starts the pipeline of preparation `id`, on the player's thread.
+    private func start(
+        id: Int, source: any MediaSource, sink: any VideoSink, audio: AudioOutput, presentation: VideoPresentation,
+        hold: Bool
+    ) {
+        do throws(MediaError) {
+            try source.validate()
+            let executor = executor
+            let session = try PipelineSession(
+                id: id, executor: executor, source: source, videoSink: sink, audioOutput: audio, overlays: overlays,
+                presentation: presentation, holdFirstFrame: hold
+            ) { [weak self] message in
+                // The bus thread only hands messages over, in order.
+                guard let self else { return .exit }
+                executor.enqueue { self.handle(message, session: id) }
+                return .carryOn
+            }
+            let installed = update { state, _ in
+                guard state.sessionID == id, state.phase == .preparing else { return false }
+                state.session = session
+                return true
+            }
+            guard installed else {
+                session.close()
+                throw MediaError(.cancelled, "preparation was cancelled")
+            }
+            scheduleTimeout(for: id)
+            try attachWindow(to: session.videoOutput)
+            session.start()
+        } catch {
+            fail(session: id, with: source.interpret(error))
+        }
+    }
+
     func scheduleTimeout(for id: Int) {
-        DispatchQueue.global().asyncAfter(deadline: .now() + preparationTimeout.secondsValue) { [weak self] in
+        executor.enqueue(after: preparationTimeout) { [weak self] in
             guard let self else { return }
             let stillPreparing = state.withLock { $0.sessionID == id && $0.phase == .preparing }
             if stillPreparing {
@@ -155,8 +178,9 @@ final class PlayerCore: Sendable {
     }
 
     /// Ends a session with an error: waiters fail, the finish event carries the error, the
-    /// pipeline is torn down (from whichever thread calls this, the bus thread included).
+    /// pipeline is torn down. On the player's thread.
     func fail(session id: Int, with error: MediaError) {
+        executor.assertCurrent("failing a session")
         let position = state.withLock { $0.session(id) }?.position
         let session = update { state, events -> PipelineSession? in
             guard state.sessionID == id, state.phase != .idle else { return nil }
@@ -166,23 +190,43 @@ final class PlayerCore: Sendable {
         timeObservers.playbackChanged(self)
     }
 
+    /// Stops at once: the state says stopped when this returns, at the start of the movie
+    /// (MPMoviePlayerController: "playback will commence from the beginning"); the pipeline is
+    /// torn down on the player's thread.
     func stop() {
-        let position = state.withLock { $0.session }?.position
         let session = update { state, events -> PipelineSession? in
-            guard state.phase != .idle else { return nil }
+            guard state.phase != .idle else {
+                state.lastPosition = .zero
+                return nil
+            }
             let finished = state.atEnd
-            return state.detachSession(finish: finished ? nil : .userExited, error: nil, position: position, &events)
+            let session = state.detachSession(
+                finish: finished ? nil : .userExited, error: nil, position: .zero, &events)
+            if let session { executor.enqueue { session.close() } }
+            return session
         }
-        session?.close()
-        timeObservers.playbackChanged(self)
+        if session != nil { timeObservers.playbackChanged(self) }
     }
 
-    func shutdown() {
+    /// Stops and returns once the pipeline is torn down: at NULL, its streaming and bus threads
+    /// ended, its files closed.
+    func shutdown() async {
+        stop()
+        await executor.perform {}
+    }
+
+    /// The owner let go: ends everything on the player's thread and lets that thread end,
+    /// without waiting for any of it.
+    func release() {
         let session = update { state, events -> PipelineSession? in
             state.detachSession(finish: nil, error: nil, position: nil, &events)
         }
-        session?.close()
-        timeObservers.cancelAll()
-        hub.finish()
+        executor.enqueue { [self] in
+            session?.close()
+            timeObservers.cancelAll()
+            hub.finish()
+            PlayerLifetimes.players.leave()
+        }
+        executor.finish()
     }
 }

@@ -2,8 +2,9 @@ import Dispatch
 import Synchronization
 
 /// The player's time observers and the timers that fire them. Timers run only while the movie
-/// plays and are re-armed whenever playback changes (play, pause, seek, rate); each firing reads
-/// the pipeline's position, so what an event reports is where the movie really is.
+/// plays and are re-armed whenever playback changes (play, pause, seek, rate); each firing hands
+/// its work to the player's thread, which reads the pipeline's position, so what an event
+/// reports is where the movie really is.
 final class TimeObservers: Sendable {
     private enum Kind {
         case periodic(Duration)
@@ -61,9 +62,13 @@ final class TimeObservers: Sendable {
         }
     }
 
-    /// Re-arms every observer for the player's current state. Called after anything that
-    /// changes where or how fast the movie plays.
+    /// Re-arms every observer for the player's current state, on the player's thread. Called
+    /// after anything that changes where or how fast the movie plays.
     func playbackChanged(_ core: PlayerCore) {
+        core.executor.enqueue { [self] in rearm(core) }
+    }
+
+    private func rearm(_ core: PlayerCore) {
         let (playing, rate, session) = core.state.withLock { state in
             (state.playbackState == .playing, state.segmentRate, state.session)
         }
@@ -80,7 +85,7 @@ final class TimeObservers: Sendable {
                         let wall = interval / abs(rate)
                         entry.timer = ScanTimer(every: .nanoseconds(Int(wall.clockTime))) { [weak core] in
                             guard let core else { return }
-                            core.publishTime(observer: TimeObserver(id: id), boundary: nil)
+                            core.executor.enqueue { core.publishTime(observer: TimeObserver(id: id), boundary: nil) }
                         }
                     case .boundary(let times):
                         let ahead = rate > 0 ? times.first { $0 > position } : times.last { $0 < position }
@@ -88,8 +93,10 @@ final class TimeObservers: Sendable {
                             let wall = (rate > 0 ? boundary - position : position - boundary) / abs(rate)
                             let item = DispatchWorkItemBox { [weak core] in
                                 guard let core else { return }
-                                core.publishTime(observer: TimeObserver(id: id), boundary: boundary)
-                                core.timeObservers.playbackChanged(core)
+                                core.executor.enqueue {
+                                    core.publishTime(observer: TimeObserver(id: id), boundary: boundary)
+                                    core.timeObservers.rearm(core)
+                                }
                             }
                             DispatchQueue.global().asyncAfter(
                                 deadline: .now() + .nanoseconds(Int(wall.clockTime)), execute: item.item)
@@ -117,7 +124,7 @@ final class DispatchWorkItemBox: @unchecked Sendable {
 }
 
 extension PlayerCore {
-    /// Publishes a time observer's firing with the current position.
+    /// Publishes a time observer's firing with the current position (on the player's thread).
     func publishTime(observer: TimeObserver, boundary: Duration?) {
         let session = state.withLock { $0.playbackState == .playing ? $0.session : nil }
         guard let session, let position = session.position else { return }

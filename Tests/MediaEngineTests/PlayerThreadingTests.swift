@@ -1,0 +1,131 @@
+import FileSource
+import Foundation
+import MediaEngine
+import MediaTestSupport
+import Synchronization
+import Testing
+
+/// The threading contract of ``MoviePlayer``: commands from any thread only hand work to the
+/// player's own thread, so a frame callback may command the player; stop is immediate; shutdown
+/// waits for the teardown; releasing a player never waits for it.
+@Suite("Player threading")
+struct PlayerThreadingTests {
+    /// The player a frame callback talks to, set once the player exists.
+    final class PlayerBox: Sendable {
+        let player = Mutex<MoviePlayer?>(nil)
+        let numbers = Mutex<[Int]>([])
+        let seeked = Atomic<Bool>(false)
+    }
+
+    @Test("setting currentPlaybackTime inside a frame callback seeks, and playback goes on to the end")
+    func seekFromFrameCallback() async throws {
+        let box = PlayerBox()
+        let sink = FrameSink(format: .i420, synchronized: false) { frame in
+            guard let number = FrameNumber.read(frame) else { return }
+            box.numbers.withLock { $0.append(number) }
+            // Once, at frame 30: back to the start, from the streaming thread itself.
+            if number == 30, !box.seeked.exchange(true, ordering: .relaxed) {
+                box.player.withLock { $0 }?.currentPlaybackTime = .zero
+            }
+        }
+        let player = MoviePlayer(
+            source: FileSource(url: try await TestMedia.url(for: TestMedia.numbered)), videoSink: sink,
+            audioOutput: .discard)
+        box.player.withLock { $0 = player }
+        defer { box.player.withLock { $0 = nil } }
+        let recorder = EventRecorder(player)
+        try await player.play()
+        let (reason, error) = try await recorder.waitForFinish()
+        #expect(reason == .playbackEnded && error == nil, "\(reason): \(String(describing: error))")
+        let numbers = box.numbers.withLock { $0 }
+        // Up to frame 30 (a frame or two more may have been decoded before the flush), then
+        // the whole movie from frame 0, each frame once and in order.
+        let restart = try #require(numbers.lastIndex(of: 0), "\(numbers)")
+        #expect(restart > 0 && Array(numbers[..<restart]) == Array(0..<restart), "\(numbers)")
+        #expect(numbers[..<restart].contains(30), "\(numbers)")
+        #expect(Array(numbers[restart...]) == Array(0...59), "\(numbers)")
+        #expect(recorder.events.contains(.seekCompleted(.zero)))
+    }
+
+    @Test("after stop() the position is the start of the movie, at once")
+    func stopGoesBackToTheStart() async throws {
+        let player = MoviePlayer(
+            source: FileSource(url: try await TestMedia.url(for: TestMedia.bars)), videoSink: NullVideoSink(),
+            audioOutput: .discard)
+        player.shouldAutoplay = false
+        try await player.prepareToPlay()
+        try await player.seek(to: .seconds(1))
+        #expect(player.currentPlaybackTime >= .milliseconds(966))
+        player.stop()
+        #expect(player.playbackState == .stopped && !player.isPreparedToPlay)
+        #expect(player.currentPlaybackTime == .zero)
+        // MPMoviePlayerController: "playback will commence from the beginning of the movie".
+        let recorder = EventRecorder(player)
+        try await player.play()
+        try await player.pause()
+        #expect(player.currentPlaybackTime < .milliseconds(500), "\(player.currentPlaybackTime)")
+        #expect(!recorder.events.contains { if case .seekCompleted = $0 { true } else { false } })
+    }
+
+    /// The file descriptors of this process that point at `path`.
+    private func descriptors(opening path: String) -> Int {
+        let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return fds.filter { fd in
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)")) == path
+        }.count
+    }
+
+    @Test("shutdown() returns once the movie's file is closed; it can be called again, and the player plays again")
+    func shutdownWaitsForTeardown() async throws {
+        // A copy of its own: other tests open the shared clip at the same time.
+        let folder = try TestMedia.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("own.mp4")
+        try FileManager.default.copyItem(at: try await TestMedia.url(for: TestMedia.bars), to: url)
+        let player = MoviePlayer(source: FileSource(url: url), videoSink: NullVideoSink(), audioOutput: .discard)
+        try await player.play()
+        #expect(descriptors(opening: url.path) > 0)
+        await player.shutdown()
+        #expect(descriptors(opening: url.path) == 0)
+        #expect(player.playbackState == .stopped)
+        await player.shutdown()
+        let recorder = EventRecorder(player)
+        try await player.play()
+        let (reason, _) = try await recorder.waitForFinish()
+        #expect(reason == .playbackEnded)
+        await player.shutdown()
+        #expect(descriptors(opening: url.path) == 0)
+    }
+
+    @Test("commands from many tasks at once all complete or fail typed; the player ends stopped and usable")
+    func concurrentCommands() async throws {
+        let player = MoviePlayer(
+            source: FileSource(url: try await TestMedia.url(for: TestMedia.longBars)), videoSink: NullVideoSink(),
+            audioOutput: .discard)
+        try await player.prepareToPlay()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<40 {
+                group.addTask {
+                    do throws(MediaError) {
+                        switch index % 5 {
+                        case 0: try await player.play()
+                        case 1: try await player.pause()
+                        case 2: try await player.seek(to: .milliseconds(100 * index), option: .nearestKeyFrame)
+                        case 3: player.currentPlaybackTime = .milliseconds(50 * index)
+                        default: try await player.setRate(index % 2 == 0 ? 2 : 1)
+                        }
+                    } catch {
+                        // Superseded or stopped: a typed error, never a hang.
+                        #expect(error.code == .cancelled || error.code == .notPrepared, "\(error)")
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        player.stop()
+        #expect(player.playbackState == .stopped)
+        try await player.prepareToPlay()
+        #expect(player.isPreparedToPlay)
+        await player.shutdown()
+    }
+}
