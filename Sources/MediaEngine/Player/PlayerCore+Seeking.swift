@@ -137,7 +137,9 @@ extension PlayerCore {
         update { state, _ in
             guard state.session === session, state.scan == nil else { return }
             let target = max(state.initialPlaybackTime ?? .zero, min(position, state.endPlaybackTime ?? position))
-            guard let request = state.startSeek(state.plan(to: target, accuracy: .exact), purpose: .user) else { return }
+            guard let request = state.startSeek(state.plan(to: target, accuracy: .exact), purpose: .user) else {
+                return
+            }
             executor.enqueue { [self] in send(request, through: session) }
         }
     }
