@@ -129,3 +129,43 @@ struct PlayerThreadingTests {
         await player.shutdown()
     }
 }
+
+@Suite("Unpaced outputs")
+struct UnpacedOutputTests {
+    /// Plays to the end and returns the wall time it took, the frames delivered, and the player.
+    private func playToEnd(_ sink: FrameSink, audio: AudioOutput) async throws -> (Duration, MoviePlayer) {
+        let player = MoviePlayer(
+            source: FileSource(url: try await TestMedia.url(for: TestMedia.numberedWithAudio)), videoSink: sink,
+            audioOutput: audio)
+        let recorder = EventRecorder(player)
+        try await player.prepareToPlay()
+        let start = ContinuousClock.now
+        try await player.play()
+        let (reason, error) = try await recorder.waitForFinish()
+        #expect(reason == .playbackEnded && error == nil, "\(String(describing: error))")
+        return (ContinuousClock.now - start, player)
+    }
+
+    @Test(
+        "an unsynchronized frames sink runs a movie with sound flat out, not at the sound's pace",
+        arguments: [AudioOutput.automatic, .discard, .none])
+    func flatOutWithSound(audio: AudioOutput) async throws {
+        let sink = FrameSink(synchronized: false)
+        let (elapsed, player) = try await playToEnd(sink, audio: audio)
+        #expect(sink.framesDelivered == 60)
+        // Two seconds of movie: paced by the sound it takes two seconds at least; flat out it
+        // takes a small fraction of that (the bound leaves room for a busy machine).
+        #expect(elapsed < .seconds(1), "\(audio): 2 s of movie took \(elapsed)")
+        #expect(player.movieMediaTypes == [.video, .audio])
+        await player.shutdown()
+    }
+
+    @Test("a synchronized frames sink still plays at the movie's pace")
+    func pacedWithSound() async throws {
+        let sink = FrameSink(synchronized: true)
+        let (elapsed, player) = try await playToEnd(sink, audio: .discard)
+        #expect(sink.framesDelivered == 60)
+        #expect(elapsed >= .milliseconds(1900), "2 s of movie took \(elapsed)")
+        await player.shutdown()
+    }
+}

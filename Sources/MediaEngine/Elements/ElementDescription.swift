@@ -36,6 +36,19 @@ public struct ElementDescription: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Whether the element (or the bin's sink) is paced by the clock: false when a `sync`
+    /// property is set to false.
+    var synchronizes: Bool {
+        switch form {
+        case .factory(_, let properties):
+            properties["sync"] != .bool(false)
+        case .bin(let description):
+            !description.split(whereSeparator: { $0 == " " || $0 == "!" }).contains {
+                $0 == "sync=false" || $0 == "sync=0"
+            }
+        }
+    }
+
     /// The description in `gst-launch-1.0` syntax.
     public var description: String {
         switch form {

@@ -3,24 +3,37 @@
 #endif
 
 /// Where a player's audio goes.
+///
+/// With a video output that is not paced by the clock (``FrameSink`` or ``NullVideoSink`` with
+/// `synchronized: false`, an element with `sync=false`), ``automatic`` and ``discard`` discard
+/// the sound as fast as it decodes, so that the whole movie runs flat out instead of at the
+/// sound's pace. An ``element(_:)`` of the app's own is used as it is.
 public enum AudioOutput: Sendable, Hashable {
     /// The system's sound server or card (`autoaudiosink`) when this machine has one;
     /// otherwise audio is discarded at playback speed, so a headless machine plays too.
     case automatic
     /// Decoded and discarded at playback speed (`fakesink sync=true`).
     case discard
+    /// No sound at all: the audio streams are neither decoded nor played (playbin without its
+    /// audio flag). ``MoviePlayer/movieMediaTypes`` still reports the movie's audio.
+    case none
     /// A GStreamer element or bin of your choice.
     case element(ElementDescription)
 
-    /// The element this output resolves to on this machine.
-    var resolved: ElementDescription {
+    /// The element this output resolves to on this machine, for video paced by the clock or not;
+    /// nil for ``none``.
+    func resolved(videoSynchronized: Bool) -> ElementDescription? {
         switch self {
+        case .automatic where !videoSynchronized, .discard where !videoSynchronized:
+            ElementDescription(factory: "fakesink", properties: ["sync": false])
         case .automatic:
             AudioOutput.machineHasSound
                 ? ElementDescription(factory: "autoaudiosink")
                 : ElementDescription(factory: "fakesink", properties: ["sync": true])
         case .discard:
             ElementDescription(factory: "fakesink", properties: ["sync": true])
+        case .none:
+            nil
         case .element(let description):
             description
         }

@@ -138,6 +138,11 @@ public final class MoviePlayer: Sendable {
     /// Loads the movie and prerolls its first frame: afterwards ``isPreparedToPlay`` is true and
     /// ``duration``, ``naturalSize`` and ``movieMediaTypes`` are known. Returns at once when the
     /// movie is already prepared, and joins a preparation already under way.
+    ///
+    /// With ``shouldAutoplay`` on (the default, as in MPMoviePlayerController) playback then
+    /// starts by itself, for files too; with it off the movie stays ``PlaybackState/stopped`` on
+    /// its first frame until ``play()`` (or ``pause()``, which makes it
+    /// ``PlaybackState/paused`` there).
     /// - Throws: ``MediaError``: the source's own checks (``MediaError/Code/fileNotFound``, ...),
     ///   what the pipeline reported (``MediaError/Code/notAMovie``, ``MediaError/Code/missingPlugin``, ...),
     ///   ``MediaError/Code/timedOut``, or ``MediaError/Code/cancelled`` when ``stop()`` interrupted it.
@@ -153,7 +158,9 @@ public final class MoviePlayer: Sendable {
         try await core.play()
     }
 
-    /// Pauses playback; returns when the pipeline has paused. Does nothing unless playing.
+    /// Pauses playback; returns when the pipeline has paused. A movie prepared but not started
+    /// yet becomes ``PlaybackState/paused`` at once, on its first frame. Does nothing when
+    /// stopped, after the end, or when already paused.
     /// - Throws: ``MediaError`` from a preparation under way.
     public func pause() async throws(MediaError) {
         try await core.pause()
@@ -242,9 +249,11 @@ public final class MoviePlayer: Sendable {
     /// The playback rate: 0 when not playing, otherwise the rate asked for (1 is normal speed).
     /// Setting 0 pauses; setting a rate between 0.25 and 8 (or -8 and -0.25, backwards) applies
     /// it at once, without waiting; other values are ignored (``setRate(_:)`` reports them).
-    public var currentPlaybackRate: Float {
-        get { core.state.withLock { $0.playbackState == .playing ? Float($0.rate) : 0 } }
-        set { core.requestRate(Double(newValue)) }
+    /// A `Double`, as ``setRate(_:)`` and ``PlayerEvent/playbackRateChanged(_:)`` (where
+    /// MPMoviePlayerController has a `float`).
+    public var currentPlaybackRate: Double {
+        get { core.state.withLock { $0.playbackState == .playing ? $0.rate : 0 } }
+        set { core.requestRate(newValue) }
     }
 
     /// Changes the playback rate and returns once the pipeline plays at it. Keeps the
@@ -320,7 +329,10 @@ public final class MoviePlayer: Sendable {
     // MARK: Playback range, repeat, autoplay
 
     /// Whether ``prepareToPlay()`` starts playing by itself once the movie is ready (default true,
-    /// as MPMoviePlayerController's `shouldAutoplay`).
+    /// as MPMoviePlayerController's `shouldAutoplay`). MPMoviePlayerController documents it for
+    /// network content, starting once enough is buffered; this engine does that for streams
+    /// (after buffering) and starts files as soon as they are prepared, as MPMoviePlayerController
+    /// does in practice. Turn it off to prepare a movie without playing it.
     public var shouldAutoplay: Bool {
         get { core.state.withLock { $0.shouldAutoplay } }
         set { core.state.withLock { $0.shouldAutoplay = newValue } }

@@ -9,7 +9,8 @@ final class PipelineSession: Sendable {
     /// filters (the engine adds its own stages to the video bin), no subtitles yet, and no
     /// soft-volume: playbin 1.22's playsink leaks its volume element (and its two pads) once
     /// per pipeline, which `GST_TRACERS=leaks` shows after every movie with sound.
-    private static let playFlags = 0x01 | 0x02 | 0x40
+    private static let playFlags = 0x01 | audioFlag | 0x40
+    private static let audioFlag = 0x02
 
     /// The application message that marks where the messages of a reloaded movie begin.
     static let epochMessagePrefix = "me-epoch-"
@@ -45,14 +46,19 @@ final class PipelineSession: Sendable {
         self.id = id
         self.executor = executor
         playbin = try Element.make("playbin", name: "me-playbin-\(id)")
+        let output = try videoSink.makeOutput()
         videoOutput = try VideoOutputBin(
-            output: try videoSink.makeOutput(), overlays: overlays, presentation: presentation,
-            holdFirstFrame: holdFirstFrame)
-        let audioSink = try VideoOutputBin.makeElement(audioOutput.resolved)
-        audioSink.staticPad("sink")?.keepLoopsContinuous()
-        try playbin.set(["uri": .string(source.uri), "flags": .int(Self.playFlags)])
+            output: output, overlays: overlays, presentation: presentation, holdFirstFrame: holdFirstFrame)
+        var flags = Self.playFlags
+        if let audio = audioOutput.resolved(videoSynchronized: output.isSynchronized) {
+            let audioSink = try VideoOutputBin.makeElement(audio)
+            audioSink.staticPad("sink")?.keepLoopsContinuous()
+            playbin.set("audio-sink", element: audioSink)
+        } else {
+            flags &= ~Self.audioFlag
+        }
+        try playbin.set(["uri": .string(source.uri), "flags": .int(flags)])
         playbin.set("video-sink", element: videoOutput.bin)
-        playbin.set("audio-sink", element: audioSink)
         sourceSetup = SourceSetup(settings: source.settings)
         sourceSetup.connect(to: playbin)
         me_watch_stream_types(playbin.pointer)

@@ -43,6 +43,11 @@ extension PlayerCore {
             guard let session = state.session, state.phase == .prepared else { return nil }
             state.target = .paused
             state.supersedeStateWaiters()
+            if state.playbackState == .stopped && !state.atEnd {
+                // Prepared and never started: the pipeline already holds the first frame, paused.
+                state.setPlaybackState(.paused, &events)
+                return nil
+            }
             guard state.playbackState == .playing || state.playbackState == .interrupted else { return nil }
             return session
         }

@@ -6,8 +6,8 @@
 /// - ``makeOutput()`` returns a fresh description each time; the player calls it once per
 ///   pipeline it builds, on the task that prepares the player, and may call it again later.
 /// - A frame consumer's handler runs on a GStreamer streaming thread, one frame at a time
-///   in presentation order; it must return quickly and must not call back into the player
-///   synchronously (doing so could deadlock playback).
+///   in presentation order; it must return quickly. It may read the player and give it commands
+///   (a seek, a stop): the player only hands them to its own thread.
 /// - ``capabilities`` does not change over the sink's life.
 public protocol VideoSink: Sendable {
     /// Describes the output for one pipeline.
@@ -58,6 +58,17 @@ public enum VideoOutput: Sendable {
     case element(ElementDescription, size: VideoSize? = nil)
     /// Decoded frames delivered to Swift code.
     case frames(FrameConsumer)
+
+    /// Whether frames are paced by the clock: false for a frames consumer that is not
+    /// ``FrameConsumer/synchronized`` and for an element whose `sync` property is false.
+    /// An unpaced output makes the whole pipeline run as fast as it decodes: the player does not
+    /// pace the sound by the clock either (see ``AudioOutput``).
+    public var isSynchronized: Bool {
+        switch self {
+        case .frames(let consumer): consumer.synchronized
+        case .element(let description, _): description.synchronizes
+        }
+    }
 }
 
 /// Decoded frames for Swift code: the format and size wanted, and the handler that gets them.
