@@ -67,4 +67,29 @@ struct PlaybackStateTests {
         #expect(player.playbackState == .paused)
         await player.shutdown()
     }
+
+    @Test("a duration is announced once, not again when the demuxer revises it by a fraction of a frame")
+    func durationOnce() async throws {
+        let player = MoviePlayer(
+            source: FileSource(url: try await TestMedia.url(for: TestMedia.barsWebM)), videoSink: NullVideoSink(),
+            audioOutput: .discard)
+        let recorder = EventRecorder(player)
+        try await player.play()
+        _ = try await recorder.waitForFinish()
+        let durations = recorder.events.compactMap { event -> Duration? in
+            if case .durationAvailable(let duration) = event { duration } else { nil }
+        }
+        #expect(durations == [.seconds(1)])
+        #expect(player.duration == .seconds(1))
+    }
+
+    @Test("events print their times exact to the nanosecond")
+    func eventTimes() {
+        #expect(
+            PlayerEvent.durationAvailable(.nanoseconds(10_000_333_333)).description
+                == "durationAvailable(10.000333333 seconds)")
+        #expect(PlayerEvent.seekCompleted(.seconds(2)).description == "seekCompleted(2.0 seconds)")
+        #expect(PlayerEvent.seekCompleted(.milliseconds(1500)).description == "seekCompleted(1.5 seconds)")
+        #expect(PlayerEvent.seekCompleted(.nanoseconds(-1)).description == "seekCompleted(-0.000000001 seconds)")
+    }
 }

@@ -47,4 +47,18 @@ extension Duration {
         let fraction = String(magnitude % 1000)
         return "\(sign)\(magnitude / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction) s"
     }
+
+    /// The duration in seconds, exact to the nanosecond, as Swift writes durations:
+    /// `10.000333333 seconds` where `Duration`'s own description, going through a `Double`,
+    /// writes `10.000333332999999 seconds`.
+    var exactDescription: String {
+        let (seconds, attoseconds) = components
+        let negative = seconds < 0 || attoseconds < 0
+        let wholeSeconds = seconds.magnitude
+        let nanoseconds = (attoseconds / 1_000_000_000).magnitude
+        var fraction = String(nanoseconds)
+        fraction = String(repeating: "0", count: 9 - fraction.count) + fraction
+        while fraction.count > 1 && fraction.hasSuffix("0") { fraction.removeLast() }
+        return "\(negative ? "-" : "")\(wholeSeconds).\(fraction) seconds"
+    }
 }

@@ -58,30 +58,31 @@ public enum PlayerEvent: Sendable, Hashable, CustomStringConvertible {
     /// bitmap's pixels.
     case overlayRegionActivated(overlay: VideoOverlays.ID, region: String, point: OverlayPoint)
 
-    /// The event in a form for logs, for example `playbackStateChanged(playing)`.
+    /// The event in a form for logs, for example `playbackStateChanged(playing)`; times exact to
+    /// the nanosecond (`durationAvailable(10.000333333 seconds)`).
     public var description: String {
         switch self {
         case .preparedToPlayChanged(let value): "preparedToPlayChanged(\(value))"
         case .sourceTypeAvailable(let type): "sourceTypeAvailable(\(type))"
-        case .durationAvailable(let duration): "durationAvailable(\(duration))"
+        case .durationAvailable(let duration): "durationAvailable(\(duration.exactDescription))"
         case .naturalSizeAvailable(let size): "naturalSizeAvailable(\(size))"
         case .mediaTypesAvailable(let types): "mediaTypesAvailable(\(types))"
         case .loadStateChanged(let state): "loadStateChanged(\(state))"
         case .readyForDisplayChanged(let ready): "readyForDisplayChanged(\(ready))"
         case .playbackStateChanged(let state): "playbackStateChanged(\(state))"
-        case .seekCompleted(let time): "seekCompleted(\(time))"
+        case .seekCompleted(let time): "seekCompleted(\(time.exactDescription))"
         case .playbackRateChanged(let rate): "playbackRateChanged(\(rate))"
         case .didLoop(let count): "didLoop(\(count))"
         case .nowPlayingMovieChanged: "nowPlayingMovieChanged"
         case .scalingModeChanged(let mode): "scalingModeChanged(\(mode))"
         case .externalPlaybackActiveChanged(let active): "externalPlaybackActiveChanged(\(active))"
         case .videoSinkChanged: "videoSinkChanged"
-        case .willEnterFullscreen(let duration): "willEnterFullscreen(\(duration))"
+        case .willEnterFullscreen(let duration): "willEnterFullscreen(\(duration.exactDescription))"
         case .didEnterFullscreen: "didEnterFullscreen"
-        case .willExitFullscreen(let duration): "willExitFullscreen(\(duration))"
+        case .willExitFullscreen(let duration): "willExitFullscreen(\(duration.exactDescription))"
         case .didExitFullscreen: "didExitFullscreen"
-        case .periodicTime(let observer, let time): "periodicTime(\(observer), \(time))"
-        case .boundaryTimeReached(let observer, let time): "boundaryTimeReached(\(observer), \(time))"
+        case .periodicTime(let observer, let time): "periodicTime(\(observer), \(time.exactDescription))"
+        case .boundaryTimeReached(let observer, let time): "boundaryTimeReached(\(observer), \(time.exactDescription))"
         case .metadataAvailable(let tags): "metadataAvailable(\(tags.count) tags)"
         case .playbackDidFinish(let reason, let error):
             error.map { "playbackDidFinish(\(reason), \($0.code))" } ?? "playbackDidFinish(\(reason))"

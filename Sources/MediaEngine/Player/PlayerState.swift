@@ -137,8 +137,17 @@ struct PlayerState {
         events.append(.readyForDisplayChanged(new))
     }
 
+    /// Revisions of a duration smaller than this are a demuxer's rounding (Matroska revises
+    /// 1.000 s to 1.000333 s at the end, counting the last frame's length), not a new duration.
+    static let durationRevisionThreshold = Duration.milliseconds(50)
+
+    /// Keeps and announces the duration: once, unless it really changes (by at least
+    /// ``durationRevisionThreshold``).
     mutating func setDuration(_ new: Duration?, _ events: inout [PlayerEvent]) {
-        guard let new, duration != new else { return }
+        guard let new else { return }
+        if let duration, abs((new - duration) / .nanoseconds(1)) < Self.durationRevisionThreshold / .nanoseconds(1) {
+            return
+        }
         duration = new
         events.append(.durationAvailable(new))
     }
