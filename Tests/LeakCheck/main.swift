@@ -5,11 +5,16 @@
 //   engine-leak-check cycles N FILE        prepare/play/swap/seek/stop N times with overlays and a
 //                                          turned picture, then release players mid-play
 //   engine-leak-check bad-inputs FILE...   prepare each file twice, expecting an error each time
+//   engine-leak-check stress N SEED FILE...  N players at once, each driven by several tasks with
+//                                          random commands (play, pause, seeks, rates, stops,
+//                                          source changes), then released; every command must
+//                                          complete or fail typed within a deadline
 //
 // Prints one JSON object per line: one per input or cycle, then a summary with the counts.
 import FileSource
 import Foundation
 import MediaEngine
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -17,6 +22,27 @@ import MediaEngine
 
 func openDescriptors() -> Int {
     ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).count
+}
+
+/// Where each open descriptor points, for reports.
+func descriptorTargets() -> [String] {
+    let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+    return fds.sorted().map { fd in
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)")) ?? "?"
+    }
+}
+
+/// Descriptors open now that were not before, but for libdispatch's timer descriptors (a
+/// pending `asyncAfter`, such as a preparation's 30-second timeout, holds one until it fires).
+func newDescriptors(since before: [String]) -> [String] {
+    var remaining = before
+    return descriptorTargets().filter { target in
+        if let index = remaining.firstIndex(of: target) {
+            remaining.remove(at: index)
+            return false
+        }
+        return target != "anon_inode:[timerfd]"
+    }
 }
 
 func threadNames() -> [String] {
@@ -140,6 +166,145 @@ func badInputs(_ files: [String], good: String) async throws {
     ])
 }
 
+/// A small deterministic generator (SplitMix64), so a stress run can be repeated from its seed.
+struct SplitMix: Sendable {
+    var state: UInt64
+    mutating func next(_ bound: Int) -> Int {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Int((value ^ (value >> 31)) % UInt64(bound))
+    }
+}
+
+/// What one stress command did.
+enum Outcome: String, Sendable {
+    case completed, typedError, hung
+}
+
+/// Runs `command`, failing it as hung when it has not returned within `limit` (a hung command
+/// is left running: the check reports it and goes on).
+func bounded(_ limit: Duration, _ command: @escaping @Sendable () async throws(MediaError) -> Void) async -> Outcome {
+    final class Once: Sendable {
+        let continuation = Mutex<CheckedContinuation<Outcome, Never>?>(nil)
+        func resume(_ outcome: Outcome) {
+            continuation.withLock { continuation in
+                continuation?.resume(returning: outcome)
+                continuation = nil
+            }
+        }
+    }
+    let once = Once()
+    return await withCheckedContinuation { continuation in
+        once.continuation.withLock { $0 = continuation }
+        Task {
+            do throws(MediaError) {
+                try await command()
+                once.resume(.completed)
+            } catch {
+                once.resume(.typedError)
+            }
+        }
+        Task {
+            try? await Task.sleep(for: limit)  // A deadline, not a wait for the engine.
+            once.resume(.hung)
+        }
+    }
+}
+
+/// `count` players at once; each gets `tasks` tasks that give it random commands, then is
+/// released, some while playing, some stopped, some shut down.
+func stress(_ count: Int, seed: UInt64, files: [String]) async throws {
+    try await warmUp(files[0])
+    let descriptorsBefore = descriptorTargets()
+    let fdsBefore = openDescriptors()
+    let threadsBefore = threadNames().count
+    let start = ContinuousClock.now
+    let outcomes = await withTaskGroup(of: [Outcome].self) { group in
+        for index in 0..<count {
+            group.addTask {
+                var random = SplitMix(state: seed &+ UInt64(index) &* 7919)
+                let file = files[random.next(files.count)]
+                let player = MoviePlayer(
+                    source: FileSource(path: file),
+                    videoSink: NullVideoSink(
+                        synchronized: ProcessInfo.processInfo.environment["STRESS_SYNCHRONIZED"].map { $0 == "1" }
+                            ?? (random.next(2) == 0)),
+                    audioOutput: .discard)
+                player.shouldAutoplay = random.next(2) == 0
+                // STRESS_COMMANDS=1,2,5 narrows the commands drawn (to find which one misbehaves).
+                let allowed =
+                    ProcessInfo.processInfo.environment["STRESS_COMMANDS"]?.split(separator: ",").compactMap {
+                        Int($0)
+                    } ?? Array(0..<9)
+                let commands = (0..<3).map { _ in (0..<8).map { _ in allowed[random.next(allowed.count)] } }
+                let nextFile = files[random.next(files.count)]
+                let outcomes = await withTaskGroup(of: [Outcome].self) { tasks in
+                    for list in commands {
+                        tasks.addTask {
+                            var done: [Outcome] = []
+                            for command in list {
+                                let outcome =
+                                    await bounded(
+                                        .seconds(
+                                            Int(ProcessInfo.processInfo.environment["STRESS_COMMAND_SECONDS"] ?? "")
+                                                ?? 20)
+                                    ) { () async throws(MediaError) in
+                                        switch command {
+                                        case 0: try await player.prepareToPlay()
+                                        case 1: try await player.play()
+                                        case 2: try await player.pause()
+                                        case 3: try await player.seek(to: .milliseconds(100 * command), option: .exact)
+                                        case 4: try await player.seek(to: .milliseconds(700), option: .nearestKeyFrame)
+                                        case 5: try await player.setRate(command % 2 == 0 ? 2 : 0.5)
+                                        case 6: player.stop()
+                                        case 7: player.source = FileSource(path: nextFile)
+                                        default: player.currentPlaybackTime = .milliseconds(300)
+                                        }
+                                    }
+                                if outcome == .hung {
+                                    emit([
+                                        "hung": command, "player": index, "state": "\(player.playbackState)",
+                                        "prepared": player.isPreparedToPlay, "diagnostics": player.diagnostics,
+                                    ])
+                                }
+                                done.append(outcome)
+                            }
+                            return done
+                        }
+                    }
+                    return await tasks.reduce(into: []) { $0 += $1 }
+                }
+                switch random.next(3) {
+                case 0: await player.shutdown()
+                case 1: player.stop()
+                default: break  // released as it is, playing or not
+                }
+                return outcomes
+            }
+        }
+        return await group.reduce(into: []) { $0 += $1 }
+    }
+    guard await waitForReleasedPlayers() else { throw LeakCheckError("a released player did not shut down") }
+    // GStreamer's streaming threads go back to GLib's thread pool, where idle ones end after
+    // 15 s: to see the thread count back at its start, wait that long (`make stress` does).
+    if let settle = ProcessInfo.processInfo.environment["STRESS_SETTLE_SECONDS"].flatMap(Int.init) {
+        try await Task.sleep(for: .seconds(settle))
+    }
+    let names = threadNames()
+    emit([
+        "summary": "stress", "players": count, "seed": seed, "ms": milliseconds(since: start),
+        "completed": outcomes.filter { $0 == .completed }.count,
+        "typedErrors": outcomes.filter { $0 == .typedError }.count, "hung": outcomes.filter { $0 == .hung }.count,
+        "fdsBefore": fdsBefore, "fdsAfter": openDescriptors(), "threadsBefore": threadsBefore,
+        "threadsAfter": names.count, "busThreads": names.filter { $0 == "me-bus" }.count,
+        "playerThreads": names.filter { $0 == "me-player" }.count,
+        "threadNames": Dictionary(names.map { ($0, 1) }, uniquingKeysWith: +),
+        "newDescriptors": newDescriptors(since: descriptorsBefore),
+    ])
+}
+
 /// Released players tear down on their own threads a moment later; wait for them before
 /// counting, on a thread of this check's own (the wait blocks).
 func waitForReleasedPlayers() async -> Bool {
@@ -160,9 +325,13 @@ do {
         try await cycles(Int(arguments[1]) ?? 3, file: arguments[2])
     case "bad-inputs" where arguments.count >= 3:
         try await badInputs(Array(arguments.dropFirst(2)), good: arguments[1])
+    case "stress" where arguments.count >= 4:
+        try await stress(Int(arguments[1]) ?? 50, seed: UInt64(arguments[2]) ?? 1, files: Array(arguments.dropFirst(3)))
     default:
         FileHandle.standardError.write(
-            Data("usage: engine-leak-check cycles N FILE | bad-inputs GOODFILE BADFILE...\n".utf8))
+            Data(
+                "usage: engine-leak-check cycles N FILE | bad-inputs GOODFILE BADFILE... | stress N SEED FILE...\n".utf8
+            ))
         exit(2)
     }
 } catch {

@@ -106,6 +106,17 @@ public enum TestMedia {
             audiotestsrc num-buffers=87 wave=sine ! audio/x-raw,rate=44100,channels=2 ! audioconvert ! avenc_aac ! mux.
             """)
 
+    /// 20 seconds of small bars with a tone (AAC): long enough that playing it at the clock's
+    /// pace and playing it flat out cannot be confused, however busy the machine.
+    public static let longBarsWithAudio = Clip(
+        fileExtension: "mp4",
+        pipeline: """
+            videotestsrc num-buffers=600 pattern=smpte ! video/x-raw,format=I420,width=160,height=120,framerate=30/1 ! \
+            x264enc key-int-max=30 speed-preset=ultrafast ! h264parse ! mp4mux name=mux faststart=true ! \
+            filesink location=LOCATION \
+            audiotestsrc num-buffers=862 wave=sine ! audio/x-raw,rate=44100,channels=2 ! audioconvert ! avenc_aac ! mux.
+            """)
+
     /// 60 seconds of small bars, keyframe every 10 frames: for scanning, which runs through a
     /// 2-second clip before a test on a busy machine gets to stop it.
     public static let longBars = Clip(

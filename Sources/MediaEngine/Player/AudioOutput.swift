@@ -5,9 +5,10 @@
 /// Where a player's audio goes.
 ///
 /// With a video output that is not paced by the clock (``FrameSink`` or ``NullVideoSink`` with
-/// `synchronized: false`, an element with `sync=false`), ``automatic`` and ``discard`` discard
-/// the sound as fast as it decodes, so that the whole movie runs flat out instead of at the
-/// sound's pace. An ``element(_:)`` of the app's own is used as it is.
+/// `synchronized: false`, an element with `sync=false`), ``automatic`` and ``discard`` leave the
+/// sound out (as ``none`` does), so that the whole movie runs flat out instead of at the sound's
+/// pace. An ``element(_:)`` of the app's own is used as it is. The choice is made when the
+/// movie is prepared; moving the video to another sink later does not change it.
 public enum AudioOutput: Sendable, Hashable {
     /// The system's sound server or card (`autoaudiosink`) when this machine has one;
     /// otherwise audio is discarded at playback speed, so a headless machine plays too.
@@ -25,7 +26,9 @@ public enum AudioOutput: Sendable, Hashable {
     func resolved(videoSynchronized: Bool) -> ElementDescription? {
         switch self {
         case .automatic where !videoSynchronized, .discard where !videoSynchronized:
-            ElementDescription(factory: "fakesink", properties: ["sync": false])
+            // Not decoded at all: a sound sink running flat out beside the video races it to the
+            // end and can leave the pipeline unable to preroll when paused (seen after a swap).
+            nil
         case .automatic:
             AudioOutput.machineHasSound
                 ? ElementDescription(factory: "autoaudiosink")

@@ -56,6 +56,10 @@ public final class MoviePlayer: Sendable {
         PlayerLifetimes.players.enter()
     }
 
+    /// The player's decision state in one line (phase, target, session, seeks, waiters), for
+    /// diagnosing a player that seems stuck.
+    package var diagnostics: String { core.state.withLock { $0.diagnostics } }
+
     deinit {
         notifications.stop()
         core.release()

@@ -11,6 +11,8 @@ final class PipelineSession: Sendable {
     /// per pipeline, which `GST_TRACERS=leaks` shows after every movie with sound.
     private static let playFlags = 0x01 | audioFlag | 0x40
     private static let audioFlag = 0x02
+    /// The audio sink of a pipeline that plays no sound: never linked, never probed.
+    private static let silentAudio = ElementDescription(factory: "fakesink", properties: ["sync": false])
 
     /// The application message that marks where the messages of a reloaded movie begin.
     static let epochMessagePrefix = "me-epoch-"
@@ -56,6 +58,9 @@ final class PipelineSession: Sendable {
             playbin.set("audio-sink", element: audioSink)
         } else {
             flags &= ~Self.audioFlag
+            // playbin makes an audio sink even without its audio flag; without one of ours it
+            // would probe the machine's (openalsink, ALSA) on every pipeline.
+            playbin.set("audio-sink", element: try VideoOutputBin.makeElement(Self.silentAudio))
         }
         try playbin.set(["uri": .string(source.uri), "flags": .int(flags)])
         playbin.set("video-sink", element: videoOutput.bin)
@@ -68,6 +73,14 @@ final class PipelineSession: Sendable {
     /// Starts prerolling (`PAUSED`). A refusal is reported on the bus like any other failure.
     func start() {
         change(to: GST_STATE_PAUSED)
+    }
+
+    /// The state the pipeline has settled in, or nil while a change is under way
+    /// (`gst_element_get_state` without waiting).
+    var settledState: GstStateValue? {
+        let (result, current, pending) = playbin.state(timeout: 0)
+        guard result == GST_STATE_CHANGE_SUCCESS, pending == GST_STATE_VOID_PENDING else { return nil }
+        return GstStateValue(current)
     }
 
     /// Sets the pipeline to `PLAYING`.

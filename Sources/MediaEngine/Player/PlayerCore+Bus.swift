@@ -24,18 +24,20 @@ extension PlayerCore {
             pipelineReached(new, session: session)
         case .firstFrame(let frame):
             fitOwnWindow(to: frame.displaySize, session: session)
-            update { state, events in
-                guard state.session === session else { return }
+            let landNow = update { state, events -> InFlightSeekLanding? in
+                guard state.session === session else { return nil }
                 state.setNaturalSize(frame.displaySize, &events)
                 state.setReadyForDisplay(true, &events)
                 // The seek's frame has entered the video output; the seek lands when the pipeline
                 // has prerolled it (ASYNC_DONE, below), that is once the sink (a frames callback
-                // included) has it.
-                if var flight = state.inFlightSeek, flight.seqnum == frame.seqnum {
-                    flight.landing = frame.streamTime ?? flight.plan.position
-                    state.inFlightSeek = flight
-                }
+                // included) has it. If the ASYNC_DONE came first, it lands now.
+                guard var flight = state.inFlightSeek, flight.seqnum == frame.seqnum else { return nil }
+                let landing = frame.streamTime ?? flight.plan.position
+                flight.landing = landing
+                state.inFlightSeek = flight
+                return flight.prerolled ? InFlightSeekLanding(seqnum: flight.seqnum, position: landing) : nil
             }
+            if let landNow { landSeek(seqnum: landNow.seqnum, at: landNow.position, session: session) }
         case .firstFrameHeld:
             // The movie is streaming and nothing has been shown: now is the time for the seek
             // that applies the playback range (it also releases the held frames).
@@ -171,7 +173,20 @@ extension PlayerCore {
             landSeek(seqnum: flight.seqnum, at: landing, session: session)
         } else if noFrameExpected {
             landSeek(seqnum: flight.seqnum, at: session.position, session: session)
+        } else {
+            // The bus can carry the ASYNC_DONE before the first frame's message (a busy machine):
+            // remember it, so the frame lands the seek.
+            update { state, _ in
+                guard state.session === session, state.inFlightSeek?.seqnum == flight.seqnum else { return }
+                state.inFlightSeek?.prerolled = true
+            }
         }
+    }
+
+    /// Where a seek whose frame came after its preroll lands.
+    struct InFlightSeekLanding {
+        let seqnum: UInt32
+        let position: Duration
     }
 
     /// Preparation is over: the movie's facts are published, waiters resume, and playback
@@ -218,7 +233,7 @@ extension PlayerCore {
         }
     }
 
-    private func pipelineReached(_ gstState: GstStateValue, session: PipelineSession) {
+    func pipelineReached(_ gstState: GstStateValue, session: PipelineSession) {
         update { state, events in
             guard state.session === session, state.phase == .prepared, state.scan == nil else { return }
             switch gstState {

@@ -27,9 +27,13 @@ extension PlayerCore {
         guard let session = step else { return }
         try await wait { state in
             guard state.session === session else { return .stopped }
+            // A pause decided since this call's decision above has superseded it.
+            guard state.target == .playing else { return .success }
             return state.playbackState == .playing ? .success : .wait(.playbackState(.playing))
-        } then: {
+        } then: { [self] in
             session.play()
+            // Already playing (no state change, so no message): say so now.
+            if session.settledState == .playing { pipelineReached(.playing, session: session) }
         }
     }
 
@@ -54,9 +58,13 @@ extension PlayerCore {
         guard let session else { return }
         try await wait { state in
             guard state.session === session else { return .success }
+            // A play decided since this call's decision above has superseded it.
+            guard state.target == .paused else { return .success }
             return state.playbackState == .paused ? .success : .wait(.playbackState(.paused))
-        } then: {
+        } then: { [self] in
             session.pause()
+            // Already paused (no state change, so no message): say so now.
+            if session.settledState == .paused { pipelineReached(.paused, session: session) }
         }
     }
 
@@ -88,13 +96,24 @@ extension PlayerCore {
         guard let (session, previous) = step else { return }
         // Keeping the direction: an instant rate change; otherwise the position to restart from.
         let instantOrPosition = await executor.perform { [self] () -> Duration?? in
-            let sameDirection = state.withLock { ($0.segmentRate >= 0) == (rate >= 0) }
-            if sameDirection, let instant = SeekRequest(instantRate: rate), session.send(instant) {
+            // A movie replaced or stopped since the decision has nothing to change the rate of
+            // (and its sinks may have no segment yet: GStreamer asserts on an instant rate then).
+            // An instant rate change only between seeks: while a flushing seek is under way the
+            // sinks have no segment to apply it to (GStreamer asserts), so a seek carries the rate.
+            let (current, instant) = state.withLock {
+                (
+                    $0.session === session && $0.phase == .prepared,
+                    ($0.segmentRate >= 0) == (rate >= 0) && $0.inFlightSeek == nil
+                )
+            }
+            guard current else { return nil }
+            if instant, let request = SeekRequest(instantRate: rate), session.send(request) {
                 update { state, _ in state.segmentRate = rate }
                 timeObservers.playbackChanged(self)
                 return nil
             }
-            return .some(session.position)
+            // Mid-seek the pipeline knows no position: the seek under way says where it goes.
+            return .some(session.position ?? state.withLock { $0.inFlightSeek?.plan.position ?? $0.lastPosition })
         }
         guard case .some(let knownPosition) = instantOrPosition else { return }
         guard let position = knownPosition else {

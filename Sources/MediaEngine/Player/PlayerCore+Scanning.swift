@@ -8,12 +8,13 @@ extension PlayerCore {
     static let scanStep = DispatchTimeInterval.milliseconds(1500)
 
     func beginScanning(forward: Bool) throws(MediaError) {
-        let step = update { state, events -> Result<PipelineSession?, MediaError> in
+        let position = state.withLock { $0.session }?.position
+        let step = update { state, events -> Result<Void, MediaError> in
             guard state.phase == .prepared, let session = state.session else {
                 return .failure(
                     MediaError(.notPrepared, "scanning needs a prepared player; call prepareToPlay() first"))
             }
-            if let scan = state.scan, scan.forward == forward { return .success(nil) }
+            if let scan = state.scan, scan.forward == forward { return .success(()) }
             let previousState = state.scan?.previousState ?? state.playbackState
             let previousRate = state.scan?.previousRate ?? state.rate
             state.scan?.timer.cancel()
@@ -29,26 +30,20 @@ extension PlayerCore {
             state.atEnd = false
             state.supersedeStateWaiters()
             state.setPlaybackState(forward ? .seekingForward : .seekingBackward, &events)
-            return .success(session)
+            // The first level's seek, then play: enqueued in this decision, in this order.
+            state.startScan(atLevel: 0, from: position, session: session, executor: executor, core: self)
+            executor.enqueue { session.play() }
+            return .success(())
         }
-        guard let session = try step.get() else { return }
-        scan(session, atLevel: 0)
-        executor.enqueue { session.play() }
+        try step.get()
     }
 
-    /// Starts the keyframes-only seek for a scan level from the current position; the player's
-    /// thread sends it.
+    /// Starts the keyframes-only seek for a scan level from the current position (on the player's thread).
     private func scan(_ session: PipelineSession, atLevel level: Int) {
         let position = session.position
         update { state, _ in
-            guard state.session === session, let scan = state.scan else { return }
-            let rate = Self.scanRates[level] * (scan.forward ? 1 : -1)
-            let here = position ?? state.lastPosition
-            guard
-                let request = state.startSeek(
-                    state.plan(to: state.clamp(here), accuracy: .keyFramesOnly, rate: rate), purpose: .rate)
-            else { return }
-            executor.enqueue { [self] in send(request, through: session) }
+            guard state.session === session else { return }
+            state.startScan(atLevel: level, from: position, session: session, executor: executor, core: self)
         }
     }
 
@@ -88,5 +83,21 @@ extension PlayerCore {
             }
         }
         timeObservers.playbackChanged(self)
+    }
+}
+
+extension PlayerState {
+    /// Starts the keyframes-only seek of a scan level from `position` and has the player's thread
+    /// send it.
+    mutating func startScan(
+        atLevel level: Int, from position: Duration?, session: PipelineSession, executor: PlayerExecutor,
+        core: PlayerCore
+    ) {
+        guard let scan else { return }
+        let rate = PlayerCore.scanRates[level] * (scan.forward ? 1 : -1)
+        let here = position ?? lastPosition
+        guard let request = startSeek(plan(to: clamp(here), accuracy: .keyFramesOnly, rate: rate), purpose: .rate)
+        else { return }
+        executor.enqueue { core.send(request, through: session) }
     }
 }

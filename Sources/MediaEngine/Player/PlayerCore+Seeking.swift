@@ -22,7 +22,8 @@ extension PlayerCore {
         async throws(MediaError)
     {
         try await wait { state in
-            guard state.session === session else { return .stopped }
+            // Not into a pipeline that is loading another movie (its segments are not set up yet).
+            guard state.session === session, state.phase == .prepared else { return .stopped }
             if let request = state.startSeek(plan, purpose: purpose) {
                 executor.enqueue { [self] in send(request, through: session) }
             }
@@ -77,7 +78,7 @@ extension PlayerCore {
             if flight.purpose == .user { events.append(.seekCompleted(landed)) }
             if let queued = state.queuedSeek {
                 state.queuedSeek = nil
-                return (state.startSeek(queued, purpose: .user), false)
+                return (state.startSeek(queued.plan, purpose: queued.purpose), false)
             }
             state.resolveSeekWaiters()
             return (nil, false)
@@ -176,10 +177,19 @@ extension PlayerState {
     }
 
     /// Starts a seek: returns the request to send, or nil when it was queued behind a seek in
-    /// flight (user seeks coalesce: the newest replaces any queued one).
+    /// flight. One seek is in the pipeline at a time (an ASYNC_DONE carries no sequence number,
+    /// so two at once could not be told apart): user seeks coalesce, the newest replacing any
+    /// queued one; a rate seek (a rate change, a scan) behind a queued user seek gives it its
+    /// rate and keeps its position.
     mutating func startSeek(_ plan: SeekPlan, purpose: InFlightSeek.Purpose) -> SeekRequest? {
-        if inFlightSeek != nil && purpose == .user {
-            queuedSeek = plan
+        if inFlightSeek != nil && (purpose == .user || purpose == .rate) {
+            if purpose == .rate, var queued = queuedSeek {
+                queued.plan.rate = plan.rate
+                queued.plan.accuracy = plan.accuracy
+                queuedSeek = queued
+            } else {
+                queuedSeek = QueuedSeek(plan: plan, purpose: purpose)
+            }
             return nil
         }
         guard let request = SeekRequest(plan) else { return nil }

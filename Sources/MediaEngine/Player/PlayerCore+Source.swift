@@ -6,13 +6,29 @@ extension PlayerCore {
     func replaceSource(with source: any MediaSource) {
         enum Step {
             case idle
-            case reuse(PipelineSession, epoch: Int, id: Int, hold: Bool)
+            case reuse
             case rebuild(play: Bool)
         }
         let step = update { state, events -> Step in
             state.source = source
             state.lastError = nil
             guard state.phase != .idle, let session = state.session else {
+                if state.phase == .preparing {
+                    // The first pipeline is still being built for the old movie: build the new
+                    // one's instead (the old build sees a newer session id and is discarded).
+                    state.sessionID += 1
+                    state.epoch = 0
+                    state.epochSeen = 0
+                    state.resetMovieInfo()
+                    state.setSourceType(source.sourceType, &events)
+                    let (id, sink, audio, presentation, hold) = (
+                        state.sessionID, state.videoSink, state.audioOutput, state.presentation,
+                        state.needsPreparationSeek
+                    )
+                    executor.enqueue { [self] in
+                        start(id: id, source: source, sink: sink, audio: audio, presentation: presentation, hold: hold)
+                    }
+                }
                 events.append(.nowPlayingMovieChanged)
                 return .idle
             }
@@ -33,16 +49,9 @@ extension PlayerCore {
             state.epoch += 1
             state.target = wantsPlay ? .playing : .paused
             state.setSourceType(source.sourceType, &events)
-            return .reuse(session, epoch: state.epoch, id: state.sessionID, hold: state.needsPreparationSeek)
-        }
-        switch step {
-        case .idle:
-            break
-        case .rebuild(let play):
-            stop()
-            update { _, events in events.append(.nowPlayingMovieChanged) }
-            if play { Task { try? await self.play() } }
-        case .reuse(let session, let epoch, let id, let hold):
+            // Enqueued under the lock, so two replacements reload in the order they were decided:
+            // the last epoch's marker must be the last one on the bus, or its messages are dropped.
+            let (epoch, id, hold) = (state.epoch, state.sessionID, state.needsPreparationSeek)
             executor.enqueue { [self] in
                 do throws(MediaError) {
                     try source.validate()
@@ -52,6 +61,17 @@ extension PlayerCore {
                     fail(session: id, with: source.interpret(error))
                 }
             }
+            return .reuse
+        }
+        switch step {
+        case .idle:
+            break
+        case .rebuild(let play):
+            stop()
+            update { _, events in events.append(.nowPlayingMovieChanged) }
+            if play { Task { try? await self.play() } }
+        case .reuse:
+            break
         }
         timeObservers.playbackChanged(self)
     }

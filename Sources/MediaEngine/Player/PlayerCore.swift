@@ -63,21 +63,20 @@ final class PlayerCore: Sendable {
         let ticket = WaitTicket()
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (completion: Waiters.Completion) in
-                let registered = state.withLock { state -> Bool in
+                state.withLock { state in
                     switch decide(&state) {
                     case .done(let result):
                         completion.resume(returning: result)
-                        return false
                     case .wait(let kind):
                         ticket.id = state.waiters.add(kind, completion)
                         if Task.isCancelled {
                             state.waiters.cancel(id: ticket.id!)
-                            return false
+                        } else {
+                            // Under the lock: the pipeline sees commands in the order they were decided.
+                            executor.enqueue(start)
                         }
-                        return true
                     }
                 }
-                if registered { executor.enqueue(start) }
             }
         } onCancel: {
             // Cancellation handlers run while the Swift runtime holds the task's status lock,
@@ -133,7 +132,7 @@ final class PlayerCore: Sendable {
     }
 
     /// Builds and starts the pipeline of preparation `id`, on the player's thread.
-    private func start(
+    func start(
         id: Int, source: any MediaSource, sink: any VideoSink, audio: AudioOutput, presentation: VideoPresentation,
         hold: Bool
     ) {

@@ -71,7 +71,13 @@ struct PlayerState {
     var inFlightSeek: InFlightSeek?
     /// A seek asked for while another was in flight: the latest one replaces any earlier, so a
     /// scrubbing user's seeks coalesce and only the last lands.
-    var queuedSeek: SeekPlan?
+    var queuedSeek: QueuedSeek?
+
+    /// A seek waiting for the one in flight to land.
+    struct QueuedSeek {
+        var plan: SeekPlan
+        let purpose: InFlightSeek.Purpose
+    }
     /// Bumped when the pipeline is reused for another movie; messages before the marker of the
     /// current epoch belong to the previous movie.
     var epoch = 0
@@ -85,6 +91,8 @@ struct PlayerState {
         let purpose: Purpose
         /// Where the seek's first frame is, once it has reached the video output.
         var landing: Duration?
+        /// An ASYNC_DONE came before the first frame's message: the frame lands the seek at once.
+        var prerolled = false
         /// The segment's rate and looping before this seek, restored if the pipeline refuses it.
         var previousSegment: (rate: Double, looping: Bool)
     }
@@ -258,5 +266,15 @@ struct PlayerState {
 
     mutating func failWaiters(_ error: MediaError) {
         waiters.resolve(.failure(error)) { _ in true }
+    }
+}
+
+extension PlayerState {
+    /// The decision state in one line, for diagnosing a stuck player (the stress check prints it).
+    var diagnostics: String {
+        "phase \(phase), target \(target), state \(playbackState), session \(sessionID)"
+            + "\(session == nil ? " (none)" : ""), epoch \(epochSeen)/\(epoch), atEnd \(atEnd), "
+            + "seek in flight \(inFlightSeek.map { "\($0.purpose) #\($0.seqnum) landing \(String(describing: $0.landing))" } ?? "none"), "
+            + "queued \(queuedSeek != nil), waiters \(waiters.kinds)"
     }
 }

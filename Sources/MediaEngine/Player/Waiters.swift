@@ -27,6 +27,9 @@ struct Waiters {
         return nextID
     }
 
+    /// The kinds waited for, for diagnostics.
+    var kinds: [Kind] { entries.map(\.kind) }
+
     /// Whether a waiter of a kind `matches` selects exists.
     func contains(where matches: (Kind) -> Bool) -> Bool {
         entries.contains { matches($0.kind) }
