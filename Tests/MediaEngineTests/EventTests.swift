@@ -71,4 +71,39 @@ struct EventTests {
         #expect(seen.last?.0 == .moviePlayerPlaybackDidFinish)
         #expect(seen.last?.1 == .playbackEnded)
     }
+
+    @Test("a subscriber that does not read keeps the newest 1024 events, in order, and loses the older ones")
+    func slowSubscriberKeepsTheNewest() async throws {
+        #expect(PlayerEvents.bufferLimit == 1024)
+        // Scaling-mode changes are announced without loading anything: 3000 cheap events.
+        let player = MoviePlayer(
+            source: FileSource(url: try await TestMedia.url(for: TestMedia.bars)), videoSink: NullVideoSink())
+        let total = 3000
+        let slow = player.events
+        var late: PlayerEvents?
+        for index in 0..<(total - 1) {
+            // The second subscription starts exactly 1024 events before the end: it misses nothing.
+            if index == total - PlayerEvents.bufferLimit { late = player.events }
+            player.scalingMode = index.isMultiple(of: 2) ? .fill : .aspectFill
+        }
+        player.scalingMode = .none  // the last event, 3000th
+        func read(_ events: PlayerEvents) async throws -> [PlayerEvent] {
+            try await withDeadline(.seconds(5), "the last scaling-mode event") {
+                var seen: [PlayerEvent] = []
+                for await event in events {
+                    seen.append(event)
+                    if event == .scalingModeChanged(.none) { break }
+                }
+                return seen
+            }
+        }
+        let kept = try await read(slow)
+        let complete = try await read(try #require(late))
+        #expect(complete.count == PlayerEvents.bufferLimit)
+        #expect(kept == complete)
+        // Event 1976 (counting from 0) is the oldest kept: an even index, so `.fill`.
+        #expect(kept.first == .scalingModeChanged(.fill))
+        #expect(
+            kept.dropLast().allSatisfy { $0 == .scalingModeChanged(.fill) || $0 == .scalingModeChanged(.aspectFill) })
+    }
 }

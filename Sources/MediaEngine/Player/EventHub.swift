@@ -11,9 +11,11 @@ final class EventHub: Sendable {
 
     private let subscribers = Mutex(Subscribers())
 
-    /// A new subscription that receives every event published from now on.
+    /// A new subscription that receives every event published from now on, keeping at most
+    /// ``PlayerEvents/bufferLimit`` unread ones (the newest).
     func subscribe() -> PlayerEvents {
-        let (stream, continuation) = AsyncStream.makeStream(of: PlayerEvent.self, bufferingPolicy: .unbounded)
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: PlayerEvent.self, bufferingPolicy: .bufferingNewest(PlayerEvents.bufferLimit))
         let id: Int? = subscribers.withLock { state in
             guard !state.finished else { return nil }
             let id = state.next
