@@ -73,6 +73,33 @@ struct PreparationTests {
         #expect(player.metadata["video-codec"]?.contains("H.264") == true)
     }
 
+    @Test("movieMetadata types the title, artist, album, codecs, container and bitrate, and keeps every tag")
+    func typedMetadata() async throws {
+        let url = try await TestMedia.url(for: TestMedia.taggedBarsWithAudio)
+        let player = MoviePlayer(source: FileSource(url: url), videoSink: NullVideoSink())
+        #expect(player.movieMetadata == MovieMetadata(tags: [:]))
+        try await player.prepareToPlay()
+        let metadata = player.movieMetadata
+        #expect(metadata.title == "Bars")
+        #expect(metadata.artist == "Engine")
+        #expect(metadata.album == "Tests")
+        #expect(metadata.videoCodec?.contains("H.264") == true)
+        #expect(metadata.audioCodec?.contains("AAC") == true)
+        #expect(metadata.containerFormat?.contains("MP4") == true)
+        #expect((metadata.bitrate ?? 0) > 0)
+        // Not compared with a second read of `player.metadata`: parsers may still report bitrates.
+        #expect(metadata.raw["video-codec"] == metadata.videoCodec)
+        #expect(metadata.raw["title"] == "Bars")
+    }
+
+    @Test("MovieMetadata reads the nominal bitrate when no bitrate was reported, and nothing from a non-number")
+    func typedMetadataBitrate() {
+        #expect(MovieMetadata(tags: ["nominal-bitrate": "128000"]).bitrate == 128_000)
+        #expect(MovieMetadata(tags: ["bitrate": "96000", "nominal-bitrate": "128000"]).bitrate == 96_000)
+        #expect(MovieMetadata(tags: ["bitrate": "fast"]).bitrate == nil)
+        #expect(MovieMetadata(tags: [:]).title == nil)
+    }
+
     @Test("preparing twice at once joins the same preparation")
     func concurrentPrepare() async throws {
         let url = try await TestMedia.url(for: TestMedia.bars)

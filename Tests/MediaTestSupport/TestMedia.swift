@@ -164,6 +164,17 @@ public enum TestMedia {
             audiotestsrc num-buffers=87 wave=sine ! audio/x-raw,rate=44100,channels=2 ! audioconvert ! avenc_aac ! mux.
             """)
 
+    /// The bars with a tone, 1 s, tagged `title=Bars`, `artist=Engine`, `album=Tests` (taginject
+    /// before mp4mux, which writes them as the `©nam`, `©ART` and `©alb` boxes).
+    public static let taggedBarsWithAudio = Clip(
+        fileExtension: "mp4",
+        pipeline: """
+            videotestsrc num-buffers=30 pattern=smpte ! video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! \
+            x264enc key-int-max=15 speed-preset=ultrafast ! h264parse ! taginject tags=title=Bars,artist=Engine,album=Tests ! \
+            mp4mux name=mux faststart=true ! filesink location=LOCATION \
+            audiotestsrc num-buffers=44 wave=sine ! audio/x-raw,rate=44100,channels=2 ! audioconvert ! avenc_aac ! mux.
+            """)
+
     /// A tone with no video, Vorbis in Ogg, 1 s.
     public static let audioOnly = Clip(
         fileExtension: "ogg",
