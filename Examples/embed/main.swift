@@ -36,11 +36,7 @@ do {
     )
     try await player.play()
     try await player.seek(to: .milliseconds(500))
-    print(
-        String(
-            format: "seeked to about %.1f s",
-            Double(player.currentPlaybackTime.components.seconds)
-                + Double(player.currentPlaybackTime.components.attoseconds) / 1e18))
+    print(String(format: "seeked to about %.1f s", player.currentPlaybackTime.inSeconds))
 } catch {
     print("failed: \(error.code): \(error.message)")
     exit(1)

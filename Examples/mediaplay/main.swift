@@ -43,10 +43,6 @@ struct UsageError: Error {
     init(_ message: String?) { self.message = message }
 }
 
-extension Duration {
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-}
-
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data((message + "\n").utf8))
     exit(1)
@@ -83,7 +79,7 @@ let player = MoviePlayer(source: FileSource(path: file), videoSink: sink)
 let events = player.events
 do {
     try await player.prepareToPlay()
-    let duration = player.duration.map { String(format: "%.2f s", $0.seconds) } ?? "unknown length"
+    let duration = player.duration.map { String(format: "%.2f s", $0.inSeconds) } ?? "unknown length"
     print("playing \(file): \(player.naturalSize), \(player.movieMediaTypes), \(duration) to '\(arguments.sink.name)'")
     try await player.play()
 } catch {
@@ -96,7 +92,7 @@ _ = try? player.addPeriodicTimeObserver(every: .milliseconds(500))
 for await event in events {
     if case .periodicTime(_, let time) = event {
         let frames = (sink as? FrameSink).map { ", \($0.framesDelivered) frames" } ?? ""
-        print(String(format: "  %7.2f s%@", time.seconds, frames))
+        print(String(format: "  %7.2f s%@", time.inSeconds, frames))
     }
     guard case .playbackDidFinish(let reason, let error) = event else { continue }
     if let error { fail("mediaplay: \(error.code): \(error.message)") }

@@ -41,7 +41,7 @@ do {
     exit(1)
 }
 
-let seconds = player.duration.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
+let seconds = player.duration?.inSeconds
 let size = player.naturalSize
 let tags = player.metadata
 

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import MediaEngine
 import Synchronization
 
 /// The test waited longer than it allows.
@@ -29,8 +30,7 @@ public func withDeadline<Result: Sendable>(
             await withTaskCancellationHandler {
                 await withCheckedContinuation { continuation in
                     alarm.arm(continuation)
-                    let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18
-                    DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { alarm.ring() }
+                    DispatchQueue.global().asyncAfter(deadline: .now() + limit.inSeconds) { alarm.ring() }
                 }
             } onCancel: {
                 alarm.ring()

@@ -21,8 +21,13 @@ extension Duration {
         self = .nanoseconds(exact)
     }
 
-    /// The duration in seconds.
-    var secondsValue: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+    /// The duration in seconds, as a `Double` (`Duration.milliseconds(1500).inSeconds` is 1.5):
+    /// for arithmetic, timers and printing. Within a nanosecond for anything under about 104 days
+    /// (2^53 nanoseconds); longer durations round to `Double`'s precision.
+    public var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+
+    /// The same as ``inSeconds``; kept for the player core's own uses until they move to it.
+    var secondsValue: Double { inSeconds }
 
     /// The duration in nanoseconds, clamped to GStreamer's clock-time range.
     var clockTime: GstClockTime {

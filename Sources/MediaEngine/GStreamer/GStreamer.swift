@@ -38,7 +38,7 @@ public enum GStreamer {
     ///   player is still held anywhere).
     @discardableResult @available(*, noasync, message: "it blocks; await MoviePlayer.shutdown() instead")
     package static func waitForPlayersToShutDown(timeout: Duration = .seconds(10)) -> Bool {
-        PlayerLifetimes.waitForAll(until: .now() + timeout.secondsValue)
+        PlayerLifetimes.waitForAll(until: .now() + timeout.inSeconds)
     }
 
     /// Releases GStreamer's global resources (`gst_deinit`) so that `GST_TRACERS=leaks`

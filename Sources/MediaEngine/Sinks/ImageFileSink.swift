@@ -88,7 +88,7 @@ public struct ImageFileSink: VideoSink {
                     .invalidArgument,
                     "image times must be one or more, from 0 to \(Duration.latestClockTime.formattedSeconds)")
             }
-            let seconds = times.map { String(format: "%.6f", $0.secondsValue) }.joined(separator: ",")
+            let seconds = times.map { String(format: "%.6f", $0.inSeconds) }.joined(separator: ",")
             select = "meframeselect times=\"\(seconds)\""
         }
         let encoder: String
