@@ -19,6 +19,8 @@ final class FrameDelivery: @unchecked Sendable {
     /// same frame again (a flushing seek to where the movie already stands).
     private var prerollBuffer: UnsafeMutableRawPointer?
     private var prerollPTS: GstClockTime = clockTimeNone
+    /// How many frames this delivery handed over: the next frame's ``VideoFrame/index``.
+    private var delivered = 0
 
     init(consumer: FrameConsumer) {
         self.consumer = consumer
@@ -64,9 +66,13 @@ final class FrameDelivery: @unchecked Sendable {
             guard gst_video_info_from_caps(&info, caps) != 0 else { return GST_FLOW_NOT_NEGOTIATED }
             infoCaps = Caps(borrowing: caps)
         }
-        let delivered: Void? = VideoFrame.mapping(sample, info: &info, as: consumer.format, scratch: scratch) { frame in
+        let handed: Void? = VideoFrame.mapping(
+            sample, info: &info, as: consumer.format, scratch: scratch, index: delivered
+        ) { frame in
             consumer.handler(frame)
         }
-        return delivered == nil ? GST_FLOW_NOT_NEGOTIATED : GST_FLOW_OK
+        guard handed != nil else { return GST_FLOW_NOT_NEGOTIATED }
+        delivered += 1
+        return GST_FLOW_OK
     }
 }

@@ -4,7 +4,8 @@ import Synchronization
 /// into a latest-frame slot any thread can read.
 ///
 /// Frames are I420 by default (no conversion for most content); ask for RGBA or BGRA when
-/// you need packed pixels, and for a size when you want them scaled.
+/// you need packed pixels, for a size when you want them scaled, and for one frame in N
+/// (`every`) when you do not need them all.
 public final class FrameSink: VideoSink {
     private struct Slot {
         var latest: Sample?
@@ -17,6 +18,8 @@ public final class FrameSink: VideoSink {
     public let size: VideoSize?
     /// Whether frames arrive at playback speed (true) or as fast as they decode.
     public let synchronized: Bool
+    /// Delivers one frame in this many (see ``FrameConsumer/every``); 1 delivers every frame.
+    public let every: Int
     private let handler: (@Sendable (borrowing VideoFrame) -> Void)?
     private let slot = Mutex(Slot())
 
@@ -25,14 +28,20 @@ public final class FrameSink: VideoSink {
     ///   - format: The pixel format wanted.
     ///   - size: The size wanted, or nil for the movie's own.
     ///   - synchronized: Whether to deliver at playback speed (false: as fast as frames decode).
+    ///   - every: Deliver the first frame and every Nth after it (a flushing seek starts the count
+    ///     again), from 1 (every frame) to ``FrameConsumer/largestEvery``. Frames skipped are
+    ///     dropped before conversion: they are neither converted, counted, kept nor handed over.
+    ///     Another value makes preparation (or ``MoviePlayer/setVideoSink(_:)``) fail with
+    ///     ``MediaError/Code/invalidArgument`` when the player builds the output.
     ///   - onFrame: Called on the streaming thread for each frame; the frame is valid only during the call.
     public init(
-        format: PixelFormat = .i420, size: VideoSize? = nil, synchronized: Bool = true,
+        format: PixelFormat = .i420, size: VideoSize? = nil, synchronized: Bool = true, every: Int = 1,
         onFrame: (@Sendable (borrowing VideoFrame) -> Void)? = nil
     ) {
         self.format = format
         self.size = size
         self.synchronized = synchronized
+        self.every = every
         self.handler = onFrame
     }
 
@@ -53,7 +62,7 @@ public final class FrameSink: VideoSink {
     /// - Returns: The consumer.
     public func makeOutput() throws(MediaError) -> VideoOutput {
         .frames(
-            FrameConsumer(format: format, size: size, synchronized: synchronized) { [self] frame in
+            FrameConsumer(format: format, size: size, synchronized: synchronized, every: every) { [self] frame in
                 record(frame)
                 handler?(frame)
             })

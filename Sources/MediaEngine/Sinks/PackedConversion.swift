@@ -61,6 +61,44 @@ struct PackedConversion {
     }
 }
 
+extension PackedConversion {
+    /// An owned RGBA copy (rows of `width * 4` bytes) of a frame's planes in any format the
+    /// frames sink delivers: YUV through ``convert(_:format:width:height:matrix:to:into:stride:)``,
+    /// BGRA with red and blue swapped, RGBA row by row.
+    static func rgbaImage(
+        of planes: [FramePlane], format: PixelFormat, width: Int, height: Int, matrix: Matrix,
+        presentationTime: Duration?
+    ) -> VideoImage {
+        let stride = width * 4
+        let pixels = [UInt8](unsafeUninitializedCapacity: stride * height) { buffer, count in
+            guard let base = buffer.baseAddress else { return }
+            let destination = UnsafeMutableRawPointer(base)
+            switch format {
+            case .i420, .nv12:
+                let converted = convert(
+                    planes, format: format, width: width, height: height, matrix: matrix, to: .rgba, into: destination,
+                    stride: stride)
+                precondition(converted, "libyuv did not convert a \(format) frame of \(width)x\(height)")
+            case .bgra:
+                // libyuv's ABGRToARGB swaps bytes 0 and 2 of each pixel: BGRA to RGBA in memory.
+                let source = planes[0].buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                _ = ABGRToARGB(
+                    source, Int32(planes[0].stride), destination.assumingMemoryBound(to: UInt8.self), Int32(stride),
+                    Int32(width), Int32(height))
+            case .rgba:
+                for row in 0..<height {
+                    let source = planes[0].buffer.baseAddress! + row * planes[0].stride
+                    (destination + row * stride).copyMemory(from: source, byteCount: stride)
+                }
+            }
+            count = stride * height
+        }
+        return VideoImage(
+            format: .rgba, width: width, height: height, presentationTime: presentationTime, planes: [pixels],
+            strides: [stride], matrix: matrix)
+    }
+}
+
 /// A reusable destination for converted frames, grown as needed; used by one streaming thread.
 final class ConversionScratch {
     private(set) var pointer: UnsafeMutableRawPointer?

@@ -10,11 +10,12 @@ extension VideoFrame {
     ///   - info: The video info for the sample's caps, parsed by the caller (who may cache it).
     ///   - target: The format `body` wants, or nil for the buffer's own.
     ///   - scratch: Where converted pixels go (reused from frame to frame).
+    ///   - index: The frame's ``VideoFrame/index``.
     ///   - body: Reads the frame.
     /// - Returns: What `body` returned, or nil when the buffer cannot be mapped or converted.
     static func mapping<Result>(
         _ sample: Sample, info: inout GstVideoInfo, as target: PixelFormat? = nil, scratch: ConversionScratch? = nil,
-        _ body: (borrowing VideoFrame) -> Result
+        index: Int = 0, _ body: (borrowing VideoFrame) -> Result
     ) -> Result? {
         guard let buffer = sample.buffer else { return nil }
         guard let format = PixelFormat(info.finfo.pointee.format) else { return nil }
@@ -29,6 +30,7 @@ extension VideoFrame {
                 buffer: UnsafeRawBufferPointer(start: start, count: stride * rows), stride: stride, rows: rows)
         }
         let pts = me_buffer_pts(buffer)
+        let matrix = PackedConversion.matrix(of: info)
         let width = Int(info.width)
         let height = Int(info.height)
         // The pixels handed over: the buffer's own planes, or the packed conversion of them.
@@ -40,7 +42,7 @@ extension VideoFrame {
             let destination = scratch.reserve(stride * height)
             guard
                 PackedConversion.convert(
-                    planes, format: format, width: width, height: height, matrix: PackedConversion.matrix(of: info),
+                    planes, format: format, width: width, height: height, matrix: matrix,
                     to: target, into: destination, stride: stride)
             else { return nil }
             let converted = FramePlane(
@@ -56,7 +58,8 @@ extension VideoFrame {
             presentationTime: Duration(clockTime: sample.streamTime(of: pts)),
             duration: Duration(clockTime: me_buffer_duration(buffer)),
             runningTime: Duration(clockTime: sample.runningTime(of: pts)),
-            isKeyframe: me_buffer_is_keyframe(buffer) != 0, planes: delivered.planes, sample: sample)
+            isKeyframe: me_buffer_is_keyframe(buffer) != 0, index: index, planes: delivered.planes, sample: sample,
+            matrix: matrix)
         return withExtendedLifetime(storage) { body(frame) }
     }
 }

@@ -4,7 +4,13 @@
 /// `VideoFrame` is non-copyable and handed to callbacks `borrowing`, so the compiler refuses
 /// code that would keep it after the callback returns (the engine unmaps the frame then).
 /// Read its pixels with ``withBytes(ofPlane:_:)`` or ``color(atX:y:)``, or keep an owned copy
-/// with ``makeImage()``.
+/// with ``makeImage()`` (as delivered) or ``makeRGBAImage()`` (converted to RGBA).
+///
+/// Swift 6.3.1 crashes (signal 11) compiling a nested function or closure that captures a
+/// borrowed `VideoFrame`. Pass the frame to such a helper as a `borrowing` parameter instead
+/// (`func centre(_ frame: borrowing VideoFrame) -> RGBAColor`), or use the helpers here, which
+/// cover the common work: a pixel's colour, an RGBA copy, the frame's number and times
+/// (``index``, ``presentationTime`` and `Duration/inSeconds`).
 public struct VideoFrame: ~Copyable {
     /// The layout of the pixels.
     public let format: PixelFormat
@@ -23,9 +29,17 @@ public struct VideoFrame: ~Copyable {
     public let runningTime: Duration?
     /// Whether the frame was a keyframe in the compressed stream.
     public let isKeyframe: Bool
+    /// The frame's number among the frames its sink delivered: 0 for the first frame the sink's
+    /// output handed over after the player attached it (when preparing the movie, or when
+    /// ``MoviePlayer/setVideoSink(_:)`` moved the video to it), then 1, 2, ... in delivery order.
+    /// Seeks, loops and rate changes do not reset it; frames a sink skips (``FrameSink``'s
+    /// `every`) are not counted. For the frame's place in the movie, read ``presentationTime``.
+    public let index: Int
 
     let planes: [FramePlane]
     let sample: Sample
+    /// The YUV-to-RGB matrix the movie's caps give, for ``makeRGBAImage()``.
+    let matrix: PackedConversion.Matrix
 
     /// The number of planes (3 for I420, 2 for NV12, 1 for RGBA and BGRA).
     public var planeCount: Int { planes.count }
@@ -54,7 +68,8 @@ public struct VideoFrame: ~Copyable {
         return try body(buffer.bytes)
     }
 
-    /// The colour of the pixel at (`x`, `y`), converted to RGBA (BT.601 for YUV formats).
+    /// The colour of the pixel at (`x`, `y`), converted to RGBA (limited-range BT.601 for YUV
+    /// formats), for any format the frames sink delivers: I420, NV12, RGBA or BGRA.
     /// - Parameters:
     ///   - x: Column, from 0 at the left.
     ///   - y: Row, from 0 at the top.
@@ -67,12 +82,24 @@ public struct VideoFrame: ~Copyable {
         }
     }
 
-    /// An owned copy of the frame that may outlive the callback and cross threads.
+    /// An owned copy of the frame, in the format it was delivered in, that may outlive the
+    /// callback and cross threads.
     /// - Returns: The copy.
     public func makeImage() -> VideoImage {
         VideoImage(
             format: format, width: width, height: height, presentationTime: presentationTime,
-            planes: planes.map { Array($0.buffer) }, strides: planes.map(\.stride))
+            planes: planes.map { Array($0.buffer) }, strides: planes.map(\.stride), matrix: matrix)
+    }
+
+    /// An owned copy of the frame converted to RGBA (one plane, rows of `width * 4` bytes), from
+    /// any format the frames sink delivers. YUV is converted with libyuv and the matrix the
+    /// movie's caps name (BT.601 for SD and unknown, BT.709 for HD), as a sink asked for
+    /// ``PixelFormat/rgba`` would; BGRA has its channels swapped; RGBA is copied.
+    /// - Returns: The RGBA copy.
+    public func makeRGBAImage() -> VideoImage {
+        PackedConversion.rgbaImage(
+            of: planes, format: format, width: width, height: height, matrix: matrix,
+            presentationTime: presentationTime)
     }
 }
 

@@ -12,6 +12,8 @@ public struct VideoImage: Sendable, Hashable {
     public let planes: [[UInt8]]
     /// Each plane's stride in bytes.
     public let strides: [Int]
+    /// The YUV-to-RGB matrix of the movie the frame came from, for ``convertedToRGBA()``.
+    let matrix: PackedConversion.Matrix
 
     /// The colour of the pixel at (`x`, `y`), converted to RGBA (BT.601 for YUV formats).
     /// - Parameters:
@@ -23,5 +25,26 @@ public struct VideoImage: Sendable, Hashable {
             x >= 0 && x < width && y >= 0 && y < height, "(\(x), \(y)) is outside the \(width)x\(height) image")
         return PixelReader.color(format: format, x: x, y: y, strides: strides) { plane, offset in planes[plane][offset]
         }
+    }
+
+    /// The image converted to RGBA (one plane, rows of `width * 4` bytes), as
+    /// ``VideoFrame/makeRGBAImage()`` converts a frame: YUV with libyuv and the movie's matrix,
+    /// BGRA with its channels swapped. An RGBA image is returned as it is.
+    /// - Returns: The RGBA image.
+    public func convertedToRGBA() -> VideoImage {
+        if format == .rgba { return self }
+        // Each plane's bytes, pinned for the conversion (at most three planes).
+        func pinned(_ index: Int, _ done: [FramePlane]) -> VideoImage {
+            guard index < planes.count else {
+                return PackedConversion.rgbaImage(
+                    of: done, format: format, width: width, height: height, matrix: matrix,
+                    presentationTime: presentationTime)
+            }
+            return planes[index].withUnsafeBytes { bytes in
+                let rows = strides[index] > 0 ? bytes.count / strides[index] : 0
+                return pinned(index + 1, done + [FramePlane(buffer: bytes, stride: strides[index], rows: rows)])
+            }
+        }
+        return pinned(0, [])
     }
 }

@@ -114,6 +114,12 @@ final class VideoOutputBin: Sendable {
             if let size = consumer.size, size.width <= 0 || size.height <= 0 {
                 throw MediaError(.invalidArgument, "a frame size must be positive, not \(size)")
             }
+            guard (1...FrameConsumer.largestEvery).contains(consumer.every) else {
+                throw MediaError(
+                    .invalidArgument,
+                    "a frames sink delivers every Nth frame for N from 1 to \(FrameConsumer.largestEvery), not \(consumer.every)"
+                )
+            }
             return OutputChain(elements: try makeFrameChain(for: consumer), sinkSize: consumer.size)
         }
     }
@@ -171,9 +177,16 @@ final class VideoOutputBin: Sendable {
         }
     }
 
-    /// `videoconvert ! appsink caps=video/x-raw,format=F`: the scaler before it already gives the
-    /// frames their size.
+    /// `[meframeselect every=N !] videoconvert ! appsink caps=video/x-raw,format=F`: the scaler
+    /// before it already gives the frames their size; the selector, when one frame in N is
+    /// wanted, drops the others before anything converts them.
     private static func makeFrameChain(for consumer: FrameConsumer) throws(MediaError) -> [Element] {
+        var select: [Element] = []
+        if consumer.every > 1 {
+            let selector = try Element.make("meframeselect")
+            try selector.set("every", .int(consumer.every))
+            select = [selector]
+        }
         let convert = try Element.make("videoconvert")
         // videoconvert is a pass-through when the decoder already produces the format asked
         // for; when it must convert, let it use every core.
@@ -192,7 +205,7 @@ final class VideoOutputBin: Sendable {
         // pictures come straight through instead of being copied into plain buffers.
         me_accept_video_meta(appsink.pointer)
         FrameDelivery(consumer: consumer).install(on: appsink)
-        return [convert, appsink]
+        return select + [convert, appsink]
     }
 }
 

@@ -79,22 +79,32 @@ public struct FrameConsumer: Sendable {
     public var size: VideoSize?
     /// Whether frames arrive at playback speed (true) or as fast as they decode (false).
     public var synchronized: Bool
+    /// Delivers one frame in this many (1: every frame): the first frame, then every Nth after
+    /// it; a flushing seek starts the count again at the frame it lands on. The others are
+    /// dropped before conversion, so they cost neither conversion nor a call.
+    public var every: Int
     /// Receives each frame on a streaming thread; the frame is valid only during the call.
     public var handler: @Sendable (borrowing VideoFrame) -> Void
+
+    /// The largest ``every`` (GStreamer's frame selector counts in 32 bits).
+    public static let largestEvery = Int(UInt32.max)
 
     /// Creates a frame consumer.
     /// - Parameters:
     ///   - format: The pixel format wanted.
     ///   - size: The size wanted, or nil for the movie's own.
     ///   - synchronized: Whether to deliver at playback speed.
+    ///   - every: Deliver one frame in this many, from 1 (every frame) to ``largestEvery``;
+    ///     other values make the output fail with ``MediaError/Code/invalidArgument``.
     ///   - handler: Receives each frame on a streaming thread.
     public init(
-        format: PixelFormat = .i420, size: VideoSize? = nil, synchronized: Bool = true,
+        format: PixelFormat = .i420, size: VideoSize? = nil, synchronized: Bool = true, every: Int = 1,
         handler: @escaping @Sendable (borrowing VideoFrame) -> Void
     ) {
         self.format = format
         self.size = size
         self.synchronized = synchronized
+        self.every = every
         self.handler = handler
     }
 }
