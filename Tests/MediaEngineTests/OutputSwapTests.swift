@@ -46,13 +46,31 @@ struct OutputSwapTests {
         // Runs A, B, A, B, A: each swap moved the very next frame.
         let runs = zip(all.dropFirst(), all).filter { $0.sink != $1.sink }.count
         #expect(runs == 4, "\(all.map(\.sink))")
-        // The largest wait at a swap (between the last frame in one sink and the first in the
-        // next), as the issue asks: about one frame interval. Gaps elsewhere are the machine's
-        // scheduling, not the swap's.
-        let gaps = zip(all.dropFirst(), all).filter { $0.sink != $1.sink }.map { $0.arrival - $1.arrival }
-        #expect(gaps.count == 4)
-        let worst = gaps.max() ?? .zero
-        #expect(worst < .milliseconds(33) * 2, "a swap held playback for \(worst)")
+        // How late the swap makes playback: each of the new sink's first three frames against
+        // the schedule the old sink's last frame kept (its arrival plus the difference in running
+        // time). Measured on a quiet machine: within 2 ms of the schedule. The first frame in the
+        // new sink comes early, as soon as the sink is linked (up to one interval before its
+        // time; measured 29-31 ms early), the next ones on time. The bound is one frame interval
+        // plus this run's own scheduling jitter: the most any frame came late after the one
+        // before it away from the swaps (0-2 ms when quiet; tens of ms when the machine is
+        // overloaded, and then the swapped frames are late by as much).
+        let swaps = all.indices.dropFirst().filter { all[$0].sink != all[$0 - 1].sink }
+        #expect(swaps.count == 4)
+        func lateness(_ record: FrameRecorder.Record, after before: FrameRecorder.Record) -> Duration {
+            (record.arrival - before.arrival) - ((record.runningTime ?? .zero) - (before.runningTime ?? .zero))
+        }
+        let nearSwaps = Set(swaps.flatMap { $0...($0 + 2) })
+        let jitter =
+            all.indices.dropFirst().filter { !nearSwaps.contains($0) }.map { lateness(all[$0], after: all[$0 - 1]) }
+            .max() ?? .zero
+        let allowed = Duration.milliseconds(33) + max(jitter, .zero)
+        for swap in swaps where swap + 2 < all.count {
+            for record in all[swap...(swap + 2)] {
+                let late = lateness(record, after: all[swap - 1])
+                #expect(
+                    late < allowed, "\(record) came \(late) late after the swap at frame \(swap) (jitter \(jitter))")
+            }
+        }
         #expect(recorder.events.filter { $0 == .videoSinkChanged }.count == 4)
     }
 
