@@ -1,6 +1,7 @@
 import FileSource
 import MediaEngine
 import MediaTestSupport
+import Synchronization
 import Testing
 
 @Suite("Video sink registry")
@@ -63,10 +64,11 @@ struct VideoSinkRegistryTests {
 
     @Test("a plugin's sink registers and plays; an element that does not exist names its package")
     func pluginSink() async throws {
-        struct CountingSink: VideoSink {
+        /// Counts the frames it is given, written as a plugin would: public API only.
+        final class CountingSink: VideoSink {
+            let count = Mutex(0)
             func makeOutput() throws(MediaError) -> VideoOutput {
-                .element(
-                    ElementDescription(factory: "fakesink", properties: ["sync": false, "signal-handoffs": false]))
+                .frames(FrameConsumer(synchronized: false) { [self] _ in count.withLock { $0 += 1 } })
             }
         }
         struct MissingElementSink: VideoSink {
@@ -80,11 +82,15 @@ struct VideoSinkRegistryTests {
             }
         }
         let registry = VideoSinkRegistry(builtIns: false)
-        try registry.register("counting", summary: "test", capabilities: .external) { _ in CountingSink() }
+        let counting = CountingSink()
+        try registry.register("counting", summary: "test", capabilities: .external) { _ in counting }
         let clip = try await TestMedia.url(for: TestMedia.bars)
         let player = MoviePlayer(source: FileSource(url: clip), videoSink: try registry.makeSink(named: "counting"))
-        try await player.prepareToPlay()
-        #expect(player.readyForDisplay)
+        let recorder = EventRecorder(player)
+        try await player.play()
+        let (reason, error) = try await recorder.waitForFinish()
+        #expect(reason == .playbackEnded && error == nil)
+        #expect(counting.count.withLock { $0 } == 60)  // every frame of the 2-second clip
 
         let missing = MoviePlayer(source: FileSource(url: clip), videoSink: MissingElementSink())
         await #expect(throws: MediaError.self) { try await missing.prepareToPlay() }
