@@ -26,9 +26,6 @@ extension Duration {
     /// (2^53 nanoseconds); longer durations round to `Double`'s precision.
     public var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 
-    /// The same as ``inSeconds``; kept for the player core's own uses until they move to it.
-    var secondsValue: Double { inSeconds }
-
     /// The duration in nanoseconds, clamped to GStreamer's clock-time range.
     var clockTime: GstClockTime {
         let (seconds, attoseconds) = components

@@ -76,7 +76,10 @@ public final class MoviePlayer: Sendable {
     // MARK: Events
 
     /// A new subscription to the player's events, from now on, in order; it ends when the
-    /// player is released. Each access makes a new, independent subscription.
+    /// player is released. Each access makes a new, independent subscription. Each subscription
+    /// keeps at most ``PlayerEvents/bufferLimit`` (1024) events it has not read yet; a subscriber
+    /// that falls further behind loses the oldest of them, never the newest, and neither the
+    /// player nor other subscriptions wait for it.
     public var events: PlayerEvents { core.hub.subscribe() }
 
     // MARK: What is playing
@@ -94,7 +97,8 @@ public final class MoviePlayer: Sendable {
 
     /// Moves the video to another sink. While a movie plays the switch happens between two
     /// frames, without stopping: no frame is lost or shown twice, the sound goes on, and the
-    /// pause at the switch is at most one frame interval. When paused, the new sink shows the
+    /// switch delays no frame: the relink takes a few milliseconds, within the wait for the next
+    /// frame, which the new sink gets as soon as it is linked. When paused, the new sink shows the
     /// current frame. Otherwise the sink is used from the next preparation on. Announces
     /// ``PlayerEvent/videoSinkChanged`` and, when the sink is or was external,
     /// ``PlayerEvent/externalPlaybackActiveChanged(_:)``.
@@ -225,7 +229,8 @@ public final class MoviePlayer: Sendable {
     /// has chosen one, and for a movie without video.
     public var videoDecoder: String? { core.state.withLock { $0.videoDecoder } }
 
-    /// The movie's metadata (GStreamer tag names to values: `title`, `video-codec`, ...).
+    /// The movie's metadata (GStreamer tag names to values: `title`, `video-codec`, ...). For the
+    /// common tags typed (title, artist, codecs, bitrate, ...), see ``movieMetadata``.
     public var metadata: [String: String] { core.state.withLock { $0.metadata } }
 
     /// The error that ended the last playback, if one did.

@@ -112,7 +112,7 @@ final class PlayerExecutor: Sendable {
     /// Runs `work` on the thread once `delay` has passed (and the work before it has run).
     func enqueue(after delay: Duration, _ work: @escaping @Sendable () -> Void) {
         // The timer does not keep the queue alive: once the thread has ended, the work is dropped.
-        DispatchQueue.global().asyncAfter(deadline: .now() + delay.secondsValue) { [weak context] in
+        DispatchQueue.global().asyncAfter(deadline: .now() + delay.inSeconds) { [weak context] in
             context?.push(work)
         }
     }
