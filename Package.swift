@@ -43,6 +43,16 @@ let package = Package(
             name: "engine-bench", dependencies: ["MediaEngine", "FileSource"], path: "Benchmarks/engine-bench"),
         .executableTarget(
             name: "engine-leak-check", dependencies: ["MediaEngine", "FileSource"], path: "Tests/LeakCheck"),
+        // Fuzzing (`make fuzz`): one executable per parser, a libFuzzer target when built with
+        // `-sanitize=fuzzer,address -DFUZZING`, otherwise a replayer of the files it is given.
+        .target(name: "CFuzzerDriver", path: "Fuzz/CFuzzerDriver"),
+        .target(
+            name: "ParserFuzzing", dependencies: ["MediaEngine", "FileSource", "CFuzzerDriver"],
+            path: "Fuzz/ParserFuzzing"),
+        .executableTarget(
+            name: "FuzzContainerInspector", dependencies: ["ParserFuzzing"], path: "Fuzz/FuzzContainerInspector"),
+        .executableTarget(name: "FuzzSubtitles", dependencies: ["ParserFuzzing"], path: "Fuzz/FuzzSubtitles"),
+        .executableTarget(name: "FuzzSinkOptions", dependencies: ["ParserFuzzing"], path: "Fuzz/FuzzSinkOptions"),
         .target(name: "MediaTestSupport", dependencies: ["MediaEngine"], path: "Tests/MediaTestSupport"),
         .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine", "FileSource", "MediaTestSupport"]),
         .testTarget(name: "FileSourceTests", dependencies: ["FileSource", "MediaTestSupport"]),
