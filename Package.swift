@@ -54,7 +54,9 @@ let package = Package(
         .executableTarget(name: "FuzzSubtitles", dependencies: ["ParserFuzzing"], path: "Fuzz/FuzzSubtitles"),
         .executableTarget(name: "FuzzSinkOptions", dependencies: ["ParserFuzzing"], path: "Fuzz/FuzzSinkOptions"),
         .target(name: "MediaTestSupport", dependencies: ["MediaEngine"], path: "Tests/MediaTestSupport"),
-        .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine", "FileSource", "MediaTestSupport"]),
+        .testTarget(
+            name: "MediaEngineTests", dependencies: ["MediaEngine", "FileSource", "MediaTestSupport", "ParserFuzzing"],
+            exclude: ["FuzzRegressions/Inputs"]),
         .testTarget(name: "FileSourceTests", dependencies: ["FileSource", "MediaTestSupport"]),
         .testTarget(name: "ExamplesTests", dependencies: ["MediaTestSupport"]),
     ]
