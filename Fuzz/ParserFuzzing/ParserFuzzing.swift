@@ -61,10 +61,9 @@ package enum ParserFuzzing {
     /// A registry of the built-in sinks that sees no display.
     private static let registry = VideoSinkRegistry(builtIns: true, environment: [:])
 
-    /// A writable folder for the `images` sink, made once per process.
+    /// A writable folder for the `images` sink, shared by every run (the sink only checks it; nothing is written).
     private static let imageFolder: String = {
-        let folder = FileManager.default.temporaryDirectory
-            .appendingPathComponent("swift-media-engine-fuzz-\(ProcessInfo.processInfo.processIdentifier)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("swift-media-engine-fuzz-images")
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder.path
     }()
