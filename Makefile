@@ -1,7 +1,9 @@
 # swift-media-engine: two commands from a fresh Debian 12 machine with Swift to green.
 #   make demo   installs what is missing, builds, and plays the built-in sample movie
 #   make test   installs what is missing, checks formatting, runs every test
-# Other targets: build, release, bench, leaks, fuzz, format, docs, clean.
+# Other targets: build, release, bench, leaks, fuzz, stress, format, docs, clean.
+#   make stress  50 players at once under random commands, then the whole suite STRESS_RUNS (10)
+#                times, each with one core kept busy by another process; not part of test
 #   make fuzz   runs libFuzzer on each of the engine's parsers, FUZZ_SECONDS (60) each; not part of test
 
 SHELL := /bin/bash
@@ -28,7 +30,7 @@ FUZZ_BUILD := .build/fuzz
 FUZZ_BUILD_FLAGS := -c release --build-path $(FUZZ_BUILD) -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING
 FUZZ_REGRESSIONS := Tests/MediaEngineTests/FuzzRegressions/Inputs
 
-.PHONY: all deps test-deps bench-deps build release demo test lint format bench leaks fuzz docs clean
+.PHONY: all deps test-deps bench-deps build release demo test lint format bench leaks fuzz stress docs clean
 
 all: build
 
@@ -82,6 +84,33 @@ test: test-deps lint
 bench: bench-deps
 	$(SWIFT) build -c release --product engine-bench
 	.build/release/engine-bench $(BENCH_ARGS)
+
+STRESS_PLAYERS ?= 50
+STRESS_SEED ?= 1
+STRESS_RUNS ?= 10
+STRESS_WEBM := .build/sample/stress.webm
+
+$(STRESS_WEBM): deps
+	@mkdir -p $(dir $(STRESS_WEBM))
+	gst-launch-1.0 -q videotestsrc num-buffers=60 pattern=ball ! video/x-raw,width=320,height=240,framerate=30/1 ! \
+		vp8enc deadline=1 ! webmmux ! filesink location=$(STRESS_WEBM)
+
+# One core kept busy by `yes` throughout. The player stress fails on any hung command, any
+# descriptor or player/bus thread left behind (after GLib's idle streaming threads have timed
+# out, 16 s); the suite must pass every run.
+stress: test-deps $(SAMPLE) $(STRESS_WEBM)
+	$(SWIFT) build --build-tests
+	@yes > /dev/null & busy=$$!; trap "kill $$busy" EXIT; \
+	STRESS_SETTLE_SECONDS=16 .build/debug/engine-leak-check stress $(STRESS_PLAYERS) $(STRESS_SEED) $(SAMPLE) \
+		$(STRESS_WEBM) > .build/stress.log || exit 1; \
+	summary=$$(tail -1 .build/stress.log); echo "$$summary"; \
+	echo "$$summary" | grep -q '"hung":0,' || { echo "stress: a command hung"; exit 1; }; \
+	echo "$$summary" | grep -q '"newDescriptors":\[\]' || { echo "stress: descriptors left open"; exit 1; }; \
+	echo "$$summary" | grep -q '"busThreads":0,' || { echo "stress: bus threads left"; exit 1; }; \
+	passed=0; for run in $$(seq 1 $(STRESS_RUNS)); do \
+		if $(SWIFT) test --skip-build > .build/stress-run-$$run.log 2>&1; then passed=$$((passed + 1)); \
+		else echo "run $$run failed: .build/stress-run-$$run.log"; grep "✘ Test" .build/stress-run-$$run.log | head -5; fi; \
+	done; echo "stress: $$passed passed, $$(($(STRESS_RUNS) - passed)) failed"; [ $$passed -eq $(STRESS_RUNS) ]
 
 leaks: build $(SAMPLE)
 	$(SWIFT) build --product engine-leak-check
