@@ -90,8 +90,13 @@ struct RepeatAndRangeTests {
         try await player.play()
         try await frames.waitForFrames(3)
         player.source = FileSource(url: try await TestMedia.url(for: TestMedia.anamorphic))
-        try await recorder.waitFor { $0 == .naturalSizeAvailable(VideoSize(width: 400, height: 100)) }
-        try await recorder.waitFor { $0 == .preparedToPlayChanged(true) }
+        do {
+            try await recorder.waitFor { $0 == .naturalSizeAvailable(VideoSize(width: 400, height: 100)) }
+            try await recorder.waitFor { $0 == .preparedToPlayChanged(true) }
+        } catch {
+            Issue.record("\(error); the events: \(recorder.events)")
+            throw error
+        }
         let afterReplacement = recorder.events.drop { $0 != .nowPlayingMovieChanged }
         #expect(afterReplacement.first == .nowPlayingMovieChanged)
         #expect(recorder.events.contains(.playbackDidFinish(.userExited, nil)))
