@@ -7,9 +7,9 @@ import Testing
 /// MPMoviePlayerController's states around preparation: autoplay, prepared-and-paused.
 @Suite("Playback states around preparation")
 struct PlaybackStateTests {
-    private func player(autoplay: Bool) async throws -> MoviePlayer {
+    private func player(autoplay: Bool, clip: TestMedia.Clip = TestMedia.bars) async throws -> MoviePlayer {
         let player = MoviePlayer(
-            source: FileSource(url: try await TestMedia.url(for: TestMedia.bars)), videoSink: NullVideoSink(),
+            source: FileSource(url: try await TestMedia.url(for: clip)), videoSink: NullVideoSink(),
             audioOutput: .discard)
         player.shouldAutoplay = autoplay
         return player
@@ -57,14 +57,15 @@ struct PlaybackStateTests {
 
     @Test("pause() during preparation leaves the movie paused once prepared, even with autoplay")
     func pauseWhilePreparing() async throws {
-        let player = try await player(autoplay: true)
+        // A minute long: however late this task runs, autoplay cannot have played it to the end.
+        let player = try await player(autoplay: true, clip: TestMedia.longBars)
         let recorder = EventRecorder(player)
         async let prepared: Void = player.prepareToPlay()
         // Preparation has begun once the source type is announced.
         try await recorder.waitFor("preparing") { $0 == .sourceTypeAvailable(.file) }
         try await player.pause()
         try await prepared
-        #expect(player.playbackState == .paused)
+        #expect(player.playbackState == .paused, "\(recorder.events)")
         await player.shutdown()
     }
 

@@ -48,8 +48,10 @@ extension PlayerCore {
             state.target = .paused
             state.supersedeStateWaiters()
             if state.playbackState == .stopped && !state.atEnd {
-                // Prepared and never started: the pipeline already holds the first frame, paused.
+                // Prepared and not started: the pipeline holds the first frame, paused, unless
+                // autoplay's play is on its way; pausing it again costs nothing.
                 state.setPlaybackState(.paused, &events)
+                executor.enqueue { session.pause() }
                 return nil
             }
             guard state.playbackState == .playing || state.playbackState == .interrupted else { return nil }
