@@ -31,25 +31,12 @@ final class BusThread: Sendable {
         self.bus = bus
         let context = BusThreadContext(bus: bus, pipeline: pipeline, handler: handler)
         self.context = context
-        var thread = pthread_t()
-        let unmanaged = Unmanaged.passRetained(context)
-        PlayerLifetimes.busThreads.enter()
-        let result = pthread_create(
-            &thread, nil,
-            { raw in
-                do {
-                    let context = Unmanaged<BusThreadContext>.fromOpaque(raw!).takeRetainedValue()
-                    context.run()
-                }
-                PlayerLifetimes.busThreads.leave()
-                return nil
-            }, unmanaged.toOpaque())
-        guard result == 0 else {
-            PlayerLifetimes.busThreads.leave()
-            unmanaged.release()
-            throw MediaError(.pipelineFailure, "cannot start the bus thread (error \(result))")
+        switch NativeThread.start(counting: PlayerLifetimes.busThreads, { context.run() }) {
+        case .success(let thread):
+            handle = thread
+        case .failure(let error):
+            throw MediaError(.pipelineFailure, "cannot start the bus thread (error \(error.code))")
         }
-        handle = thread
     }
 
     /// Whether the caller runs on this bus thread.

@@ -73,23 +73,14 @@ final class PlayerExecutor: Sendable {
     init() {
         let context = Context()
         self.context = context
-        var thread = pthread_t()
-        let unmanaged = Unmanaged.passRetained(context)
-        PlayerLifetimes.executors.enter()
-        let result = pthread_create(
-            &thread, nil,
-            { raw in
-                do {
-                    let context = Unmanaged<Context>.fromOpaque(raw!).takeRetainedValue()
-                    context.run()
-                }
-                PlayerLifetimes.executors.leave()
-                return nil
-            }, unmanaged.toOpaque())
-        // Without a thread of its own a player cannot work at all; the process is out of threads.
-        precondition(result == 0, "cannot start a player's thread (error \(result))")
-        pthread_detach(thread)
-        handle = thread
+        switch NativeThread.start(counting: PlayerLifetimes.executors, { context.run() }) {
+        case .success(let thread):
+            pthread_detach(thread)
+            handle = thread
+        case .failure(let error):
+            // Without a thread of its own a player cannot work at all: the process is out of threads.
+            preconditionFailure("cannot start a player's thread (error \(error.code))")
+        }
     }
 
     /// Whether the caller runs on this executor's thread.
