@@ -18,7 +18,7 @@ struct OverlayCompositingTests {
         init(_ probe: @escaping @Sendable (borrowing VideoFrame) -> Bool) { self.probe = probe }
 
         func sink(size: VideoSize? = nil, synchronized: Bool = true) -> FrameSink {
-            FrameSink(format: .rgba, size: size, synchronized: synchronized) { [self] frame in
+            FrameSink(format: .rgba, size: size, synchronized: synchronized, dropsLateFrames: false) { [self] frame in
                 let hit = probe(frame)
                 entries.withLock { $0.append((frame.presentationTime, hit)) }
                 waitlist.recheck()

@@ -167,7 +167,7 @@ struct UnpacedOutputTests {
 
     @Test("a synchronized frames sink still plays at the movie's pace")
     func pacedWithSound() async throws {
-        let sink = FrameSink(synchronized: true)
+        let sink = FrameSink(synchronized: true, dropsLateFrames: false)
         let (elapsed, player) = try await playToEnd(TestMedia.numberedWithAudio, sink, audio: .discard)
         #expect(sink.framesDelivered == 60)
         #expect(elapsed >= .milliseconds(1900), "2 s of movie took \(elapsed)")

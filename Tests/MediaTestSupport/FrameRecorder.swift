@@ -33,11 +33,13 @@ public final class FrameRecorder: Sendable {
     public init() {}
 
     /// A frames sink (I420 unless told otherwise) that records every frame here.
-    /// Several sinks may feed one recorder; `label` tells their frames apart.
+    /// Several sinks may feed one recorder; `label` tells their frames apart. Late frames are
+    /// delivered, not dropped: tests that count frames check the engine, not how busy the
+    /// machine running them is.
     public func sink(
         format: PixelFormat = .i420, size: VideoSize? = nil, synchronized: Bool = true, label: String = ""
     ) -> FrameSink {
-        FrameSink(format: format, size: size, synchronized: synchronized) { [self] frame in
+        FrameSink(format: format, size: size, synchronized: synchronized, dropsLateFrames: false) { [self] frame in
             record(
                 Record(
                     number: FrameNumber.read(frame), presentationTime: frame.presentationTime,

@@ -20,6 +20,8 @@ public final class FrameSink: VideoSink {
     public let synchronized: Bool
     /// Delivers one frame in this many (see ``FrameConsumer/every``); 1 delivers every frame.
     public let every: Int
+    /// Whether a synchronized sink drops frames that come too late (see ``FrameConsumer/dropsLateFrames``).
+    public let dropsLateFrames: Bool
     private let handler: (@Sendable (borrowing VideoFrame) -> Void)?
     private let slot = Mutex(Slot())
 
@@ -33,15 +35,18 @@ public final class FrameSink: VideoSink {
     ///     dropped before conversion: they are neither converted, counted, kept nor handed over.
     ///     Another value makes preparation (or ``MoviePlayer/setVideoSink(_:)``) fail with
     ///     ``MediaError/Code/invalidArgument`` when the player builds the output.
+    ///   - dropsLateFrames: With `synchronized`, whether frames too late for their time are dropped as a
+    ///     display drops them (default), or all delivered, late or not.
     ///   - onFrame: Called on the streaming thread for each frame; the frame is valid only during the call.
     public init(
         format: PixelFormat = .i420, size: VideoSize? = nil, synchronized: Bool = true, every: Int = 1,
-        onFrame: (@Sendable (borrowing VideoFrame) -> Void)? = nil
+        dropsLateFrames: Bool = true, onFrame: (@Sendable (borrowing VideoFrame) -> Void)? = nil
     ) {
         self.format = format
         self.size = size
         self.synchronized = synchronized
         self.every = every
+        self.dropsLateFrames = dropsLateFrames
         self.handler = onFrame
     }
 
@@ -61,11 +66,13 @@ public final class FrameSink: VideoSink {
     /// A frame consumer that counts frames, keeps the latest and calls the handler.
     /// - Returns: The consumer.
     public func makeOutput() throws(MediaError) -> VideoOutput {
-        .frames(
-            FrameConsumer(format: format, size: size, synchronized: synchronized, every: every) { [self] frame in
-                record(frame)
-                handler?(frame)
-            })
+        var consumer = FrameConsumer(format: format, size: size, synchronized: synchronized, every: every) {
+            [self] frame in
+            record(frame)
+            handler?(frame)
+        }
+        consumer.dropsLateFrames = dropsLateFrames
+        return .frames(consumer)
     }
 
     private func record(_ frame: borrowing VideoFrame) {

@@ -199,7 +199,8 @@ final class VideoOutputBin: Sendable {
         let appsink = try Element.make("appsink")
         try appsink.set([
             "caps": .string("video/x-raw,format=(string)\(formats)"), "sync": .bool(consumer.synchronized),
-            "enable-last-sample": false, "max-buffers": 2, "qos": .bool(consumer.synchronized),
+            "enable-last-sample": false, "max-buffers": 2,
+            "qos": .bool(consumer.synchronized && consumer.dropsLateFrames),
         ])
         // Frames are read through their video meta (gst_video_frame_map), so the decoder's own
         // pictures come straight through instead of being copied into plain buffers.
