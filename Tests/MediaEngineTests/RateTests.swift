@@ -59,8 +59,9 @@ struct RateTests {
         await #expect { try await player.setRate(-1) } throws: { ($0 as? MediaError)?.code == .unsupportedOperation }
         #expect(player.currentPlaybackRate == 1)
         #expect(player.playbackState == .playing)
+        // Three more frames, or the last of the clip's 60 when a busy machine got this far late.
         let count = frames.records.count
-        try await frames.waitForFrames(count + 3)
+        try await frames.waitForFrames(min(count + 3, 60))
         let numbers = frames.records.compactMap(\.number)
         #expect(numbers == numbers.sorted(), "\(numbers)")
     }
