@@ -49,7 +49,7 @@ gboolean me_post_application_message(GstElement *element, const gchar *name) {
 static void on_have_type(GstElement *typefind, guint probability, GstCaps *caps, gpointer user_data) {
     (void)user_data;
     gchar *text = gst_caps_to_string(caps);
-    GstStructure *s = gst_structure_new("me-stream-type", "caps", G_TYPE_STRING, text, "probability", G_TYPE_UINT,
+    GstStructure *s = gst_structure_new(ME_MESSAGE_STREAM_TYPE, "caps", G_TYPE_STRING, text, "probability", G_TYPE_UINT,
                                         probability, NULL);
     g_free(text);
     gst_element_post_message(typefind, gst_message_new_application(GST_OBJECT(typefind), s));
@@ -68,7 +68,7 @@ static void on_deep_element_added(GstBin *bin, GstBin *sub_bin, GstElement *elem
         element_factory ? gst_element_factory_get_metadata(element_factory, GST_ELEMENT_METADATA_KLASS) : NULL;
     if (klass && strstr(klass, "Decoder") && strstr(klass, "Video")) {
         me_mark_keyframes(element);
-        GstStructure *s = gst_structure_new("me-video-decoder", "factory", G_TYPE_STRING, factory, NULL);
+        GstStructure *s = gst_structure_new(ME_MESSAGE_VIDEO_DECODER, "factory", G_TYPE_STRING, factory, NULL);
         gst_element_post_message(element, gst_message_new_application(GST_OBJECT(element), s));
     }
 }
@@ -182,7 +182,7 @@ static GstPadProbeReturn on_first_frame_probe(GstPad *pad, GstPadProbeInfo *info
         if (g_atomic_int_compare_and_exchange(&watch->seen, FALSE, TRUE)) {
             gst_element_post_message(
                 watch->element,
-                gst_message_new_application(GST_OBJECT(watch->element), gst_structure_new_empty("me-first-frame-held")));
+                gst_message_new_application(GST_OBJECT(watch->element), gst_structure_new_empty(ME_MESSAGE_FIRST_FRAME_HELD)));
         }
         return GST_PAD_PROBE_DROP;
     }
@@ -215,7 +215,7 @@ static GstPadProbeReturn on_first_frame_probe(GstPad *pad, GstPadProbeInfo *info
     if (watch->segment.format == GST_FORMAT_TIME && GST_BUFFER_PTS_IS_VALID(buffer)) {
         stream_time = gst_segment_to_stream_time(&watch->segment, GST_FORMAT_TIME, GST_BUFFER_PTS(buffer));
     }
-    GstStructure *s = gst_structure_new("me-first-frame", "width", G_TYPE_INT, width, "height", G_TYPE_INT, height,
+    GstStructure *s = gst_structure_new(ME_MESSAGE_FIRST_FRAME, "width", G_TYPE_INT, width, "height", G_TYPE_INT, height,
                                         "par-n", G_TYPE_INT, par_n, "par-d", G_TYPE_INT, par_d, "stream-time",
                                         G_TYPE_UINT64, stream_time, "seqnum", G_TYPE_UINT, watch->seqnum, NULL);
     gst_element_post_message(watch->element, gst_message_new_application(GST_OBJECT(watch->element), s));

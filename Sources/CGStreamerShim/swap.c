@@ -96,7 +96,7 @@ static GstPadProbeReturn on_idle_swap(GstPad *pad, GstPadProbeInfo *info, gpoint
     gst_element_link(plan->upstream, g_ptr_array_index(plan->new_chain, 0));
     gst_element_post_message(GST_ELEMENT(plan->bin),
                              gst_message_new_application(GST_OBJECT(plan->bin),
-                                                         gst_structure_new_empty("me-output-swapped")));
+                                                         gst_structure_new_empty(ME_MESSAGE_OUTPUT_SWAPPED)));
     return GST_PAD_PROBE_REMOVE;
 }
 

@@ -46,6 +46,19 @@ const gchar *me_element_factory_name(GstElement *element);
 
 // MARK: Messages posted by the engine's own probes.
 // Posts an application message named `name` on `element`'s bus.
+// The engine's own bus messages: application messages by structure name, each name defined
+// once here. The C elements post them; Swift maps each to a typed BusMessage case.
+#define ME_MESSAGE_STREAM_TYPE "me-stream-type"
+#define ME_MESSAGE_VIDEO_DECODER "me-video-decoder"
+#define ME_MESSAGE_FIRST_FRAME "me-first-frame"
+#define ME_MESSAGE_FIRST_FRAME_HELD "me-first-frame-held"
+#define ME_MESSAGE_OUTPUT_SWAPPED "me-output-swapped"
+#define ME_MESSAGE_STATE_CHANGE_FAILED "me-state-change-failed"
+#define ME_MESSAGE_SOURCE_SETTINGS_FAILED "me-source-settings-failed"
+#define ME_MESSAGE_BUS_STOP "me-bus-stop"
+/// Followed by the epoch's number: "me-epoch-3" marks where a reloaded movie's messages begin.
+#define ME_MESSAGE_EPOCH_PREFIX "me-epoch-"
+
 gboolean me_post_application_message(GstElement *element, const gchar *name);
 
 /// Watches every typefind element that `bin` (or any bin below it) creates and

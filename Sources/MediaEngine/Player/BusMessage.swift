@@ -29,8 +29,16 @@ enum BusMessage: Sendable {
     case firstFrameHeld
     case clockLost
     case latencyChanged
-    /// Something the engine posted to itself (its name).
-    case application(String)
+    /// The video output moved to another sink (posted by the swap in the shim).
+    case outputSwapped
+    /// A state change of the pipeline failed (posted after GStreamer's own error, if any).
+    case stateChangeFailed
+    /// A source setting did not fit the source element (the failure is kept by `SourceSetup`).
+    case sourceSettingsFailed
+    /// Where a reloaded movie's messages begin: the epoch's number.
+    case newEpoch(Int)
+    /// The bus thread is asked to end.
+    case stopBusThread
 
     /// The message types the bus thread pops; GStreamer drops the rest unread.
     static let interestingTypes: GstMessageType = GstMessageType(
@@ -88,15 +96,16 @@ enum BusMessage: Sendable {
             self = .missingPlugin(description: description, caps: caps)
         case GST_MESSAGE_APPLICATION:
             guard let structure = message.structure else { return nil }
-            switch structure.name {
-            case "me-stream-type":
+            let name = structure.name
+            switch name {
+            case ME_MESSAGE_STREAM_TYPE:
                 self = .streamTypeFound(caps: structure.string("caps") ?? "")
-            case "me-video-decoder":
+            case ME_MESSAGE_VIDEO_DECODER:
                 guard let factory = structure.string("factory") else { return nil }
                 self = .videoDecoderChosen(factory)
-            case "me-first-frame-held":
+            case ME_MESSAGE_FIRST_FRAME_HELD:
                 self = .firstFrameHeld
-            case "me-first-frame":
+            case ME_MESSAGE_FIRST_FRAME:
                 let parN = structure.int("par-n") ?? 1
                 let parD = structure.int("par-d") ?? 1
                 self = .firstFrame(
@@ -104,9 +113,20 @@ enum BusMessage: Sendable {
                         width: structure.int("width") ?? 0, height: structure.int("height") ?? 0,
                         pixelAspectRatio: parN > 0 && parD > 0 ? Double(parN) / Double(parD) : 1,
                         streamTime: structure.uint64("stream-time").flatMap { Duration(clockTime: GstClockTime($0)) },
-                        seqnum: UInt32(structure.uint("seqnum") ?? 0)))
-            case let name:
-                self = .application(name)
+                        seqnum: UInt32(truncatingIfNeeded: structure.uint("seqnum") ?? 0)))
+            case ME_MESSAGE_OUTPUT_SWAPPED:
+                self = .outputSwapped
+            case ME_MESSAGE_STATE_CHANGE_FAILED:
+                self = .stateChangeFailed
+            case ME_MESSAGE_SOURCE_SETTINGS_FAILED:
+                self = .sourceSettingsFailed
+            case ME_MESSAGE_BUS_STOP:
+                self = .stopBusThread
+            case _ where name.hasPrefix(ME_MESSAGE_EPOCH_PREFIX):
+                guard let epoch = Int(name.dropFirst(ME_MESSAGE_EPOCH_PREFIX.count)) else { return nil }
+                self = .newEpoch(epoch)
+            default:
+                return nil  // Not one of the engine's.
             }
         default:
             return nil

@@ -14,8 +14,6 @@ internal import CGStreamerShim
 final class BusThread: Sendable {
     enum Verdict: Sendable { case carryOn, exit }
 
-    static let stopMessageName = "me-bus-stop"
-
     private let bus: Bus
     private let handle: pthread_t
     private let context: BusThreadContext
@@ -51,7 +49,7 @@ final class BusThread: Sendable {
             pthread_detach(handle)
             return
         }
-        bus.postApplicationMessage(Self.stopMessageName)
+        bus.postApplicationMessage(ME_MESSAGE_BUS_STOP)
         pthread_join(handle, nil)
     }
 }
@@ -75,7 +73,7 @@ private final class BusThreadContext: Sendable {
         while !exitRequested.load() {
             guard let message = bus.waitForMessage(of: BusMessage.interestingTypes) else { continue }
             guard let translated = BusMessage(message, pipeline: pipeline) else { continue }
-            if case .application(BusThread.stopMessageName) = translated { return }
+            if case .stopBusThread = translated { return }
             if handler(translated) == .exit { return }
         }
     }

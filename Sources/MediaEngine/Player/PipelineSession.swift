@@ -14,9 +14,6 @@ final class PipelineSession: Sendable {
     /// The audio sink of a pipeline that plays no sound: never linked, never probed.
     private static let silentAudio = ElementDescription(factory: "fakesink", properties: ["sync": false])
 
-    /// The application message that marks where the messages of a reloaded movie begin.
-    static let epochMessagePrefix = "me-epoch-"
-
     let id: Int
     /// The player's own thread: every call that changes the pipeline runs there.
     let executor: PlayerExecutor
@@ -100,7 +97,7 @@ final class PipelineSession: Sendable {
             if playbin.setState(target) == GST_STATE_CHANGE_FAILURE {
                 // GStreamer posts the reason as an ERROR first; this marks the end of it for the
                 // bus thread in case no element said anything.
-                playbin.bus?.postApplicationMessage(PlayerCore.stateChangeFailedMessage, from: playbin)
+                playbin.bus?.postApplicationMessage(ME_MESSAGE_STATE_CHANGE_FAILED, from: playbin)
             }
         }
     }
@@ -120,9 +117,9 @@ final class PipelineSession: Sendable {
             } catch {
                 return .failure(error)
             }
-            playbin.bus?.postApplicationMessage(Self.epochMessagePrefix + String(epoch), from: playbin)
+            playbin.bus?.postApplicationMessage(ME_MESSAGE_EPOCH_PREFIX + String(epoch), from: playbin)
             if playbin.setState(GST_STATE_PAUSED) == GST_STATE_CHANGE_FAILURE {
-                playbin.bus?.postApplicationMessage(PlayerCore.stateChangeFailedMessage, from: playbin)
+                playbin.bus?.postApplicationMessage(ME_MESSAGE_STATE_CHANGE_FAILED, from: playbin)
             }
             return .success(())
         }
@@ -197,7 +194,6 @@ final class PipelineSession: Sendable {
 ///
 /// The signal handler is a C function that runs on the thread that changes the pipeline's state.
 final class SourceSetup: Sendable {
-    static let failedMessage = "me-source-settings-failed"
 
     /// The settings of the movie being loaded (replaced when the pipeline is reused).
     let settings: Mutex<SourceSettings>
@@ -229,7 +225,7 @@ final class SourceSetup: Sendable {
                 try source.set(key, settings.properties[key]!)
             } catch {
                 failure.withLock { $0 = $0 ?? error }
-                source.postApplicationMessage(Self.failedMessage)
+                source.postApplicationMessage(ME_MESSAGE_SOURCE_SETTINGS_FAILED)
                 return
             }
         }

@@ -9,9 +9,7 @@ extension PlayerCore {
         guard let session = state.withLock({ $0.session(id) }) else { return .exit }
         // After the pipeline was reused for another movie, what the bus still holds of the
         // previous one comes before the new epoch's marker and is dropped.
-        if case .application(let name) = message, name.hasPrefix(PipelineSession.epochMessagePrefix),
-            let epoch = Int(name.dropFirst(PipelineSession.epochMessagePrefix.count))
-        {
+        if case .newEpoch(let epoch) = message {
             state.withLock { $0.epochSeen = epoch }
             return .carryOn
         }
@@ -104,23 +102,22 @@ extension PlayerCore {
             }
         case .latencyChanged:
             session.recalculateLatency()
-        case .application(let name):
-            if name == PlayerCore.stateChangeFailedMessage {
-                let error = state.withLock { $0.lastError }
-                fail(session: id, with: error ?? MediaError(.pipelineFailure, "the pipeline refused to change state"))
-                return .exit
+        case .stateChangeFailed:
+            let error = state.withLock { $0.lastError }
+            fail(session: id, with: error ?? MediaError(.pipelineFailure, "the pipeline refused to change state"))
+            return .exit
+        case .outputSwapped:
+            update { state, events in
+                guard state.session === session else { return }
+                events.append(.videoSinkChanged)
+                state.waiters.resolve(.outputSwapped)
             }
-            if name == VideoOutputBin.swappedMessage {
-                update { state, events in
-                    guard state.session === session else { return }
-                    events.append(.videoSinkChanged)
-                    state.waiters.resolve(.outputSwapped)
-                }
-            }
-            if name == SourceSetup.failedMessage, let error = session.sourceSetup.failure.withLock({ $0 }) {
-                fail(session: id, with: error)
-                return .exit
-            }
+        case .sourceSettingsFailed:
+            guard let error = session.sourceSetup.failure.withLock({ $0 }) else { break }
+            fail(session: id, with: error)
+            return .exit
+        case .newEpoch, .stopBusThread:
+            break  // Handled above, and by the bus thread itself.
         }
         return .carryOn
     }

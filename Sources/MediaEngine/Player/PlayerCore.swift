@@ -12,7 +12,6 @@ import Synchronization
 ///   too. No lock is held there while GStreamer works: a flushing seek or a state change waits
 ///   for streaming threads, which may be inside a frame callback that reads the player.
 final class PlayerCore: Sendable {
-    static let stateChangeFailedMessage = "me-state-change-failed"
 
     /// What a command found when it looked at the state: finished already, or a wait to register.
     enum WaitDecision {

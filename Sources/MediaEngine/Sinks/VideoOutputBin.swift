@@ -30,8 +30,6 @@ final class VideoOutputBin: Sendable {
         var isWindow: Bool { elements.contains { me_has_video_overlay($0.pointer) != 0 } }
     }
 
-    static let swappedMessage = "me-output-swapped"
-
     let bin: Bin
     let orientation: OrientationStage
     let scaler: Element
@@ -126,7 +124,7 @@ final class VideoOutputBin: Sendable {
 
     /// Replaces the output while the pipeline runs (see `me_swap_chain`): between two frames when
     /// playing; when paused, the old output is shut down first to free the streaming thread it
-    /// holds. Posts ``swappedMessage`` when the new output is linked.
+    /// holds. Posts `ME_MESSAGE_OUTPUT_SWAPPED` when the new output is linked.
     func swap(to output: OutputChain, presentation: VideoPresentation, paused: Bool) {
         let old = chain.withLock { chain in
             defer { chain = output }
