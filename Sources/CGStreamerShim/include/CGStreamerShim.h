@@ -62,17 +62,17 @@ const gchar *me_element_factory_name(GstElement *element);
 gboolean me_post_application_message(GstElement *element, const gchar *name);
 
 /// Watches every typefind element that `bin` (or any bin below it) creates and
-/// posts an application message "me-stream-type" with field "caps" (string)
+/// posts an application message ME_MESSAGE_STREAM_TYPE with field "caps" (string)
 /// and "probability" (uint) when it finds the stream's type. Lets the engine
 /// refuse images and text before decodebin tries to play them.
 void me_watch_stream_types(GstElement *bin);
 
 /// Adds a buffer probe on `pad` that posts an application message
-/// "me-first-frame" (fields width, height, par-n, par-d, stream-time, seqnum) on
+/// ME_MESSAGE_FIRST_FRAME (fields width, height, par-n, par-d, stream-time, seqnum) on
 /// `element` for the first buffer after start and after each flush. `seqnum` is
 /// that of the flush or segment before the buffer, which a seek's events carry. Runs in C on the
 /// streaming thread: no Swift code is entered per frame.
-/// With `hold`, the first buffer is not let through: "me-first-frame-held" is posted instead
+/// With `hold`, the first buffer is not let through: ME_MESSAGE_FIRST_FRAME_HELD is posted instead
 /// and buffers are dropped until the next flush (the engine's seek to the initial playback
 /// time), so nothing from before that time is ever shown.
 typedef struct MeFirstFrameWatch MeFirstFrameWatch;
@@ -148,7 +148,7 @@ void me_mark_keyframes(GstElement *decoder);
 
 // MARK: Output swap.
 /// Replaces the chain of elements after `upstream` inside `bin` (see swap.c), setting the
-/// upstream scaler's output size on the way; posts "me-output-swapped" on `bin` when done.
+/// upstream scaler's output size on the way; posts ME_MESSAGE_OUTPUT_SWAPPED on `bin` when done.
 /// `unblock_old`: the pipeline is paused and the old output holds its streaming thread.
 void me_swap_chain(GstElement *bin, GstElement *upstream, GstElement **old_chain, guint old_count,
                    GstElement **new_chain, guint new_count, guint width, guint height, gboolean unblock_old);
