@@ -55,10 +55,14 @@ struct RateTests {
     func reverseUnsupported() async throws {
         let frames = FrameRecorder()
         let player = try await MoviePlayer.recording(frames, clip: TestMedia.numberedTransportStream)
+        let recorder = EventRecorder(player)
         try await player.play()
         await #expect { try await player.setRate(-1) } throws: { ($0 as? MediaError)?.code == .unsupportedOperation }
-        #expect(player.currentPlaybackRate == 1)
-        #expect(player.playbackState == .playing)
+        // Still playing at 1x, unless a busy machine let the 2-second clip end meanwhile.
+        if !recorder.events.contains(where: { $0.finish != nil }) {
+            #expect(player.currentPlaybackRate == 1 || recorder.events.contains { $0.finish != nil })
+            #expect(player.playbackState == .playing || recorder.events.contains { $0.finish != nil })
+        }
         // Three more frames, or the last of the clip's 60 when a busy machine got this far late.
         let count = frames.records.count
         try await frames.waitForFrames(min(count + 3, 60))
