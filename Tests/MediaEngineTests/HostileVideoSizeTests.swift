@@ -94,29 +94,21 @@ struct HostileVideoSizeTests {
         }
     }
 
-    @Test("a 65535:1 pixel aspect ratio: every frame, a natural size a sink can allocate")
-    func extremelyWidePixels() async throws {
-        let natural = try await run(TestMedia.extremelyWidePixels, size: nil)
-        // Stored 320x240, shown 20,971,200x240: clamped to 16384 wide, and at least a row high.
+    @Test(
+        "absurd pixel aspect ratios: every frame, a natural size a sink can allocate",
+        arguments: [
+            // Stored 320x240, shown 20,971,200x240: clamped to 16384 wide, and at least a row high.
+            (TestMedia.extremelyWidePixels, VideoSize(width: 16384, height: 1)),
+            // Stored 320x240, shown 0.005 pixels wide: clamped to a column 240 high.
+            (TestMedia.extremelyTallPixels, VideoSize(width: 1, height: 240)),
+        ])
+    func absurdPixelAspectRatios(clip: TestMedia.Clip, naturalSize: VideoSize) async throws {
+        let natural = try await run(clip, size: nil)
         expectClean(natural, frames: 15, size: VideoSize(width: 320, height: 240), "movie's own size")
-        #expect(natural.naturalSize == VideoSize(width: 16384, height: 1))
+        #expect(natural.naturalSize == naturalSize)
         for mode in ScalingMode.allCases {
             let size = VideoSize(width: 320, height: 240)
-            let run = try await run(TestMedia.extremelyWidePixels, size: size, mode: mode)
-            expectClean(run, frames: 15, size: size, "\(mode)")
-            if mode == .fill { expectBars(run.lastFrame) }
-        }
-    }
-
-    @Test("a 1:65535 pixel aspect ratio: every frame, a natural size at least a pixel wide")
-    func extremelyTallPixels() async throws {
-        let natural = try await run(TestMedia.extremelyTallPixels, size: nil)
-        // Stored 320x240, shown 0.005 pixels wide: clamped to a column 240 high.
-        expectClean(natural, frames: 15, size: VideoSize(width: 320, height: 240), "movie's own size")
-        #expect(natural.naturalSize == VideoSize(width: 1, height: 240))
-        for mode in ScalingMode.allCases {
-            let size = VideoSize(width: 320, height: 240)
-            let run = try await run(TestMedia.extremelyTallPixels, size: size, mode: mode)
+            let run = try await run(clip, size: size, mode: mode)
             expectClean(run, frames: 15, size: size, "\(mode)")
             if mode == .fill { expectBars(run.lastFrame) }
         }

@@ -60,7 +60,8 @@ extension PlayerCore {
     }
 
     /// Ends a scan: back to the rate and state from before it, playing on from where the scan got
-    /// to. Decided at once, from any thread; the player's thread does the pipeline's part.
+    /// to. Decided at once, from any thread; the player's thread does the pipeline's part (and
+    /// update() re-arms the time observers, the playback state having changed).
     func endScanning() {
         let position = state.withLock { $0.session }?.position
         update { state, events in
@@ -82,7 +83,6 @@ extension PlayerCore {
                 if resume { session.play() }
             }
         }
-        timeObservers.playbackChanged(self)
     }
 }
 

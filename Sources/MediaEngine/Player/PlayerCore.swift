@@ -192,18 +192,17 @@ final class PlayerCore: Sendable {
     /// (MPMoviePlayerController: "playback will commence from the beginning"); the pipeline is
     /// torn down on the player's thread.
     func stop() {
-        let session = update { state, events -> PipelineSession? in
+        // update() re-arms the time observers when stopping changed playback.
+        update { state, events in
             guard state.phase != .idle else {
                 state.lastPosition = .zero
-                return nil
+                return
             }
             let finished = state.atEnd
             let session = state.detachSession(
                 finish: finished ? nil : .userExited, error: nil, position: .zero, &events)
             if let session { executor.enqueue { session.close() } }
-            return session
         }
-        if session != nil { timeObservers.playbackChanged(self) }
     }
 
     /// Stops and returns once the pipeline is torn down: at NULL, its streaming and bus threads

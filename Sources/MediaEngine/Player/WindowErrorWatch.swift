@@ -1,6 +1,5 @@
 internal import CGStreamer
 internal import CGStreamerShim
-import Dispatch
 
 /// Turns X errors that name a window a video sink draws in into a ``MediaError`` for its player,
 /// instead of the exit of Xlib's default handler (`me_x_watch_window`).
@@ -12,7 +11,9 @@ import Dispatch
 final class WindowErrorWatch: Sendable {
     private let token: guint64
 
-    /// Watches `window`; `handler` gets the first error, on a thread where it may call GStreamer.
+    /// Watches `window`; `handler` gets the first error, inside Xlib's error handler (maybe on a
+    /// streaming thread), so it must only hand the error on: the player enqueues it onto its own
+    /// thread, which tears the pipeline down.
     init(window: UInt, handler: @escaping @Sendable (MediaError) -> Void) {
         final class Box: Sendable {
             let handler: @Sendable (MediaError) -> Void
@@ -28,9 +29,7 @@ final class WindowErrorWatch: Sendable {
                 let error = MediaError(
                     .invalidWindow, "the window the video is drawn in is gone, or refuses drawing",
                     debugDetail: detail.map { String(cString: $0) })
-                // A dispatch thread, not the cooperative pool: the handler tears the pipeline down.
-                let handler = box.handler
-                DispatchQueue.global().async { handler(error) }
+                box.handler(error)
             }, box,
             { data in
                 guard let data else { return }
