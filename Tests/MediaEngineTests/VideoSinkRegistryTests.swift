@@ -31,6 +31,21 @@ struct VideoSinkRegistryTests {
         #expect(VideoSinkRegistry(builtIns: false, environment: ["DISPLAY": ":5"]).defaultSinkName == "null")
     }
 
+    @Test("a default sink the registry cannot make fails preparation with the registry's error, announced")
+    func unavailableDefaultSink() async throws {
+        // No built-in sinks: the default, `null`, is not registered.
+        let registry = VideoSinkRegistry(builtIns: false, environment: [:])
+        let clip = try await TestMedia.url(for: TestMedia.bars)
+        let player = MoviePlayer(source: FileSource(url: clip), registry: registry)
+        let recorder = EventRecorder(player)
+        await #expect { try await player.prepareToPlay() } throws: { ($0 as? MediaError)?.code == .unknownSink }
+        try await recorder.waitFor { $0.finish?.1?.code == .unknownSink }
+        // Another sink makes the player usable.
+        try await player.setVideoSink(NullVideoSink())
+        try await player.prepareToPlay()
+        #expect(player.isPreparedToPlay)
+    }
+
     @Test("unknown names, duplicates and bad options are typed errors")
     func errors() throws {
         let registry = VideoSinkRegistry()

@@ -41,7 +41,9 @@ public final class MoviePlayer: Sendable {
     /// Creates a player for a source; nothing is loaded until ``prepareToPlay()`` or ``play()``.
     /// - Parameters:
     ///   - source: What to play.
-    ///   - videoSink: Where the video goes; nil for the registry's default sink.
+    ///   - videoSink: Where the video goes; nil for the registry's default sink. When the
+    ///     registry cannot make that sink, the player keeps its error: preparing fails with it
+    ///     (and announces it) until ``setVideoSink(_:)`` gives the player a sink.
     ///   - audioOutput: Where the audio goes.
     ///   - registry: The registry that supplies the default sink.
     ///   - preparationTimeout: How long ``prepareToPlay()`` waits before failing with ``MediaError/Code/timedOut``.
@@ -49,7 +51,16 @@ public final class MoviePlayer: Sendable {
         source: any MediaSource, videoSink: (any VideoSink)? = nil, audioOutput: AudioOutput = .automatic,
         registry: VideoSinkRegistry = .shared, preparationTimeout: Duration = .seconds(30)
     ) {
-        let sink = videoSink ?? (try? registry.makeDefaultSink()) ?? NullVideoSink()
+        var sink: any VideoSink = NullVideoSink()
+        if let videoSink {
+            sink = videoSink
+        } else {
+            do throws(MediaError) {
+                sink = try registry.makeDefaultSink()
+            } catch {
+                sink = UnavailableVideoSink(error: error)
+            }
+        }
         core = PlayerCore(
             source: source, videoSink: sink, audioOutput: audioOutput, preparationTimeout: preparationTimeout)
         notifications.start(forwarding: core.hub.subscribe(), from: self)
@@ -58,7 +69,7 @@ public final class MoviePlayer: Sendable {
 
     /// The player's decision state in one line (phase, target, session, seeks, waiters), for
     /// diagnosing a player that seems stuck.
-    package var diagnostics: String { core.state.withLock { $0.diagnostics } }
+    package var diagnostics: String { core.read { $0.diagnostics } }
 
     deinit {
         notifications.stop()
@@ -88,12 +99,12 @@ public final class MoviePlayer: Sendable {
     /// ``FinishReason/userExited`` if it was loaded); the next ``prepareToPlay()`` or ``play()``
     /// loads the new one.
     public var source: any MediaSource {
-        get { core.state.withLock { $0.source } }
+        get { core.read { $0.source } }
         set { core.replaceSource(with: newValue) }
     }
 
     /// The sink that gets the video. To change it, even while playing, use ``setVideoSink(_:)``.
-    public var videoSink: any VideoSink { core.state.withLock { $0.videoSink } }
+    public var videoSink: any VideoSink { core.read { $0.videoSink } }
 
     /// Moves the video to another sink. While a movie plays the switch happens between two
     /// frames, without stopping: no frame is lost or shown twice, the sound goes on, and the
@@ -112,13 +123,13 @@ public final class MoviePlayer: Sendable {
     /// Whether the video goes to a sink with the ``VideoSinkCapabilities/external`` capability
     /// (AirPlay's analogue: a network stream, a file, another screen).
     public var isExternalPlaybackActive: Bool {
-        core.state.withLock { $0.videoSink.capabilities.contains(.external) }
+        core.read { $0.videoSink.capabilities.contains(.external) }
     }
 
     /// Whether ``setVideoSink(_:)`` may choose an external sink (default true;
     /// MPMoviePlayerController's `allowsAirPlay`).
     public var allowsExternalPlayback: Bool {
-        get { core.state.withLock { $0.allowsExternalPlayback } }
+        get { core.read { $0.allowsExternalPlayback } }
         set { core.setAllowsExternalPlayback(newValue) }
     }
 
@@ -195,19 +206,19 @@ public final class MoviePlayer: Sendable {
     // MARK: State
 
     /// Whether the movie is loaded and its first frame prerolled.
-    public var isPreparedToPlay: Bool { core.state.withLock { $0.isPreparedToPlay } }
+    public var isPreparedToPlay: Bool { core.read { $0.isPreparedToPlay } }
 
     /// What the player is doing.
-    public var playbackState: PlaybackState { core.state.withLock { $0.playbackState } }
+    public var playbackState: PlaybackState { core.read { $0.playbackState } }
 
     /// How much of the movie is available.
-    public var loadState: LoadState { core.state.withLock { $0.loadState } }
+    public var loadState: LoadState { core.read { $0.loadState } }
 
     /// Whether the first video frame is ready to show.
-    public var readyForDisplay: Bool { core.state.withLock { $0.readyForDisplay } }
+    public var readyForDisplay: Bool { core.read { $0.readyForDisplay } }
 
     /// The movie's length, once known.
-    public var duration: Duration? { core.state.withLock { $0.duration } }
+    public var duration: Duration? { core.read { $0.duration } }
 
     /// The size at which the movie displays (pixel aspect ratio applied), or ``VideoSize/zero`` before it is known.
     ///
@@ -216,34 +227,35 @@ public final class MoviePlayer: Sendable {
     /// than 1 (a 320x240 movie with a pixel aspect ratio of 65535:1 reports 16384x1; one of 1:65535,
     /// 1x240). GStreamer's log says when it happens (a warning, `GST_DEBUG=2`). The frames themselves
     /// keep their stored size.
-    public var naturalSize: VideoSize { core.state.withLock { $0.naturalSize } }
+    public var naturalSize: VideoSize { core.read { $0.naturalSize } }
 
     /// The kinds of streams in the movie, once known.
-    public var movieMediaTypes: MovieMediaTypes { core.state.withLock { $0.mediaTypes } }
+    public var movieMediaTypes: MovieMediaTypes { core.read { $0.mediaTypes } }
 
     /// Whether the movie is a file or a stream, once preparation has started.
-    public var movieSourceType: MovieSourceType { core.state.withLock { $0.sourceType } }
+    public var movieSourceType: MovieSourceType { core.read { $0.sourceType } }
 
     /// The GStreamer element decoding the video: its factory's name, such as `meh264dec` or
     /// `meh265dec` (the engine's own H.264 and H.265 decoders) or `vp8dec`; nil until decodebin
     /// has chosen one, and for a movie without video.
-    public var videoDecoder: String? { core.state.withLock { $0.videoDecoder } }
+    public var videoDecoder: String? { core.read { $0.videoDecoder } }
 
     /// The movie's metadata (GStreamer tag names to values: `title`, `video-codec`, ...). For the
     /// common tags typed (title, artist, codecs, bitrate, ...), see ``movieMetadata``.
-    public var metadata: [String: String] { core.state.withLock { $0.metadata } }
+    public var metadata: [String: String] { core.read { $0.metadata } }
 
     /// The error that ended the last playback, if one did.
-    public var error: MediaError? { core.state.withLock { $0.lastError } }
+    public var error: MediaError? { core.read { $0.lastError } }
 
     /// The playhead's position. Setting it starts an exact seek and returns at once (invalid
     /// values are ignored; ``seek(to:option:)`` reports them and waits for the frame). Seeks set
     /// while another is under way coalesce: only the newest lands.
     public var currentPlaybackTime: Duration {
         get {
-            let (session, atEnd, last, duration) = core.state.withLock { state in
-                (
-                    state.phase == .prepared ? state.session : nil, state.atEnd, state.lastPosition,
+            let (session, atEnd, last, duration) = core.state.withLock { owned in
+                let state = owned.machine
+                return (
+                    state.phase == .prepared ? owned.session : nil, state.atEnd, state.lastPosition,
                     state.endPlaybackTime ?? state.duration
                 )
             }
@@ -261,7 +273,7 @@ public final class MoviePlayer: Sendable {
     /// A `Double`, as ``setRate(_:)`` and ``PlayerEvent/playbackRateChanged(_:)`` (where
     /// MPMoviePlayerController has a `float`).
     public var currentPlaybackRate: Double {
-        get { core.state.withLock { $0.playbackState == .playing ? $0.rate : 0 } }
+        get { core.read { $0.playbackState == .playing ? $0.rate : 0 } }
         set { core.requestRate(newValue) }
     }
 
@@ -282,20 +294,20 @@ public final class MoviePlayer: Sendable {
     /// changes apply to the next frame. It matters where the output has a size: a window's view
     /// frame, or a frames sink asked for a size.
     public var scalingMode: ScalingMode {
-        get { core.state.withLock { $0.presentation.scalingMode } }
+        get { core.read { $0.presentation.scalingMode } }
         set { core.updatePresentation { $0.scalingMode = newValue } }
     }
 
     /// The colour of the bars ``ScalingMode/aspectFit`` and ``ScalingMode/none`` leave (default black).
     public var backgroundColor: RGBAColor {
-        get { core.state.withLock { $0.presentation.background } }
+        get { core.read { $0.presentation.background } }
         set { core.updatePresentation { $0.background = newValue } }
     }
 
     /// How the picture is turned (default ``VideoOrientation/automatic``: as the movie's tag says).
     /// ``naturalSize`` follows it.
     public var videoOrientation: VideoOrientation {
-        get { core.state.withLock { $0.presentation.orientation } }
+        get { core.read { $0.presentation.orientation } }
         set { core.updatePresentation { $0.orientation = newValue } }
     }
 
@@ -303,7 +315,7 @@ public final class MoviePlayer: Sendable {
     /// view frame): frames leave the video output at its size, and a window sink draws there.
     /// Nil: the sink's own size, or the movie's.
     public var viewFrame: ViewRect? {
-        get { core.state.withLock { $0.presentation.viewFrame } }
+        get { core.read { $0.presentation.viewFrame } }
         set { core.updatePresentation { $0.viewFrame = newValue } }
     }
 
@@ -315,12 +327,12 @@ public final class MoviePlayer: Sendable {
     /// Neither is an X error that ends the app: the engine's X error handler keeps the errors of
     /// its window sinks to itself and passes every other one to the handler installed before it.
     public var windowHandle: UInt? {
-        get { core.state.withLock { $0.presentation.windowHandle } }
+        get { core.read { $0.presentation.windowHandle } }
         set { core.updatePresentation { $0.windowHandle = newValue } }
     }
 
     /// Whether the player's own window fills the screen.
-    public var isFullscreen: Bool { core.state.withLock { $0.presentation.fullscreenSize != nil } }
+    public var isFullscreen: Bool { core.read { $0.presentation.fullscreenSize != nil } }
 
     /// Makes the player's own window fill the screen, or gives it back its size
     /// (MPMoviePlayerController's `setFullscreen(_:animated:)`). Announces
@@ -343,22 +355,22 @@ public final class MoviePlayer: Sendable {
     /// (after buffering) and starts files as soon as they are prepared, as MPMoviePlayerController
     /// does in practice. Turn it off to prepare a movie without playing it.
     public var shouldAutoplay: Bool {
-        get { core.state.withLock { $0.shouldAutoplay } }
-        set { core.state.withLock { $0.shouldAutoplay = newValue } }
+        get { core.read { $0.shouldAutoplay } }
+        set { core.apply { $0.shouldAutoplay = newValue } }
     }
 
     /// Whether the movie starts again, gaplessly, when it reaches its end (or ``endPlaybackTime``).
     public var repeatMode: RepeatMode {
-        get { core.state.withLock { $0.repeatMode } }
+        get { core.read { $0.repeatMode } }
         set { core.setRepeatMode(newValue) }
     }
 
     /// Where playback starts (nil: the beginning). Set with ``setPlaybackRange(initial:end:)``.
-    public var initialPlaybackTime: Duration? { core.state.withLock { $0.initialPlaybackTime } }
+    public var initialPlaybackTime: Duration? { core.read { $0.initialPlaybackTime } }
 
     /// Where playback ends, with ``FinishReason/playbackEnded`` (nil: the end of the movie).
     /// Set with ``setPlaybackRange(initial:end:)``.
-    public var endPlaybackTime: Duration? { core.state.withLock { $0.endPlaybackTime } }
+    public var endPlaybackTime: Duration? { core.read { $0.endPlaybackTime } }
 
     /// Sets where playback starts and ends (MPMoviePlayerController's `initialPlaybackTime`
     /// and `endPlaybackTime`). With ``repeatMode`` `.one` the range loops.

@@ -12,7 +12,7 @@ extension PlayerCore {
     func attachWindow(to output: VideoOutputBin, chain: VideoOutputBin.OutputChain? = nil) throws(MediaError) {
         guard chain?.isWindow ?? output.isWindow else { return }
         let (presentation, sink, existing, natural, sessionID) = state.withLock {
-            ($0.presentation, $0.videoSink, $0.ownWindow, $0.naturalSize, $0.sessionID)
+            ($0.machine.presentation, $0.machine.videoSink, $0.ownWindow, $0.machine.naturalSize, $0.machine.sessionID)
         }
         let display = (sink as? WindowSink)?.display
         let handle: UInt
@@ -42,11 +42,11 @@ extension PlayerCore {
             handle = window.handle
             canvas = window.frame.size
         }
-        let updated = state.withLock { state -> VideoPresentation in
-            state.presentation.windowCanvas = canvas
-            return state.presentation
+        let updated = state.withLock { owned -> VideoPresentation in
+            owned.machine.presentation.windowCanvas = canvas
+            return owned.machine.presentation
         }
-        if chain == nil { try? output.apply(updated) }
+        if chain == nil { try output.apply(updated) }
         // Before the sink gets the window: its first request on it may fail already.
         output.watchWindow(handle) {
             WindowErrorWatch(window: handle) { [weak self] error in
@@ -61,8 +61,9 @@ extension PlayerCore {
     /// The movie's size became known: the player's own window (not fullscreen, no view frame)
     /// takes it. On the player's thread.
     func fitOwnWindow(to size: VideoSize, session: PipelineSession) {
-        let window = state.withLock { state in
-            state.presentation.viewFrame == nil && state.presentation.fullscreenSize == nil ? state.ownWindow : nil
+        let window = state.withLock { owned in
+            let presentation = owned.machine.presentation
+            return presentation.viewFrame == nil && presentation.fullscreenSize == nil ? owned.ownWindow : nil
         }
         guard let window, size != .zero else { return }
         let frame = window.frame
@@ -73,9 +74,9 @@ extension PlayerCore {
 
     /// The window is now `size`: frames follow, and the sink draws over all of it.
     private func resizeCanvas(to size: VideoSize, window: PlayerWindow, session: PipelineSession?) {
-        let presentation = state.withLock { state -> VideoPresentation in
-            state.presentation.windowCanvas = size
-            return state.presentation
+        let presentation = state.withLock { owned -> VideoPresentation in
+            owned.machine.presentation.windowCanvas = size
+            return owned.machine.presentation
         }
         guard let session else { return }
         apply(presentation, to: session)
@@ -86,7 +87,8 @@ extension PlayerCore {
     /// Makes the player's own window fill the screen, or gives it back its size, announcing
     /// will/did enter/exit with the animation's length.
     func setFullscreen(_ fullscreen: Bool, animated: Bool) async throws(MediaError) {
-        let step = state.withLock { state -> Result<(PlayerWindow, PipelineSession?, ViewRect?)?, MediaError> in
+        let step = state.withLock { owned -> Result<(PlayerWindow, PipelineSession?, ViewRect?)?, MediaError> in
+            let state = owned.machine
             guard state.videoSink.capabilities.contains(.fullscreen) else {
                 return .failure(MediaError(.unsupportedOperation, "the video sink cannot show fullscreen"))
             }
@@ -95,16 +97,16 @@ extension PlayerCore {
                     MediaError(
                         .unsupportedOperation, "the video is drawn in the app's window: the app makes it fullscreen"))
             }
-            guard let window = state.ownWindow else {
+            guard let window = owned.ownWindow else {
                 return .failure(MediaError(.notPrepared, "there is no window yet: prepare the movie first"))
             }
             if (state.presentation.fullscreenSize != nil) == fullscreen { return .success(nil) }
-            return .success((window, state.session, state.windowedFrame))
+            return .success((window, owned.session, owned.windowedFrame))
         }
         guard let (window, session, windowed) = try step.get() else { return }
         let duration: Duration = animated ? .milliseconds(300) : .zero
-        update { _, events in
-            events.append(
+        apply {
+            $0.publish(
                 fullscreen
                     ? .willEnterFullscreen(animationDuration: duration)
                     : .willExitFullscreen(animationDuration: duration))
@@ -128,10 +130,10 @@ extension PlayerCore {
             } else {
                 window.place(to)
             }
-            update { state, events in
-                state.windowedFrame = fullscreen ? from : nil
-                state.presentation.fullscreenSize = fullscreen ? screen.size : nil
-                events.append(fullscreen ? .didEnterFullscreen : .didExitFullscreen)
+            applyOwned { owned in
+                owned.windowedFrame = fullscreen ? from : nil
+                owned.machine.presentation.fullscreenSize = fullscreen ? screen.size : nil
+                owned.machine.publish(fullscreen ? .didEnterFullscreen : .didExitFullscreen)
             }
             resizeCanvas(to: to.size, window: window, session: session)
         }

@@ -1,28 +1,38 @@
 import Dispatch
+import Foundation
 import Synchronization
 
-/// A player's state and the thread that acts on it.
+/// The owner of a player's ``PlayerMachine``, and the thin layer that performs its actions.
 ///
-/// - **Decisions** are made under one lock (``update(_:)``), from whichever thread a command or
-///   message arrives on, and each decision publishes its events while that lock is held, so
-///   every subscriber sees one order and readers always see a consistent snapshot.
+/// - **Decisions** are the machine's. Each input (a command from any thread, a bus message, a
+///   timer) is fed to it under one lock (``apply(_:)``); the events it produced are published
+///   while that lock is held, so every subscriber sees one order and readers always see a
+///   consistent snapshot; waiting commands are resumed there too.
 /// - **Every call into GStreamer** (building, starting, seeking, swapping, tearing down a
 ///   pipeline; the window) runs on the player's own thread, ``executor``, in the order the
-///   decisions enqueued it. Bus messages, timers and time observers are handed to that thread
-///   too. No lock is held there while GStreamer works: a flushing seek or a state change waits
-///   for streaming threads, which may be inside a frame callback that reads the player.
+///   machine returned the actions: they are enqueued under the lock. No lock is held there while
+///   GStreamer works: a flushing seek or a state change waits for streaming threads, which may
+///   be inside a frame callback that reads the player. What the pipeline answers (a refused
+///   seek, a state it reached) goes back to the machine as another input.
 final class PlayerCore: Sendable {
+    typealias Continuation = CheckedContinuation<Result<Void, MediaError>, Never>
 
-    /// What a command found when it looked at the state: finished already, or a wait to register.
-    enum WaitDecision {
-        case done(Result<Void, MediaError>)
-        case wait(Waiters.Kind)
-
-        static let success = WaitDecision.done(.success(()))
-        static let stopped = WaitDecision.done(.failure(MediaError(.cancelled, "playback was stopped")))
+    /// What the lock guards: the machine, and what the machine refers to by number but must not
+    /// hold (it stays free of GStreamer): the pipeline object, the continuations of waiting
+    /// commands, the scan timer, the player's own window.
+    struct Owned {
+        var machine: PlayerMachine
+        /// The pipeline of ``PlayerMachine/currentSession``; set when the player's thread built it.
+        var session: PipelineSession?
+        var continuations: [Int: Continuation] = [:]
+        var scanTimer: RepeatingTimer?
+        /// The window the player opened for a window sink (when the app gave it none).
+        var ownWindow: PlayerWindow?
+        /// The own window's frame before it went fullscreen.
+        var windowedFrame: ViewRect?
     }
 
-    let state: Mutex<PlayerState>
+    let state: Mutex<Owned>
     let hub: EventHub
     let preparationTimeout: Duration
     let overlays: VideoOverlays
@@ -31,199 +41,263 @@ final class PlayerCore: Sendable {
     let executor = PlayerExecutor()
 
     init(source: any MediaSource, videoSink: any VideoSink, audioOutput: AudioOutput, preparationTimeout: Duration) {
-        state = Mutex(PlayerState(source: source, videoSink: videoSink, audioOutput: audioOutput))
+        let machine = PlayerMachine(
+            source: source, videoSink: videoSink, audioOutput: audioOutput, seqnums: SeekEvents.nextSeqnum)
+        state = Mutex(Owned(machine: machine))
         self.preparationTimeout = preparationTimeout
         let hub = EventHub()
         self.hub = hub
         overlays = VideoOverlays { events in hub.publish(events) }
     }
 
-    /// Runs `body` under the lock and publishes the events it collected, still under the lock.
-    /// When the events say playback started, stopped or changed speed, the time observers are
-    /// re-armed afterwards, outside the lock.
-    @discardableResult
-    func update<Result>(_ body: (inout PlayerState, inout [PlayerEvent]) -> Result) -> Result {
-        let (result, playbackChanged) = state.withLock { state in
-            var events: [PlayerEvent] = []
-            let result = body(&state, &events)
-            hub.publish(events)
-            return (result, events.contains { $0.changesPlayback })
-        }
-        if playbackChanged { timeObservers.playbackChanged(self) }
-        return result
+    // MARK: Inputs
+
+    /// Reads the machine's state under the lock.
+    func read<Value>(_ body: (PlayerMachine) -> Value) -> Value {
+        state.withLock { body($0.machine) }
     }
 
-    /// Decides under the lock whether to wait; if so registers a waiter and has the player's
-    /// thread run `start` to begin what will complete it. Cancelling the calling task fails the
+    /// Feeds one input to the machine and performs what it decided.
+    @discardableResult
+    func apply<Result>(_ input: (inout PlayerMachine) -> Result) -> Result {
+        state.withLock { owned in
+            let result = input(&owned.machine)
+            performOutput(&owned)
+            return result
+        }
+    }
+
+    /// ``apply(_:)`` for inputs that also change what the lock guards beside the machine.
+    @discardableResult
+    func applyOwned<Result>(_ input: (inout Owned) -> Result) -> Result {
+        state.withLock { owned in
+            let result = input(&owned)
+            performOutput(&owned)
+            return result
+        }
+    }
+
+    /// Feeds a command that may wait: when the machine says to wait, the caller is suspended
+    /// until the machine resumes its waiter, and `then` runs on the player's thread (enqueued in
+    /// the decision, so the pipeline sees it in order). Cancelling the calling task fails the
     /// wait with ``MediaError/Code/cancelled``; the pipeline carries on.
-    func wait(_ decide: (inout PlayerState) -> WaitDecision, then start: @escaping @Sendable () -> Void = {})
-        async throws(MediaError)
-    {
+    func wait(
+        _ input: (inout PlayerMachine) -> PlayerMachine.Wait, then: (@Sendable () -> Void)? = nil
+    ) async throws(MediaError) {
         let ticket = WaitTicket()
         let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (completion: Waiters.Completion) in
-                state.withLock { state in
-                    switch decide(&state) {
+            await withCheckedContinuation { (continuation: Continuation) in
+                state.withLock { owned in
+                    switch input(&owned.machine) {
                     case .done(let result):
-                        completion.resume(returning: result)
-                    case .wait(let kind):
-                        ticket.id = state.waiters.add(kind, completion)
-                        if Task.isCancelled {
-                            state.waiters.cancel(id: ticket.id!)
-                        } else {
-                            // Under the lock: the pipeline sees commands in the order they were decided.
-                            executor.enqueue(start)
-                        }
+                        continuation.resume(returning: result)
+                    case .wait(let id):
+                        owned.continuations[id] = continuation
+                        ticket.id = id
+                        if let then { executor.enqueue(then) }
+                        if Task.isCancelled { owned.machine.cancelWaiter(id) }
                     }
+                    performOutput(&owned)
                 }
             }
         } onCancel: {
             // Cancellation handlers run while the Swift runtime holds the task's status lock,
-            // and resuming the task's continuation (which the bus thread does under the state
-            // lock) needs that same lock: taking the state lock here could deadlock. Hand the
-            // work to the player's thread instead.
+            // and resuming the task's continuation (which is done under the state lock) needs
+            // that same lock: taking the state lock here could deadlock. Hand the work to the
+            // player's thread instead.
             guard let id = ticket.id else { return }
-            executor.enqueue { [self] in
-                state.withLock { $0.waiters.cancel(id: id) }
-            }
+            executor.enqueue { [self] in apply { $0.cancelWaiter(id) } }
         }
         try result.get()
     }
 
-    // MARK: Preparation
+    /// The current pipeline's position, asked from the calling thread (GStreamer's position
+    /// query is thread-safe), for inputs that act from where the movie is.
+    var currentPosition: Duration? {
+        state.withLock { $0.session }?.position
+    }
 
-    func prepare() async throws(MediaError) {
-        enum Step {
-            case done
-            case wait
-            case start(
-                id: Int, source: any MediaSource, sink: any VideoSink, audio: AudioOutput,
-                presentation: VideoPresentation, hold: Bool)
+    // MARK: Performing the machine's output
+
+    /// Publishes the events of the last input, resumes the waiters it completed, and enqueues
+    /// its pipeline actions on the player's thread. Under the lock.
+    private func performOutput(_ owned: inout Owned) {
+        let output = owned.machine.takeOutput()
+        if Self.tracing, !output.events.isEmpty || !output.actions.isEmpty {
+            Self.trace("\(ObjectIdentifier(self)): \(output.events) \(output.actions)")
         }
-        let step = update { state, events -> Step in
-            if state.phase == .prepared { return .done }
-            if state.phase == .preparing { return .wait }
-            state.sessionID += 1
-            state.phase = .preparing
-            state.videoSinkChanged = false
-            state.epoch = 0
-            state.epochSeen = 0
-            state.resetMovieInfo()
-            state.setSourceType(state.source.sourceType, &events)
-            if state.shouldAutoplay { state.target = .playing }
-            return .start(
-                id: state.sessionID, source: state.source, sink: state.videoSink, audio: state.audioOutput,
-                presentation: state.presentation, hold: state.needsPreparationSeek)
-        }
-        if case .done = step { return }
-        if case .start(let id, let source, let sink, let audio, let presentation, let hold) = step {
-            await executor.perform { [self] in
-                start(id: id, source: source, sink: sink, audio: audio, presentation: presentation, hold: hold)
+        hub.publish(output.events)
+        var rearm = false
+        for action in output.actions {
+            switch action {
+            case .resume(let id, let result):
+                owned.continuations.removeValue(forKey: id)?.resume(returning: result)
+            case .rearmTimeObservers:
+                rearm = true
+            case .startScanTimer:
+                owned.scanTimer?.cancel()
+                let executor = executor
+                owned.scanTimer = RepeatingTimer(every: .nanoseconds(Int(PlayerMachine.scanStep.clockTime))) {
+                    [weak self] in
+                    executor.enqueue { [weak self] in
+                        guard let core = self else { return }
+                        let position = core.currentPosition
+                        core.apply { $0.scanTimerFired(position: position) }
+                    }
+                }
+            case .cancelScanTimer:
+                owned.scanTimer?.cancel()
+                owned.scanTimer = nil
+            case .build(let build):
+                executor.enqueue { [self] in start(build) }
+            case .scheduleTimeout(let id, let epoch):
+                let timeout = preparationTimeout
+                executor.enqueue(after: timeout) { [weak self] in
+                    self?.apply { $0.preparationTimedOut(session: id, epoch: epoch, after: timeout) }
+                }
+            case .close(let id), .play(let id), .pause(let id), .restartClock(let id), .seek(let id, _, _),
+                .instantRate(let id, _), .applyPresentation(let id, _), .reload(let id, _, _, _),
+                .watchForStalledDemuxer(let id):
+                guard let session = owned.session, session.id == id else { continue }
+                if case .close = action { owned.session = nil }
+                executor.enqueue { [self] in run(action, on: session) }
             }
         }
-        try await wait { state in
-            switch state.phase {
-            case .prepared: .success
-            case .preparing: .wait(.prepared)
-            case .idle: .done(.failure(state.lastError ?? MediaError(.cancelled, "preparation was cancelled")))
+        if rearm { timeObservers.playbackChanged(self) }
+    }
+
+    /// Performs one pipeline action, on the player's thread.
+    private func run(_ action: PlayerMachine.Action, on session: PipelineSession) {
+        executor.assertCurrent("a pipeline action")
+        let id = session.id
+        switch action {
+        case .close:
+            session.close()
+        case .play:
+            session.play()
+            // Already playing (no state change, so no message): say so now.
+            if session.settledState == .playing { apply { $0.pipelineReached(session: id, playing: true) } }
+        case .pause:
+            session.pause()
+            if session.settledState == .paused { apply { $0.pipelineReached(session: id, playing: false) } }
+        case .restartClock:
+            session.pause()
+            session.play()
+        case .seek(_, let plan, let seqnum):
+            let sent = SeekRequest(plan, seqnum: seqnum).map { session.send($0) } ?? false
+            if !sent { apply { $0.seekRefused(session: id, seqnum: seqnum) } }
+        case .instantRate(_, let rate):
+            let sent = SeekRequest(instantRate: rate).map { session.send($0) } ?? false
+            if !sent {
+                let position = session.position
+                apply { $0.instantRateRefused(session: id, rate: rate, position: position) }
             }
+        case .applyPresentation(_, let presentation):
+            apply(presentation, to: session)
+        case .reload(_, let source, let epoch, let hold):
+            do throws(MediaError) {
+                try source.validate()
+                try session.reload(source, epoch: epoch, holdFirstFrame: hold)
+            } catch {
+                apply { $0.pipelineFailed(session: id, error: source.interpret(error)) }
+            }
+        case .watchForStalledDemuxer:
+            watchForStalledDemuxer(session)
+        case .build, .scheduleTimeout, .startScanTimer, .cancelScanTimer, .resume, .rearmTimeObservers:
+            break  // Performed under the lock.
         }
     }
 
-    /// Builds and starts the pipeline of preparation `id`, on the player's thread.
-    func start(
-        id: Int, source: any MediaSource, sink: any VideoSink, audio: AudioOutput, presentation: VideoPresentation,
-        hold: Bool
-    ) {
+    /// Builds and starts the pipeline of a preparation, on the player's thread.
+    private func start(_ build: PlayerMachine.PipelineBuild) {
+        let id = build.session
         do throws(MediaError) {
-            try source.validate()
+            try build.source.validate()
             let executor = executor
             let session = try PipelineSession(
-                id: id, executor: executor, source: source, videoSink: sink, audioOutput: audio, overlays: overlays,
-                presentation: presentation, holdFirstFrame: hold
+                id: id, executor: executor, source: build.source, videoSink: build.videoSink,
+                audioOutput: build.audioOutput, overlays: overlays, presentation: build.presentation,
+                holdFirstFrame: build.holdFirstFrame
             ) { [weak self] message in
                 // The bus thread only hands messages over, in order.
                 guard let self else { return .exit }
                 executor.enqueue { self.handle(message, session: id) }
                 return .carryOn
             }
-            let installed = update { state, _ in
-                guard state.sessionID == id, state.phase == .preparing else { return false }
-                state.session = session
+            let installed = applyOwned { owned in
+                guard owned.machine.pipelineBuilt(session: id) else { return false }
+                owned.session = session
                 return true
             }
             guard installed else {
+                // A newer preparation or a stop replaced this one while it was being built.
                 session.close()
-                throw MediaError(.cancelled, "preparation was cancelled")
+                return
             }
-            scheduleTimeout(for: id)
             try attachWindow(to: session.videoOutput)
             session.start()
         } catch {
-            fail(session: id, with: source.interpret(error))
-        }
-    }
-
-    func scheduleTimeout(for id: Int) {
-        executor.enqueue(after: preparationTimeout) { [weak self] in
-            guard let self else { return }
-            let stillPreparing = state.withLock { $0.sessionID == id && $0.phase == .preparing }
-            if stillPreparing {
-                let error = MediaError(.timedOut, "the movie did not become ready within \(preparationTimeout)")
-                fail(session: id, with: error)
-            }
+            apply { $0.pipelineFailed(session: id, error: build.source.interpret(error)) }
         }
     }
 
     /// Ends a session with an error: waiters fail, the finish event carries the error, the
     /// pipeline is torn down. On the player's thread.
     func fail(session id: Int, with error: MediaError) {
-        executor.assertCurrent("failing a session")
-        let position = state.withLock { $0.session(id) }?.position
-        let session = update { state, events -> PipelineSession? in
-            guard state.sessionID == id, state.phase != .idle else { return nil }
-            return state.detachSession(finish: .playbackError, error: error, position: position, &events)
-        }
-        session?.close()
-        timeObservers.playbackChanged(self)
+        let position = state.withLock { $0.session?.id == id ? $0.session : nil }?.position
+        apply { $0.pipelineFailed(session: id, error: error, position: position) }
     }
 
-    /// Stops at once: the state says stopped when this returns, at the start of the movie
-    /// (MPMoviePlayerController: "playback will commence from the beginning"); the pipeline is
-    /// torn down on the player's thread.
-    func stop() {
-        // update() re-arms the time observers when stopping changed playback.
-        update { state, events in
-            guard state.phase != .idle else {
-                state.lastPosition = .zero
-                return
-            }
-            let finished = state.atEnd
-            let session = state.detachSession(
-                finish: finished ? nil : .userExited, error: nil, position: .zero, &events)
-            if let session { executor.enqueue { session.close() } }
+    /// Applies a presentation to a pipeline's video output, on the player's thread. A value the
+    /// output cannot take (a scaler property out of its range) fails the session.
+    func apply(_ presentation: VideoPresentation, to session: PipelineSession) {
+        do throws(MediaError) {
+            try session.videoOutput.apply(presentation)
+        } catch {
+            fail(session: session.id, with: error)
         }
     }
+
+    // MARK: Tracing
+
+    /// `MEDIA_ENGINE_TRACE=1` prints every decision's events and actions to standard error.
+    static let tracing = getenv("MEDIA_ENGINE_TRACE").map { String(cString: $0) == "1" } ?? false
+
+    static func trace(_ line: String) {
+        let now = DispatchTime.now().uptimeNanoseconds / 1_000_000
+        FileHandle.standardError.write(Data("[media-engine] \(now) ms \(line)\n".utf8))
+    }
+
+    // MARK: Lifetime
 
     /// Stops and returns once the pipeline is torn down: at NULL, its streaming and bus threads
     /// ended, its files closed.
     func shutdown() async {
-        stop()
+        apply { $0.stop() }
         await executor.perform {}
     }
 
     /// The owner let go: ends everything on the player's thread and lets that thread end,
     /// without waiting for any of it.
     func release() {
-        let session = update { state, events -> PipelineSession? in
-            state.detachSession(finish: nil, error: nil, position: nil, &events)
-        }
+        apply { $0.release() }
         executor.enqueue { [self] in
-            session?.close()
             timeObservers.cancelAll()
             hub.finish()
             PlayerLifetimes.players.leave()
         }
         executor.finish()
+    }
+}
+
+/// The id of a registered waiter, shared with the task's cancellation handler.
+final class WaitTicket: Sendable {
+    private let value = Atomic<Int>(0)
+    var id: Int? {
+        get {
+            let id = value.load(ordering: .acquiring)
+            return id == 0 ? nil : id
+        }
+        set { value.store(newValue ?? 0, ordering: .releasing) }
     }
 }

@@ -46,6 +46,16 @@ enum SeekEvents {
         ).map { OpaqueEvent(raw: UnsafeMutableRawPointer($0)) }
     }
 
+    /// A new sequence number from GStreamer's process-wide counter (`gst_util_seqnum_next`), so
+    /// a seek's number never equals that of another event or message in the pipeline.
+    @Sendable static func nextSeqnum() -> UInt32 {
+        gst_util_seqnum_next()
+    }
+
+    static func setSeqnum(_ event: OpaqueEvent, _ seqnum: UInt32) {
+        gst_event_set_seqnum(event.raw.assumingMemoryBound(to: GstEvent.self), seqnum)
+    }
+
     static func seqnum(_ event: OpaqueEvent) -> UInt32 {
         gst_event_get_seqnum(event.raw.assumingMemoryBound(to: GstEvent.self))
     }

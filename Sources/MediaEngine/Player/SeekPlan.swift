@@ -33,12 +33,14 @@ final class SeekRequest: @unchecked Sendable {
     let plan: SeekPlan?
     private var event: OpaqueEvent?
 
-    /// A seek that moves the playhead (`gst_event_new_seek`).
-    init?(_ plan: SeekPlan) {
+    /// A seek that moves the playhead (`gst_event_new_seek`), numbered `seqnum` (the number the
+    /// player chose for it when it decided the seek; its segment and first frame carry it).
+    init?(_ plan: SeekPlan, seqnum: UInt32) {
         guard let event = SeekEvents.seek(plan) else { return nil }
+        SeekEvents.setSeqnum(event, seqnum)
         self.plan = plan
         self.event = event
-        seqnum = SeekEvents.seqnum(event)
+        self.seqnum = seqnum
     }
 
     /// A rate change that keeps the playhead and flushes nothing (`GST_SEEK_FLAG_INSTANT_RATE_CHANGE`).

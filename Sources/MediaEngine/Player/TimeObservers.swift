@@ -13,7 +13,7 @@ final class TimeObservers: Sendable {
 
     private struct Entry {
         let kind: Kind
-        var timer: ScanTimer?
+        var timer: RepeatingTimer?
         var oneShot: DispatchWorkItemBox?
     }
 
@@ -69,8 +69,8 @@ final class TimeObservers: Sendable {
     }
 
     private func rearm(_ core: PlayerCore) {
-        let (playing, rate, session) = core.state.withLock { state in
-            (state.playbackState == .playing, state.segmentRate, state.session)
+        let (playing, rate, session) = core.state.withLock { owned in
+            (owned.machine.playbackState == .playing, owned.machine.segmentRate, owned.session)
         }
         let position = playing ? session?.position : nil
         storage.withLock { storage in
@@ -83,7 +83,7 @@ final class TimeObservers: Sendable {
                     switch entry.kind {
                     case .periodic(let interval):
                         let wall = interval / abs(rate)
-                        entry.timer = ScanTimer(every: .nanoseconds(Int(wall.clockTime))) { [weak core] in
+                        entry.timer = RepeatingTimer(every: .nanoseconds(Int(wall.clockTime))) { [weak core] in
                             guard let core else { return }
                             core.executor.enqueue { core.publishTime(observer: TimeObserver(id: id), boundary: nil) }
                         }
@@ -126,14 +126,14 @@ final class DispatchWorkItemBox: @unchecked Sendable {
 extension PlayerCore {
     /// Publishes a time observer's firing with the current position (on the player's thread).
     func publishTime(observer: TimeObserver, boundary: Duration?) {
-        let session = state.withLock { $0.playbackState == .playing ? $0.session : nil }
+        let session = state.withLock { $0.machine.playbackState == .playing ? $0.session : nil }
         guard let session, let position = session.position else { return }
-        update { state, events in
-            guard state.session === session else { return }
+        apply { machine in
+            guard machine.isCurrent(session.id) else { return }
             if let boundary {
-                events.append(.boundaryTimeReached(observer, boundary))
+                machine.publish(.boundaryTimeReached(observer, boundary))
             } else {
-                events.append(.periodicTime(observer, position))
+                machine.publish(.periodicTime(observer, position))
             }
         }
     }

@@ -1,10 +1,10 @@
 import Dispatch
 
-/// A repeating timer on a global queue, for raising the rate while scanning.
+/// A repeating timer on a global queue: the steps of a scan's rate, and periodic time observers.
 ///
 /// `@unchecked Sendable`: DispatchSource timers are thread-safe; `cancel()` may be called from
 /// any thread and the handler runs on the timer's own queue.
-final class ScanTimer: @unchecked Sendable {
+final class RepeatingTimer: @unchecked Sendable {
     private let source: any DispatchSourceTimer
 
     /// Starts calling `tick` every `interval`, first after one interval.

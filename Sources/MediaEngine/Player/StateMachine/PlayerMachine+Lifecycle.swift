@@ -1,0 +1,162 @@
+/// Preparing, replacing, failing, stopping and releasing: how a pipeline comes and goes.
+extension PlayerMachine {
+    /// What a command found: finished already, or the waiter whose resume completes it.
+    enum Wait: Equatable {
+        case done(Result<Void, MediaError>)
+        case wait(waiter: Int)
+
+        static let success = Wait.done(.success(()))
+        static let stopped = Wait.done(.failure(MediaError(.cancelled, "playback was stopped")))
+
+        static func == (lhs: Wait, rhs: Wait) -> Bool {
+            switch (lhs, rhs) {
+            case (.done(.success), .done(.success)): true
+            case (.done(.failure(let a)), .done(.failure(let b))): a.code == b.code
+            case (.wait(let a), .wait(let b)): a == b
+            default: false
+            }
+        }
+    }
+
+    /// What the pipeline could tell when a message came (queried by the owner before the input).
+    struct PipelineFacts: Sendable {
+        var position: Duration?
+        var duration: Duration?
+        var mediaTypes: MovieMediaTypes = []
+    }
+
+    // MARK: Commands
+
+    /// `prepareToPlay()`: builds a pipeline unless one is prepared or being prepared; completes
+    /// when the movie's first frame is ready.
+    mutating func prepare() -> Wait {
+        switch phase {
+        case .prepared:
+            return .success
+        case .preparing:
+            return .wait(waiter: addWaiter(.prepared))
+        case .idle:
+            beginPreparation(target: shouldAutoplay ? .playing : .paused)
+            return .wait(waiter: addWaiter(.prepared))
+        }
+    }
+
+    /// Starts a new pipeline for the current source.
+    mutating func beginPreparation(target: Target) {
+        let id = beginSession()
+        self.target = target
+        perform(
+            .build(
+                PipelineBuild(
+                    session: id, source: source, videoSink: videoSink, audioOutput: audioOutput,
+                    presentation: presentation, holdFirstFrame: needsPreparationSeek)))
+    }
+
+    /// The `contentURL` setter: ends the current movie and loads `newSource` in its place, in
+    /// the same pipeline when the sink has not changed. The new movie plays if the old one was
+    /// playing or `shouldAutoplay` is on.
+    mutating func replaceSource(with newSource: any MediaSource) {
+        source = newSource
+        lastError = nil
+        guard phase != .idle, hasSession else {
+            if phase == .preparing {
+                // The first pipeline is still being built for the old movie: build the new one's
+                // instead (the old build finds a newer session number and is closed).
+                beginPreparation(target: target)
+            }
+            publish(.nowPlayingMovieChanged)
+            return
+        }
+        let wantsPlay = target == .playing || shouldAutoplay
+        if videoSinkChanged {
+            // Another sink was chosen since this pipeline was built: a new pipeline.
+            stop()
+            publish(.nowPlayingMovieChanged)
+            beginPreparation(target: wantsPlay ? .playing : .paused)
+            return
+        }
+        if scan != nil {
+            scan = nil
+            perform(.cancelScanTimer)
+        }
+        let finished = atEnd
+        setPlaybackState(.stopped)
+        setReadyForDisplay(false)
+        setPrepared(false)
+        setLoadState(.unknown)
+        if !finished { publish(.playbackDidFinish(.userExited, nil)) }
+        failWaiters(MediaError(.cancelled, "a new movie replaced this one"))
+        publish(.nowPlayingMovieChanged)
+        resetMovieInfo()
+        phase = .preparing
+        pauseWhenPrepared = false
+        epoch += 1
+        target = wantsPlay ? .playing : .paused
+        setSourceType(newSource.sourceType)
+        perform(
+            .reload(session: sessionID, source: newSource, epoch: epoch, holdFirstFrame: needsPreparationSeek))
+        perform(.scheduleTimeout(session: sessionID, epoch: epoch))
+    }
+
+    /// `stop()`: the state says stopped at once, at the start of the movie (MPMoviePlayerController:
+    /// "playback will commence from the beginning"); the pipeline is torn down.
+    mutating func stop() {
+        guard phase != .idle else {
+            lastPosition = .zero
+            return
+        }
+        detachSession(finish: atEnd ? nil : .userExited, error: nil, position: .zero)
+    }
+
+    /// The owner let go: everything ends, with no finish event.
+    mutating func release() {
+        detachSession(finish: nil, error: nil, position: nil)
+    }
+
+    // MARK: Pipeline inputs
+
+    /// Building or loading the pipeline of `session` failed, or the pipeline failed later (an
+    /// error, a refused state change, a bad window): the session ends with `error`.
+    mutating func pipelineFailed(session: Int, error: MediaError, position: Duration? = nil) {
+        guard session == sessionID, phase != .idle else { return }
+        detachSession(finish: .playbackError, error: error, position: position)
+    }
+
+    /// The preparation timeout of `session` (and `epoch`, when the pipeline was reused) ran out.
+    mutating func preparationTimedOut(session: Int, epoch: Int, after timeout: Duration) {
+        guard session == sessionID, epoch == self.epoch, phase == .preparing else { return }
+        pipelineFailed(
+            session: session, error: MediaError(.timedOut, "the movie did not become ready within \(timeout)"))
+    }
+
+    /// A demuxer of `session` stopped without exposing a stream while the movie was preparing
+    /// (decodebin drops its error then, which would leave preparation waiting for ever).
+    mutating func stalledDemuxerFound(session: Int, demuxer: String) {
+        guard isCurrent(session), phase == .preparing else { return }
+        let error = MediaError(
+            .corruptContainer, "the container holds no stream that can be played",
+            debugDetail: "\(demuxer) stopped without exposing a stream", element: demuxer)
+        pipelineFailed(session: session, error: source.interpret(error))
+    }
+
+    /// Preparation is over: the movie's facts are published, waiters resume, and playback starts
+    /// if the app wants it (shouldAutoplay, or play() during preparation).
+    mutating func completePreparation(_ facts: PipelineFacts) {
+        guard hasSession, phase == .preparing else { return }
+        phase = .prepared
+        setDuration(facts.duration)
+        setMediaTypes(facts.mediaTypes)
+        setLoadState(sourceType == .file ? [.playable, .playthroughOK] : .playable)
+        if !metadata.isEmpty { publish(.metadataAvailable(metadata)) }
+        setPrepared(true)
+        if target == .paused && pauseWhenPrepared {
+            // pause() during preparation: prepared and paused.
+            setPlaybackState(.paused)
+        }
+        pauseWhenPrepared = false
+        resolveWaiters(.prepared)
+        if target == .playing && scan == nil && playbackState != .interrupted {
+            perform(.play(session: sessionID))
+        }
+    }
+}

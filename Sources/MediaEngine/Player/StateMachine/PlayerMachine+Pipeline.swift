@@ -1,0 +1,213 @@
+/// How the player reacts to what its pipeline reports (the bus side). Each input names the
+/// pipeline it came from; inputs of a pipeline that is no longer the player's, or of the
+/// previous movie in a reused pipeline, are ignored.
+extension PlayerMachine {
+    /// Whether a message of `session` is about the movie the player has now.
+    func accepts(_ session: Int) -> Bool {
+        isCurrent(session) && epochSeen == epoch
+    }
+
+    /// The marker of a reload's epoch passed the bus: what follows is the new movie's.
+    mutating func epochMarkerArrived(session: Int, epoch: Int) {
+        guard isCurrent(session) else { return }
+        epochSeen = epoch
+    }
+
+    /// The pipeline prerolled (ASYNC_DONE): the end of preparation, or the landing of a seek.
+    mutating func asyncDone(session: Int, facts: PipelineFacts) {
+        guard accepts(session) else { return }
+        if phase == .preparing && inFlightSeek == nil {
+            // The first preroll: the playback range, repeat mode or rate may still need a seek.
+            if needsPreparationSeek {
+                startSeek(plan(to: startPosition, accuracy: .exact), purpose: .preparation)
+            } else {
+                completePreparation(facts)
+            }
+            return
+        }
+        // A flushing seek lands at the ASYNC_DONE after its first frame (matched by the seek's
+        // sequence number, which GStreamer 1.22 does not put on the ASYNC_DONE itself) reached
+        // the video output. With no video, or a seek that ran into the end of the movie, no
+        // frame comes, and the ASYNC_DONE alone lands it. Seeks are sent one at a time (later
+        // ones wait their turn), so an ASYNC_DONE cannot belong to an earlier seek.
+        guard let flight = inFlightSeek else { return }
+        let noFrameExpected =
+            !mediaTypes.contains(.video) && phase == .prepared || flight.plan.accuracy == .keyFramesOnly
+            || duration.map { flight.plan.position + Self.truncationTolerance(for: $0) >= $0 } ?? false
+        if let landing = flight.landing {
+            landSeek(seqnum: flight.seqnum, at: landing, facts: facts)
+        } else if noFrameExpected {
+            landSeek(seqnum: flight.seqnum, at: facts.position, facts: facts)
+        } else {
+            // The bus can carry the ASYNC_DONE before the first frame's message (a busy machine):
+            // remember it, so the frame lands the seek.
+            inFlightSeek?.prerolled = true
+        }
+    }
+
+    /// The first frame after a start or a flush reached the video output.
+    mutating func firstFrameArrived(
+        session: Int, seqnum: UInt32, streamTime: Duration?, displaySize: VideoSize, facts: PipelineFacts
+    ) {
+        guard accepts(session) else { return }
+        setNaturalSize(displaySize)
+        setReadyForDisplay(true)
+        // The seek's frame has entered the video output; the seek lands when the pipeline has
+        // prerolled it (ASYNC_DONE), that is once the sink (a frames callback included) has it.
+        // If the ASYNC_DONE came first, it lands now.
+        guard var flight = inFlightSeek, flight.seqnum == seqnum else { return }
+        let landing = streamTime ?? flight.plan.position
+        flight.landing = landing
+        inFlightSeek = flight
+        if flight.prerolled { landSeek(seqnum: flight.seqnum, at: landing, facts: facts) }
+    }
+
+    /// The first frame was held back until the seek that applies the playback range: the
+    /// movie is streaming and nothing has been shown, so now is the time for that seek.
+    mutating func firstFrameHeld(session: Int) {
+        guard accepts(session), phase == .preparing, inFlightSeek == nil else { return }
+        startSeek(plan(to: startPosition, accuracy: .exact), purpose: .preparation)
+    }
+
+    /// The pipeline settled in PLAYING (`playing`) or PAUSED: the playback state follows when
+    /// that is what the app asked for.
+    mutating func pipelineReached(session: Int, playing: Bool) {
+        guard accepts(session), phase == .prepared, scan == nil else { return }
+        if playing && target == .playing {
+            setPlaybackState(.playing)
+        } else if !playing && target == .paused && playbackState != .stopped {
+            setPlaybackState(.paused)
+        }
+    }
+
+    /// The pipeline reported an error: translated with what the bus said before it, and
+    /// interpreted by the source.
+    mutating func pipelineError(session: Int, _ failure: PipelineFailure, position: Duration?) {
+        guard accepts(session) else { return }
+        pipelineFailed(session: session, error: source.interpret(errorContext.translate(failure)), position: position)
+    }
+
+    /// A state change of the pipeline failed (after GStreamer's own error, if any).
+    mutating func stateChangeFailed(session: Int, position: Duration?) {
+        guard accepts(session) else { return }
+        let error = lastError ?? MediaError(.pipelineFailure, "the pipeline refused to change state")
+        pipelineFailed(session: session, error: error, position: position)
+    }
+
+    /// typefind found the stream's type: a movie goes on (watched for a demuxer that stalls),
+    /// anything else ends preparation with ``MediaError/Code/notAMovie``.
+    mutating func streamTypeFound(session: Int, caps: String) {
+        guard accepts(session) else { return }
+        errorContext.streamCaps = caps
+        guard StreamTypePolicy.isPlayable(caps) else {
+            let type = StreamTypePolicy.mediaType(of: caps)
+            pipelineFailed(
+                session: session,
+                error: MediaError(.notAMovie, "the content is \(type), not a movie", debugDetail: caps))
+            return
+        }
+        perform(.watchForStalledDemuxer(session: session))
+    }
+
+    mutating func missingPlugin(session: Int, description: String, caps: String?) {
+        guard accepts(session) else { return }
+        errorContext.missingPlugin = (description, caps)
+    }
+
+    mutating func videoDecoderChosen(session: Int, factory: String) {
+        guard accepts(session) else { return }
+        videoDecoder = factory
+    }
+
+    /// The duration changed. During preparation it is read once, when preparation ends, so the
+    /// order of the preparation's events does not depend on when demuxers revise it.
+    mutating func durationChanged(session: Int, duration: Duration?) {
+        guard accepts(session), phase == .prepared else { return }
+        setDuration(duration)
+    }
+
+    mutating func tagsArrived(session: Int, _ tags: [String: String]) {
+        guard accepts(session) else { return }
+        mergeMetadata(tags)
+    }
+
+    /// Buffering (network streams): below 100 % a playing movie pauses and is `interrupted`;
+    /// at 100 % it plays on.
+    mutating func buffering(session: Int, percent: Int) {
+        guard accepts(session) else { return }
+        if percent < 100 {
+            if phase == .prepared { setLoadState([.playable, .stalled]) }
+            guard playbackState == .playing else { return }
+            setPlaybackState(.interrupted)
+            perform(.pause(session: session))
+            return
+        }
+        if phase == .prepared { setLoadState([.playable, .playthroughOK]) }
+        guard target == .playing, phase == .prepared, playbackState == .interrupted || playbackState == .stopped
+        else { return }
+        perform(.play(session: session))
+    }
+
+    /// The pipeline lost its clock. The standard recovery: pausing and playing again selects a
+    /// new clock; until the pipeline plays again the player is interrupted.
+    mutating func clockLost(session: Int) {
+        guard accepts(session), playbackState == .playing else { return }
+        setPlaybackState(.interrupted)
+        perform(.restartClock(session: session))
+    }
+
+    /// The video output moved to another sink.
+    mutating func outputSwapped(session: Int) {
+        guard accepts(session) else { return }
+        publish(.videoSinkChanged)
+        resolveWaiters(.outputSwapped)
+    }
+
+    /// The end of the stream: the end of the movie, a loop in repeat mode, the end of a scan, or
+    /// a movie shorter than its header says (truncated).
+    mutating func endOfStream(session: Int, position: Duration?) {
+        guard accepts(session), !atEnd, phase == .prepared else { return }
+        if let scan {
+            // A scan ran into an end of the movie: back to the old rate, paused there.
+            self.scan = nil
+            perform(.cancelScanTimer)
+            rate = scan.previousRate
+            target = .paused
+            let edge = scan.forward ? clamp(endPlaybackTime ?? duration ?? .zero) : initialPlaybackTime ?? .zero
+            setPlaybackState(.paused)
+            startSeek(plan(to: edge, accuracy: .exact), purpose: .rate)
+            perform(.pause(session: session))
+            perform(.rearmTimeObservers)
+            return
+        }
+        let expectedEnd = rate > 0 ? (endPlaybackTime ?? duration) : nil
+        if let expectedEnd, let position, position + Self.truncationTolerance(for: expectedEnd) < expectedEnd {
+            let error = MediaError(
+                .truncatedMovie,
+                "the movie ends at \(position.formattedSeconds) but its header says \(expectedEnd.formattedSeconds)")
+            pipelineFailed(session: session, error: source.interpret(error), position: position)
+            return
+        }
+        if repeatMode == .one {
+            // Not in looping mode (repeat was turned on at the very end): start again with a flush.
+            loops += 1
+            publish(.didLoop(loops))
+            startSeek(plan(to: startPosition, accuracy: .exact), purpose: .loop)
+            return
+        }
+        atEnd = true
+        target = .paused
+        lastPosition = position ?? expectedEnd ?? lastPosition
+        supersedeStateWaiters()
+        // A seek that ran past the end lands here.
+        if inFlightSeek != nil {
+            inFlightSeek = nil
+            queuedSeek = nil
+            resolveSeekWaiters()
+        }
+        setPlaybackState(.stopped)
+        publish(.playbackDidFinish(.playbackEnded, nil))
+        // Keep the pipeline, paused on the last frame, so play() can start again at once.
+        perform(.pause(session: session))
+    }
+}

@@ -1,0 +1,412 @@
+/// A player's decisions, as a value: what it knows, and how each input (a command, a pipeline
+/// message, a timer) changes that and what must happen next.
+///
+/// No I/O, no locks, no clocks: every method is `mutating`, named after its input, and appends
+/// the events to publish and the ``Action``s to perform to ``output``, which the owner takes
+/// with ``takeOutput()`` after each input. The owner (``PlayerCore``) feeds inputs under its one
+/// lock, publishes the events under that lock (one order for every subscriber), and performs
+/// the pipeline actions on the player's own thread in the order they were returned. Tests feed
+/// inputs and check the output without GStreamer (`PlayerMachineTests`).
+///
+/// Pipelines are known by their preparation number (`session`): an input about a pipeline that
+/// is no longer the current one is ignored.
+struct PlayerMachine {
+    enum Phase: Equatable {
+        /// No pipeline.
+        case idle
+        /// A pipeline is being built or loaded and has not prerolled yet.
+        case preparing
+        /// The movie's first frame is ready; commands act on the pipeline at once.
+        case prepared
+    }
+
+    /// What the app asked the pipeline to do once prepared.
+    enum Target: Equatable {
+        case paused, playing
+    }
+
+    // MARK: Configuration
+
+    var source: any MediaSource
+    var videoSink: any VideoSink {
+        didSet { videoSinkChanged = true }
+    }
+    var audioOutput: AudioOutput
+    /// Set when the app picks another sink: the next movie needs a new pipeline.
+    var videoSinkChanged = false
+    var shouldAutoplay = true
+    var allowsExternalPlayback = true
+    var presentation = VideoPresentation()
+    var repeatMode = RepeatMode.none
+    var initialPlaybackTime: Duration?
+    var endPlaybackTime: Duration?
+    /// The rate the app asked for (never 0; 0 means paused and is not stored).
+    var rate = 1.0
+
+    // MARK: What the app sees
+
+    var playbackState = PlaybackState.stopped
+    var loadState = LoadState.unknown
+    var isPreparedToPlay = false
+    var readyForDisplay = false
+    var duration: Duration?
+    var naturalSize = VideoSize.zero
+    var mediaTypes: MovieMediaTypes = []
+    /// The factory name of the element decoding the video, once decodebin chose it.
+    var videoDecoder: String?
+    var sourceType = MovieSourceType.unknown
+    var metadata: [String: String] = [:]
+    /// Where playback was when the pipeline last went away (or the end, after the end).
+    var lastPosition = Duration.zero
+    var lastError: MediaError?
+
+    // MARK: The pipeline
+
+    var phase = Phase.idle
+    var target = Target.paused
+    /// Grows with every preparation; the current pipeline's number.
+    private(set) var sessionID = 0
+    /// Whether the pipeline of ``sessionID`` exists (it has been built and installed).
+    private(set) var hasSession = false
+    /// Set at the end of the movie; `play()` then starts again from the beginning.
+    var atEnd = false
+    /// `pause()` was called during preparation: the prepared movie reports `.paused`.
+    var pauseWhenPrepared = false
+    /// The rate of the segment the pipeline is playing now (set by the last seek or rate change).
+    var segmentRate = 1.0
+    /// Whether the pipeline's segment was started with the SEGMENT flag, so that it ends with
+    /// SEGMENT_DONE (and can be restarted without a gap) rather than EOS.
+    var looping = false
+    /// Passes completed in repeat mode since the movie started.
+    var loops = 0
+    /// Bumped when the pipeline is reused for another movie; messages before the marker of the
+    /// current epoch belong to the previous movie.
+    var epoch = 0
+    var epochSeen = 0
+    /// What the bus said about the stream before a failure, for telling errors apart.
+    var errorContext = PipelineErrorTranslator()
+
+    // MARK: Seeks, scans, waiting commands
+
+    /// The seek sent to the pipeline and not landed yet.
+    var inFlightSeek: InFlightSeek?
+    /// A seek asked for while another was in flight: the latest one replaces any earlier, so a
+    /// scrubbing user's seeks coalesce and only the last lands.
+    var queuedSeek: QueuedSeek?
+    /// Scanning (`beginSeekingForward()`): the state and rate to return to.
+    var scan: Scan?
+    /// Commands waiting for an outcome.
+    private(set) var waiters: [(id: Int, kind: WaiterKind)] = []
+    private var nextWaiterID = 0
+    /// Where seek sequence numbers come from (GStreamer's global counter, in the engine).
+    private let nextSeqnum: @Sendable () -> UInt32
+
+    private(set) var output = Output()
+
+    init(
+        source: any MediaSource, videoSink: any VideoSink, audioOutput: AudioOutput,
+        seqnums: @escaping @Sendable () -> UInt32
+    ) {
+        self.source = source
+        self.videoSink = videoSink
+        self.audioOutput = audioOutput
+        self.videoSinkChanged = false
+        nextSeqnum = seqnums
+    }
+
+    /// The events and actions of the inputs since the last call.
+    mutating func takeOutput() -> Output {
+        defer { output = Output() }
+        return output
+    }
+
+    /// Whether `session` is the pipeline the player has now.
+    func isCurrent(_ session: Int) -> Bool {
+        hasSession && session == sessionID
+    }
+
+    /// The current pipeline's number, if there is one.
+    var currentSession: Int? {
+        hasSession ? sessionID : nil
+    }
+
+    // MARK: Output
+
+    /// Publishes an event; one that says playback started, stopped, moved or changed speed also
+    /// re-arms the time observers.
+    mutating func publish(_ event: PlayerEvent) {
+        output.events.append(event)
+        if event.changesPlayback { perform(.rearmTimeObservers) }
+    }
+
+    mutating func perform(_ action: Action) {
+        output.actions.append(action)
+    }
+
+    // MARK: Changes that publish events
+
+    mutating func setPlaybackState(_ new: PlaybackState) {
+        guard playbackState != new else { return }
+        playbackState = new
+        publish(.playbackStateChanged(new))
+        resolveWaiters(.playbackState(new))
+    }
+
+    mutating func setLoadState(_ new: LoadState) {
+        guard loadState != new else { return }
+        loadState = new
+        publish(.loadStateChanged(new))
+    }
+
+    mutating func setPrepared(_ new: Bool) {
+        guard isPreparedToPlay != new else { return }
+        isPreparedToPlay = new
+        publish(.preparedToPlayChanged(new))
+    }
+
+    mutating func setReadyForDisplay(_ new: Bool) {
+        guard readyForDisplay != new else { return }
+        readyForDisplay = new
+        publish(.readyForDisplayChanged(new))
+    }
+
+    /// Revisions of a duration smaller than this are a demuxer's rounding (Matroska revises
+    /// 1.000 s to 1.000333 s at the end, counting the last frame's length), not a new duration.
+    static let durationRevisionThreshold = Duration.milliseconds(50)
+
+    /// Keeps and announces the duration: once, unless it really changes (by at least
+    /// ``durationRevisionThreshold``).
+    mutating func setDuration(_ new: Duration?) {
+        guard let new else { return }
+        if let duration, abs((new - duration) / .nanoseconds(1)) < Self.durationRevisionThreshold / .nanoseconds(1) {
+            return
+        }
+        duration = new
+        publish(.durationAvailable(new))
+    }
+
+    mutating func setNaturalSize(_ new: VideoSize) {
+        guard naturalSize != new, new != .zero else { return }
+        naturalSize = new
+        publish(.naturalSizeAvailable(new))
+    }
+
+    mutating func setMediaTypes(_ new: MovieMediaTypes) {
+        guard mediaTypes != new else { return }
+        mediaTypes = new
+        publish(.mediaTypesAvailable(new))
+    }
+
+    mutating func setSourceType(_ new: MovieSourceType) {
+        guard sourceType != new else { return }
+        sourceType = new
+        publish(.sourceTypeAvailable(new))
+    }
+
+    mutating func setRateAsked(_ new: Double) {
+        guard rate != new else { return }
+        rate = new
+        publish(.playbackRateChanged(new))
+    }
+
+    /// Keeps the movie's tags. During preparation they are only collected (one event announces
+    /// them when preparation ends); afterwards a change announces them again, unless only the
+    /// running bitrate estimates moved.
+    mutating func mergeMetadata(_ tags: [String: String]) {
+        let merged = metadata.merging(tags) { _, new in new }
+        guard merged != metadata else { return }
+        let volatile: Set<String> = ["bitrate", "minimum-bitrate", "maximum-bitrate", "nominal-bitrate"]
+        let meaningful = merged.keys.contains { !volatile.contains($0) && merged[$0] != metadata[$0] }
+        metadata = merged
+        if phase == .prepared && meaningful { publish(.metadataAvailable(merged)) }
+    }
+
+    // MARK: Sessions
+
+    /// Starts a new preparation: a new session number, the previous movie's facts forgotten.
+    /// Returns the new number.
+    mutating func beginSession() -> Int {
+        sessionID += 1
+        hasSession = false
+        phase = .preparing
+        pauseWhenPrepared = false
+        videoSinkChanged = false
+        epoch = 0
+        epochSeen = 0
+        resetMovieInfo()
+        setSourceType(source.sourceType)
+        return sessionID
+    }
+
+    /// The pipeline of preparation `session` was built: it becomes the player's, unless a newer
+    /// preparation or a stop replaced it meanwhile (then the owner closes it). Returns whether
+    /// it was installed.
+    mutating func pipelineBuilt(session: Int) -> Bool {
+        guard session == sessionID, phase == .preparing, !hasSession else { return false }
+        hasSession = true
+        perform(.scheduleTimeout(session: session, epoch: epoch))
+        return true
+    }
+
+    /// Forgets what was known about the previous movie (a new preparation starts).
+    mutating func resetMovieInfo() {
+        duration = nil
+        naturalSize = .zero
+        mediaTypes = []
+        videoDecoder = nil
+        metadata = [:]
+        lastError = nil
+        atEnd = false
+        lastPosition = .zero
+        errorContext = PipelineErrorTranslator()
+        inFlightSeek = nil
+        queuedSeek = nil
+        looping = false
+        loops = 0
+        segmentRate = 1.0
+    }
+
+    /// Ends the current pipeline (if any) and returns the player to idle, publishing what an app
+    /// sees change; the pipeline is closed on the player's thread.
+    mutating func detachSession(finish reason: FinishReason?, error: MediaError?, position: Duration?) {
+        if hasSession { perform(.close(session: sessionID)) }
+        hasSession = false
+        if let position { lastPosition = position }
+        phase = .idle
+        target = .paused
+        pauseWhenPrepared = false
+        atEnd = false
+        inFlightSeek = nil
+        queuedSeek = nil
+        looping = false
+        if scan != nil {
+            scan = nil
+            perform(.cancelScanTimer)
+        }
+        if let error { lastError = error }
+        setPlaybackState(.stopped)
+        setReadyForDisplay(false)
+        setPrepared(false)
+        setLoadState(.unknown)
+        if let reason { publish(.playbackDidFinish(reason, error)) }
+        failWaiters(error ?? MediaError(.cancelled, "playback was stopped"))
+        perform(.rearmTimeObservers)
+    }
+
+    // MARK: Waiters
+
+    /// What a waiting command waits for.
+    enum WaiterKind: Equatable, Sendable {
+        /// The end of a preparation.
+        case prepared
+        /// The playback state reaching this value.
+        case playbackState(PlaybackState)
+        /// Every seek asked for so far has landed (coalesced seeks land with the last one).
+        case seeksSettled
+        /// The video output was swapped for another.
+        case outputSwapped
+    }
+
+    /// Registers a waiter; it is completed by a ``Action/resume(waiter:_:)`` exactly once.
+    mutating func addWaiter(_ kind: WaiterKind) -> Int {
+        nextWaiterID += 1
+        waiters.append((nextWaiterID, kind))
+        return nextWaiterID
+    }
+
+    /// Completes every waiter `matches` selects with `result`.
+    mutating func resolveWaiters(_ result: Result<Void, MediaError>, where matches: (WaiterKind) -> Bool) {
+        var kept: [(id: Int, kind: WaiterKind)] = []
+        for waiter in waiters {
+            if matches(waiter.kind) {
+                perform(.resume(waiter: waiter.id, result))
+            } else {
+                kept.append(waiter)
+            }
+        }
+        waiters = kept
+    }
+
+    /// Completes every waiter of exactly this kind.
+    mutating func resolveWaiters(_ kind: WaiterKind, _ result: Result<Void, MediaError> = .success(())) {
+        resolveWaiters(result) { $0 == kind }
+    }
+
+    /// Fails one waiter with ``MediaError/Code/cancelled`` (its task was cancelled).
+    mutating func cancelWaiter(_ id: Int) {
+        guard let index = waiters.firstIndex(where: { $0.id == id }) else { return }
+        waiters.remove(at: index)
+        perform(.resume(waiter: id, .failure(MediaError(.cancelled, "the waiting task was cancelled"))))
+    }
+
+    /// Completes every `play()`/`pause()` still waiting: a later command has replaced them.
+    mutating func supersedeStateWaiters() {
+        resolveWaiters(.success(())) { kind in
+            if case .playbackState = kind { return true }
+            return false
+        }
+    }
+
+    mutating func resolveSeekWaiters(_ result: Result<Void, MediaError> = .success(())) {
+        resolveWaiters(result) { $0 == .seeksSettled }
+    }
+
+    mutating func failWaiters(_ error: MediaError) {
+        resolveWaiters(.failure(error)) { _ in true }
+    }
+
+    // MARK: Positions
+
+    /// A plan that goes to `position` with the player's current range, rate and repeat mode.
+    func plan(to position: Duration, accuracy: SeekPlan.Accuracy, rate: Double? = nil) -> SeekPlan {
+        // A looping segment states its end: GStreamer starts the next pass's running time where
+        // the segment's position stands, which is the end only when the segment has one
+        // (otherwise it is the last frame's start, and the pass would begin a frame early).
+        let looping = repeatMode == .one
+        return SeekPlan(
+            position: position, rate: rate ?? self.rate, accuracy: accuracy, flush: true, looping: looping,
+            rangeStart: initialPlaybackTime, rangeEnd: endPlaybackTime ?? (looping ? duration : nil))
+    }
+
+    /// Where a movie starts: its initial playback time, or its end when playing backwards.
+    var startPosition: Duration {
+        rate >= 0 ? (initialPlaybackTime ?? .zero) : (endPlaybackTime ?? duration ?? .zero)
+    }
+
+    /// Where a movie ends in the direction it plays: its end (or end playback time) forward, its
+    /// initial playback time (or start) backward.
+    var endPosition: Duration {
+        rate >= 0 ? (endPlaybackTime ?? duration ?? .zero) : (initialPlaybackTime ?? .zero)
+    }
+
+    /// A position kept inside the movie and the playback range.
+    func clamp(_ position: Duration) -> Duration {
+        var clamped = position
+        if let end = endPlaybackTime ?? duration { clamped = min(clamped, end) }
+        return max(clamped, .zero)
+    }
+
+    /// Whether the movie needs a seek after its first preroll: a playback range, repeat mode or
+    /// a rate other than 1 all live in the pipeline's segment, which only a seek sets.
+    var needsPreparationSeek: Bool {
+        initialPlaybackTime != nil || endPlaybackTime != nil || repeatMode == .one || rate != 1
+    }
+
+    /// How far before its announced duration a movie may end and still count as complete:
+    /// a frame or two of rounding, audio priming, an estimated duration.
+    static func truncationTolerance(for duration: Duration) -> Duration {
+        max(.milliseconds(500), duration / 50)
+    }
+
+    func makeSeqnum() -> UInt32 { nextSeqnum() }
+}
+
+extension PlayerMachine {
+    /// The decision state in one line, for diagnosing a stuck player (the stress check prints it).
+    var diagnostics: String {
+        "phase \(phase), target \(target), state \(playbackState), session \(sessionID)"
+            + "\(hasSession ? "" : " (none)"), epoch \(epochSeen)/\(epoch), atEnd \(atEnd), "
+            + "seek in flight \(inFlightSeek.map { "\($0.purpose) #\($0.seqnum) landing \(String(describing: $0.landing))" } ?? "none"), "
+            + "queued \(queuedSeek != nil), waiters \(waiters.map(\.kind))"
+    }
+}
