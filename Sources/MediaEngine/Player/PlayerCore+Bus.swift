@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 /// Bus messages become the machine's inputs, with what the pipeline can tell at that moment
 /// (position, duration, media types). On the player's thread, which the bus thread hands each
@@ -77,13 +78,21 @@ extension PlayerCore {
     /// decodebin drops the error a demuxer posts while decodebin is still setting it up, which
     /// leaves preparation waiting forever (seen with damaged MP4 files). While preparing, look a
     /// few times for a demuxer that gave up without exposing a stream, and fail as it would have.
+    /// A demuxer counts as stalled only when two looks in a row find it so: a healthy one's task
+    /// can be paused for a moment (a busy machine), never for the time between two looks.
     func watchForStalledDemuxer(_ session: PipelineSession) {
-        for delay in [Duration.milliseconds(200), .milliseconds(600), .milliseconds(1200)] {
+        let lastSeen = Mutex<String?>(nil)
+        for delay in [Duration.milliseconds(300), .milliseconds(800), .milliseconds(1500), .milliseconds(2500)] {
             executor.enqueue(after: delay) { [weak self, weak session] in
-                guard let self, let session,
-                    read({ $0.isCurrent(session.id) && $0.phase == .preparing }),
-                    let demuxer = session.stalledDemuxer
-                else { return }
+                guard let self, let session, read({ $0.isCurrent(session.id) && $0.phase == .preparing }) else {
+                    return
+                }
+                let demuxer = session.stalledDemuxer
+                let seenBefore = lastSeen.withLock { seen in
+                    defer { seen = demuxer }
+                    return seen
+                }
+                guard let demuxer, demuxer == seenBefore else { return }
                 apply { $0.stalledDemuxerFound(session: session.id, demuxer: demuxer) }
             }
         }
