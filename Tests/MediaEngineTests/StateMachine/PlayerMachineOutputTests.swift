@@ -1,0 +1,151 @@
+import MediaTestSupport
+import Testing
+
+@testable import MediaEngine
+
+/// The player's decisions about its video output, presentation and the rarer transitions:
+/// swaps, repeat turned off mid-loop, pause during a scan, a new source after the end.
+@Suite("Player state machine: outputs and edges")
+struct PlayerMachineOutputTests {
+    @Test("a sink chosen while prepared swaps the running output and waits for the swap")
+    func swap() {
+        var h = MachineHarness()
+        h.playing()
+        let swap = try? h.feed { $0.chooseVideoSink(NullVideoSink(synchronized: false)) }.get()
+        #expect(swap?.session == 1)
+        #expect(swap?.paused == false)
+        let waiter = MachineHarness.waiter(h.feed { $0.awaitOutputSwap(session: 1) })
+        h.feed { $0.outputSwapped(session: 1) }
+        let (events, actions) = h.take()
+        #expect(events == [.videoSinkChanged])
+        #expect(actions == ["resume \(waiter)"])
+        // A swap of a pipeline that is gone is not waited for.
+        h.feed { $0.stop() }
+        #expect(h.feed { $0.awaitOutputSwap(session: 1) } == .stopped)
+    }
+
+    @Test("an external sink is refused while external playback is not allowed")
+    func external() {
+        struct ExternalSink: VideoSink {
+            func makeOutput() throws(MediaError) -> VideoOutput { try NullVideoSink().makeOutput() }
+            var capabilities: VideoSinkCapabilities { .external }
+        }
+        var h = MachineHarness()
+        h.feed { $0.allowsExternalPlayback = false }
+        #expect(throws: MediaError.self) { try h.feed { $0.chooseVideoSink(ExternalSink()) }.get() }
+        h.feed { $0.allowsExternalPlayback = true }
+        _ = h.feed { $0.chooseVideoSink(ExternalSink()) }
+        #expect(h.take().events == [.externalPlaybackActiveChanged(true)])
+    }
+
+    @Test("presentation changes apply to the running pipeline and announce a new scaling mode")
+    func presentation() {
+        var h = MachineHarness()
+        h.feed { $0.updatePresentation { $0.scalingMode = .fill } }
+        var (events, actions) = h.take()
+        #expect(events == [.scalingModeChanged(.fill)])
+        #expect(actions.isEmpty)
+        h.prepared()
+        h.feed { $0.updatePresentation { $0.scalingMode = .fill } }
+        (events, actions) = h.take()
+        #expect(events.isEmpty)
+        #expect(actions == ["applyPresentation 1"])
+    }
+
+    @Test("repeat turned off during a looping pass: the pass ends at the end of the movie, with EOS")
+    func repeatOffMidLoop() {
+        var h = MachineHarness()
+        h.playing()
+        // Repeat on: the segment restarts as a looping one; its seek lands.
+        h.feed { $0.setRepeatMode(.one, position: .seconds(1)) }
+        h.feed { $0.asyncDone(session: 1, facts: MachineHarness.facts) }
+        h.feed {
+            $0.firstFrameArrived(
+                session: 1, seqnum: 101, streamTime: .seconds(1), displaySize: VideoSize(width: 320, height: 240),
+                facts: MachineHarness.facts)
+        }
+        #expect(h.machine.looping)
+        _ = h.take()
+        h.feed { $0.repeatMode = .none }
+        h.feed { $0.segmentDone(session: 1) }
+        #expect(h.take().actions == ["seek 1 #102 to 10.000 s rate 1.0 keyFrame"])
+        #expect(!h.machine.looping)
+    }
+
+    @Test("pause during a scan ends the scan first, back at the paused state")
+    func pauseDuringScan() {
+        var h = MachineHarness()
+        h.playing()
+        _ = h.feed { $0.beginScan(forward: false, position: .seconds(5)) }
+        _ = h.take()
+        #expect(h.machine.playbackState == .seekingBackward)
+        // play() during a scan changes nothing.
+        #expect(h.feed { $0.play() } == .success)
+        _ = h.feed { $0.pause(position: .seconds(4)) }
+        let (events, actions) = h.take()
+        #expect(events.first == .playbackStateChanged(.playing))
+        #expect(actions.contains("cancelScanTimer"))
+        #expect(actions.last == "pause 1")
+        #expect(h.machine.scan == nil)
+        #expect(h.machine.target == .paused)
+    }
+
+    @Test("a scan that runs into the end of the movie pauses there, at the old rate")
+    func scanIntoEnd() {
+        var h = MachineHarness()
+        h.playing()
+        _ = h.feed { $0.beginScan(forward: true, position: .seconds(9)) }
+        h.feed { $0.asyncDone(session: 1, facts: MachineHarness.facts) }
+        _ = h.take()
+        h.feed { $0.endOfStream(session: 1, position: .seconds(10)) }
+        let (events, actions) = h.take()
+        #expect(events == [.playbackStateChanged(.paused)])
+        #expect(actions == ["cancelScanTimer", "seek 1 #102 to 10.000 s rate 1.0 exact", "pause 1"])
+        #expect(!events.contains { $0.finish != nil })
+    }
+
+    @Test("a new source after the end announces no second finish")
+    func replaceAfterEnd() {
+        var h = MachineHarness()
+        h.playing()
+        h.feed { $0.endOfStream(session: 1, position: .seconds(10)) }
+        _ = h.take()
+        h.feed { $0.replaceSource(with: MachineHarness.NamedSource(uri: "file:///b.mp4")) }
+        let (events, _) = h.take()
+        #expect(!events.contains { $0.finish != nil })
+        #expect(events.contains(.nowPlayingMovieChanged))
+    }
+
+    @Test("a rate set while idle is stored and announced; the duration is announced once unless it really changes")
+    func idleRateAndDuration() {
+        var idle = MachineHarness()
+        _ = idle.feed { $0.setRate(2, position: nil) }
+        let (events, actions) = idle.take()
+        #expect(events == [.playbackRateChanged(2)])
+        #expect(actions.isEmpty)
+        #expect(idle.machine.needsPreparationSeek)
+        var h = MachineHarness()
+        h.prepared()
+        h.feed { $0.durationChanged(session: 1, duration: .milliseconds(10_010)) }
+        #expect(h.take().events.isEmpty)
+        h.feed { $0.durationChanged(session: 1, duration: .seconds(12)) }
+        #expect(h.take().events == [.durationAvailable(.seconds(12))])
+    }
+
+    @Test("tags during preparation are announced once when it ends; later only meaningful changes")
+    func metadata() {
+        var h = MachineHarness()
+        _ = h.feed { $0.prepare() }
+        h.feed { _ = $0.pipelineBuilt(session: 1) }
+        _ = h.take()
+        h.feed { $0.tagsArrived(session: 1, ["title": "A"]) }
+        h.feed { $0.tagsArrived(session: 1, ["bitrate": "100"]) }
+        #expect(h.take().events.isEmpty)
+        h.feed { $0.asyncDone(session: 1, facts: MachineHarness.facts) }
+        #expect(h.take().events.contains(.metadataAvailable(["title": "A", "bitrate": "100"])))
+        h.feed { $0.tagsArrived(session: 1, ["bitrate": "120"]) }
+        #expect(h.take().events.isEmpty)
+        h.feed { $0.tagsArrived(session: 1, ["artist": "B"]) }
+        #expect(h.take().events.count == 1)
+    }
+}
