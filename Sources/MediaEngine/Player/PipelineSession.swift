@@ -20,7 +20,11 @@ final class PipelineSession: Sendable {
     let playbin: Element
     let videoOutput: VideoOutputBin
     let sourceSetup: SourceSetup
+    /// The audio sink (the silent one when the movie's sound is not played).
+    private let audioSink: Element
     private let busThread: Mutex<BusThread?>
+    /// Instant rate changes on their way to the sinks (see ``relayInstantRate(_:seqnum:from:)``).
+    private let instantRates = Mutex(InstantRates())
     /// Held while the pipeline's state changes; once `closed`, no state change but NULL happens,
     /// so a command racing with ``close()`` cannot bring a torn-down pipeline back to life.
     private let lifecycle = Mutex(false)
@@ -50,21 +54,28 @@ final class PipelineSession: Sendable {
             output: output, overlays: overlays, presentation: presentation, holdFirstFrame: holdFirstFrame)
         var flags = Self.playFlags
         if let audio = audioOutput.resolved(videoSynchronized: output.isSynchronized) {
-            let audioSink = try VideoOutputBin.makeElement(audio)
+            audioSink = try VideoOutputBin.makeElement(audio)
             audioSink.staticPad("sink")?.keepLoopsContinuous()
-            playbin.set("audio-sink", element: audioSink)
         } else {
             flags &= ~Self.audioFlag
             // playbin makes an audio sink even without its audio flag; without one of ours it
             // would probe the machine's (openalsink, ALSA) on every pipeline.
-            playbin.set("audio-sink", element: try VideoOutputBin.makeElement(Self.silentAudio))
+            audioSink = try VideoOutputBin.makeElement(Self.silentAudio)
         }
+        playbin.set("audio-sink", element: audioSink)
         try playbin.set(["uri": .string(source.uri), "flags": .int(flags)])
         playbin.set("video-sink", element: videoOutput.bin)
         sourceSetup = SourceSetup(settings: source.settings)
         sourceSetup.connect(to: playbin)
         me_watch_stream_types(playbin.pointer)
         busThread = Mutex(try BusThread(pipeline: playbin, handler: handler))
+        for (sink, kind) in [(videoOutput.bin, SinkKind.video), (audioSink, .audio)] {
+            guard let pad = sink.staticPad("sink") else { continue }
+            InstantRateRelay.install(on: pad) { [weak self] multiplier, seqnum in
+                guard let self else { return }
+                executor.enqueue { [weak self] in self?.relayInstantRate(multiplier, seqnum: seqnum, from: kind) }
+            }
+        }
     }
 
     /// Starts prerolling (`PAUSED`). A refusal is reported on the bus like any other failure.
@@ -109,6 +120,7 @@ final class PipelineSession: Sendable {
         executor.assertCurrent("reloading a pipeline")
         sourceSetup.settings.withLock { $0 = source.settings }
         if holdFirstFrame { videoOutput.firstFrame.hold() }
+        instantRates.withLock { $0.flushed() }
         let result: Result<Void, MediaError> = lifecycle.withLock { closed in
             guard !closed else { return .failure(MediaError(.cancelled, "the pipeline was closed")) }
             playbin.setState(GST_STATE_READY)
@@ -135,6 +147,7 @@ final class PipelineSession: Sendable {
             return thread
         }
         thread?.stop()
+        instantRates.withLock { $0.flushed() }
         lifecycle.withLock { closed in
             closed = true
             playbin.setState(GST_STATE_NULL)
@@ -162,7 +175,15 @@ final class PipelineSession: Sendable {
     /// Sends a seek made earlier; false when no element took it.
     @discardableResult
     func send(_ request: SeekRequest) -> Bool {
-        send(request.take())
+        executor.assertCurrent("sending a seek")
+        instantRates.withLock { rates in
+            if let plan = request.plan {
+                if plan.flush { rates.flushed() }
+            } else {
+                rates.sent(request.seqnum)
+            }
+        }
+        return send(request.take())
     }
 
     /// Sends an event into the pipeline (`gst_element_send_event`, which takes ownership);
@@ -176,6 +197,32 @@ final class PipelineSession: Sendable {
             return false
         }
         return playbin.send(event.raw.assumingMemoryBound(to: GstEvent.self))
+    }
+
+    /// The sinks an instant rate change is relayed from.
+    private enum SinkKind {
+        case video, audio
+    }
+
+    /// Applies an instant rate change that reached a sink, on the player's thread: posts the
+    /// sink's INSTANT_RATE_REQUEST, so the pipeline computes the switch time and sends
+    /// instant-rate-sync-time to its sinks from this thread (gstpipeline.c), never from a
+    /// streaming thread while this one changes the pipeline's state (the deadlock `instantrate.c`
+    /// describes).
+    ///
+    /// Only the first sink's copy of the change sent last, and only if nothing flushed since: a
+    /// copy pushed again after a flush (the event is sticky and outlives FLUSH_STOP) would apply
+    /// the old multiplier on top of the rate the flushing seek already set, and would reach sinks
+    /// that have no segment yet. Every seek and reload carries the player's rate itself.
+    private func relayInstantRate(_ multiplier: Double, seqnum: UInt32, from kind: SinkKind) {
+        executor.assertCurrent("applying an instant rate change")
+        guard instantRates.withLock({ $0.take(seqnum) }), lifecycle.withLock({ !$0 }) else { return }
+        // Every sink answers the pipeline's sync-time event; one without a segment would assert and
+        // keep its old rate while the others change. Not expected between seeks (the player sends
+        // instant rate changes only then); leave the rates as they were rather than split them.
+        guard me_sinks_have_time_segments(playbin.pointer) != 0 else { return }
+        let sink = kind == .video ? videoOutput.bin : audioSink
+        me_post_instant_rate_request(sink.pointer, multiplier, seqnum)
     }
 
     /// The name of a demuxer that gave up without exposing a stream (see `me_find_stalled_demuxer`).
@@ -229,5 +276,52 @@ final class SourceSetup: Sendable {
                 return
             }
         }
+    }
+}
+
+/// Which instant rate change the sinks may still apply: the last one sent, until a flush.
+/// Only the player's thread reads and writes it.
+private struct InstantRates {
+    private var pending: UInt32?
+
+    mutating func sent(_ seqnum: UInt32) {
+        pending = seqnum
+    }
+
+    /// A flushing seek, a reload or the close: what was sent before no longer applies.
+    mutating func flushed() {
+        pending = nil
+    }
+
+    /// Whether the change `seqnum` is the pending one; it is no longer pending afterwards.
+    mutating func take(_ seqnum: UInt32) -> Bool {
+        guard pending == seqnum else { return false }
+        pending = nil
+        return true
+    }
+}
+
+/// The Swift end of `me_relay_instant_rate`: a closure, kept alive by the probe that calls it.
+private final class InstantRateRelay: Sendable {
+    let deliver: @Sendable (Double, UInt32) -> Void
+
+    private init(_ deliver: @escaping @Sendable (Double, UInt32) -> Void) {
+        self.deliver = deliver
+    }
+
+    /// Takes instant rate changes out on `pad` and hands each to `deliver`, on the thread that
+    /// pushed it (a streaming thread, or the player's): `deliver` must only enqueue.
+    static func install(on pad: Pad, _ deliver: @escaping @Sendable (Double, UInt32) -> Void) {
+        me_relay_instant_rate(
+            pad.pointer,
+            { data, multiplier, seqnum in
+                guard let data else { return }
+                Unmanaged<InstantRateRelay>.fromOpaque(data).takeUnretainedValue().deliver(multiplier, seqnum)
+            },
+            Unmanaged.passRetained(InstantRateRelay(deliver)).toOpaque(),
+            { data in
+                guard let data else { return }
+                Unmanaged<InstantRateRelay>.fromOpaque(data).release()
+            })
     }
 }
