@@ -23,6 +23,8 @@ final class PipelineSession: Sendable {
     /// The audio sink (the silent one when the movie's sound is not played).
     private let audioSink: Element
     private let busThread: Mutex<BusThread?>
+    /// The movie's video keyframes, for keyframe seeks (see ``keyframeSnapped(_:)``).
+    private let keyframes: Mutex<KeyframeTimes>
     /// Instant rate changes on their way to the sinks (see ``relayInstantRate(_:seqnum:from:)``).
     private let instantRates = Mutex(InstantRates())
     /// Held while the pipeline's state changes; once `closed`, no state change but NULL happens,
@@ -66,6 +68,7 @@ final class PipelineSession: Sendable {
         try playbin.set(["uri": .string(source.uri), "flags": .int(flags)])
         playbin.set("video-sink", element: videoOutput.bin)
         sourceSetup = SourceSetup(settings: source.settings)
+        keyframes = Mutex(KeyframeTimes(source: source))
         sourceSetup.connect(to: playbin)
         me_watch_stream_types(playbin.pointer)
         busThread = Mutex(try BusThread(pipeline: playbin, handler: handler))
@@ -119,6 +122,7 @@ final class PipelineSession: Sendable {
     func reload(_ source: any MediaSource, epoch: Int, holdFirstFrame: Bool) throws(MediaError) {
         executor.assertCurrent("reloading a pipeline")
         sourceSetup.settings.withLock { $0 = source.settings }
+        keyframes.withLock { $0 = KeyframeTimes(source: source) }
         if holdFirstFrame { videoOutput.firstFrame.hold() }
         instantRates.withLock { $0.flushed() }
         let result: Result<Void, MediaError> = lifecycle.withLock { closed in
@@ -183,7 +187,37 @@ final class PipelineSession: Sendable {
                 rates.sent(request.seqnum)
             }
         }
-        return send(request.take())
+        let event = request.take()
+        guard let plan = request.plan, let snapped = keyframeSnapped(plan), let replacement = SeekEvents.seek(snapped)
+        else { return send(event) }
+        SeekEvents.setSeqnum(replacement, request.seqnum)
+        SeekEvents.release(event)
+        return send(replacement)
+    }
+
+    /// A keyframe seek made exact, to the video keyframe at or before its position, when the
+    /// source knows its keyframes; nil otherwise (the seek goes as it is).
+    ///
+    /// qtdemux snaps a KEY_UNIT seek to the earliest keyframe of *all* streams before the target,
+    /// and every audio frame is a keyframe: the seek landed on an audio frame's start, up to one
+    /// audio frame before the video keyframe, and the video then decoded a whole GOP from the
+    /// keyframe before that. An accurate seek to the keyframe's own time decodes one picture.
+    /// Backward seeks keep the demuxer's snapping (the keyframe to decode from is after them).
+    private func keyframeSnapped(_ plan: SeekPlan) -> SeekPlan? {
+        guard plan.accuracy == .keyFrame, plan.rate > 0 else { return nil }
+        guard let times = keyframes.withLock({ $0.times() }), let first = times.first else { return nil }
+        // The last keyframe at or before the position (the first one if the position is before it).
+        var low = 0
+        var high = times.count
+        while low < high {
+            let middle = (low + high) / 2
+            if times[middle] <= plan.position { low = middle + 1 } else { high = middle }
+        }
+        var snapped = plan
+        snapped.position = low == 0 ? first : times[low - 1]
+        if let end = plan.rangeEnd, snapped.position >= end { return nil }
+        snapped.accuracy = .exact
+        return snapped
     }
 
     /// Sends an event into the pipeline (`gst_element_send_event`, which takes ownership);
@@ -323,5 +357,22 @@ private final class InstantRateRelay: Sendable {
                 guard let data else { return }
                 Unmanaged<InstantRateRelay>.fromOpaque(data).release()
             })
+    }
+}
+
+/// A movie's video keyframe times, read from its source at the first keyframe seek.
+private struct KeyframeTimes {
+    let source: any MediaSource
+    private var loaded: [Duration]??
+
+    init(source: any MediaSource) {
+        self.source = source
+    }
+
+    mutating func times() -> [Duration]? {
+        if let loaded { return loaded }
+        let times = source.videoKeyframeTimes()
+        loaded = .some(times)
+        return times
     }
 }
