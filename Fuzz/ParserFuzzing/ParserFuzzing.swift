@@ -8,10 +8,16 @@ import MediaEngine
 /// A parser may refuse an input with a typed error; a trap, an out-of-bounds access (AddressSanitizer),
 /// a hang or a broken invariant below is a finding.
 package enum ParserFuzzing {
-    /// `ContainerInspector.isTruncated(bytes:)`: MP4 box sizes, EBML sizes.
+    /// `ContainerInspector.isTruncated(bytes:)`: MP4 box sizes, EBML sizes; and
+    /// `MP4KeyframeIndex.keyframeTimes(bytes:)`: MP4 sample tables and edit lists, whose times
+    /// must be ascending and not negative.
     /// - Parameter bytes: A whole file's bytes.
     package static func containerInspector(_ bytes: [UInt8]) {
         _ = ContainerInspector.isTruncated(bytes: bytes)
+        if let times = MP4KeyframeIndex.keyframeTimes(bytes: bytes) {
+            precondition(!times.isEmpty && times.first! >= 0, "bad keyframe times \(times.prefix(4))")
+            precondition(zip(times, times.dropFirst()).allSatisfy { $0 <= $1 }, "keyframe times out of order")
+        }
     }
 
     /// `SubtitleParser.cues(parsing:)`: SRT and WebVTT. Cues it returns must have a start before

@@ -61,6 +61,13 @@ public struct FileSource: MediaSource {
             .truncatedMovie, "\(path) is cut short: its container runs past the end of the file",
             debugDetail: error.description, element: error.element)
     }
+
+    /// The video keyframes of an MP4 or MOV file, from its sample tables (``MP4KeyframeIndex``);
+    /// nil for other containers (matroskademux already seeks on its video track's cues).
+    /// - Returns: The times, or nil.
+    public func videoKeyframeTimes() -> [Duration]? {
+        MP4KeyframeIndex.keyframeTimes(path: path)?.map { .nanoseconds($0) }
+    }
 }
 
 extension MoviePlayer {

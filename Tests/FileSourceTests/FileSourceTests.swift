@@ -142,3 +142,54 @@ struct ContainerInspectionTests {
         #expect(truncated > 100)
     }
 }
+
+@Suite("MP4 keyframe index")
+struct MP4KeyframeIndexTests {
+    @Test(
+        "the video keyframes of MP4 files, with and without sound, B-frames and edit lists",
+        arguments: [
+            (TestMedia.keyframes(gop: 30, audio: true), 30),
+            (TestMedia.keyframes(gop: 30, bframes: 2, audio: true), 30),
+            (TestMedia.keyframes(gop: 25, audio: false), 25),
+        ])
+    func realFiles(clip: TestMedia.Clip, gop: Int) async throws {
+        let path = try await TestMedia.url(for: clip).path
+        let times = try #require(MP4KeyframeIndex.keyframeTimes(path: path))
+        // 150 frames at 30 fps: a keyframe every `gop` frames, at frame n / 30 s (to the ns).
+        let expected = stride(from: 0, to: 150, by: gop).map { Int64($0) * 1_000_000_000 / 30 }
+        #expect(times.count == expected.count, "\(times)")
+        for (time, want) in zip(times, expected) {
+            #expect(abs(time - want) <= 1, "\(times)")
+        }
+        #expect(FileSource(path: path).videoKeyframeTimes()?.count == expected.count)
+    }
+
+    @Test("other containers and files with no video track have no index")
+    func notMP4() async throws {
+        #expect(MP4KeyframeIndex.keyframeTimes(path: try await TestMedia.url(for: TestMedia.barsWebM).path) == nil)
+        #expect(MP4KeyframeIndex.keyframeTimes(path: try await TestMedia.url(for: TestMedia.audioOnly).path) == nil)
+        #expect(MP4KeyframeIndex.keyframeTimes(bytes: []) == nil)
+    }
+
+    @Test("every cut and every corrupted byte of a real file's moov gives an answer, never a trap")
+    func hostileBytes() async throws {
+        let path = try await TestMedia.url(for: TestMedia.keyframes(gop: 30, bframes: 2, audio: true)).path
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        // faststart: the moov follows ftyp, within the first few kilobytes.
+        let moovEnd = min(bytes.count, 16_384)
+        func check(_ input: [UInt8]) {
+            guard let times = MP4KeyframeIndex.keyframeTimes(bytes: input) else { return }
+            #expect(times.first! >= 0 && zip(times, times.dropFirst()).allSatisfy { $0 <= $1 })
+        }
+        for cut in stride(from: 0, to: moovEnd, by: 7) {
+            check(Array(bytes[..<cut]))
+        }
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            var corrupted = bytes
+            let at = Int.random(in: 0..<moovEnd, using: &random)
+            corrupted[at] = [0x00, 0xFF, 0x80, 0x7F, UInt8.random(in: 0...255, using: &random)].randomElement()!
+            check(corrupted)
+        }
+    }
+}

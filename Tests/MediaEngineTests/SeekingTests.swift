@@ -27,6 +27,51 @@ struct SeekingTests {
         #expect(player.currentPlaybackTime == key.presentationTime)
     }
 
+    /// A movie for the keyframe seek tests, and its keyframe interval in frames (30 fps).
+    struct KeyframeClip: Sendable, CustomTestStringConvertible {
+        let clip: TestMedia.Clip
+        let gop: Int
+        let name: String
+        var testDescription: String { name }
+    }
+
+    @Test(
+        "a keyframe seek lands on the video keyframe at or before the target, not on an audio frame before it",
+        arguments: [
+            KeyframeClip(clip: TestMedia.keyframes(gop: 30, audio: true), gop: 30, name: "MP4, AAC"),
+            KeyframeClip(
+                clip: TestMedia.keyframes(gop: 30, bframes: 2, audio: true), gop: 30, name: "MP4, B-frames, AAC"),
+            KeyframeClip(clip: TestMedia.keyframes(gop: 25, audio: false), gop: 25, name: "MP4, no audio"),
+            KeyframeClip(clip: TestMedia.keyframesWebM(gop: 30, audio: true), gop: 30, name: "WebM, Vorbis"),
+            KeyframeClip(clip: TestMedia.keyframesWebM(gop: 25, audio: false), gop: 25, name: "WebM, no audio"),
+        ])
+    func keyFrameLandsOnVideoKeyframe(_ movie: KeyframeClip) async throws {
+        let frames = FrameRecorder()
+        let player = try await MoviePlayer.recording(frames, clip: movie.clip)
+        try await player.prepareToPlay()
+        // Just after a keyframe (the case a user found: 22.000-22.005 s landed 5 ms early, on
+        // an audio frame's start), between two, on one, and just after the first. No two in a row
+        // land on the same keyframe: the sink does not deliver the same frame's preroll twice.
+        for target in [Duration.milliseconds(4002), .milliseconds(2500), .milliseconds(4000), .milliseconds(1005)] {
+            frames.reset()
+            try await player.seek(to: target, option: .nearestKeyFrame)
+            // The seek lands when its frame enters the video output; the sink's callback follows.
+            try await frames.waitForFrames(1)
+            let landed = try #require(frames.records.last)
+            let keyframe = Int((target / .seconds(1)) * 30) / movie.gop * movie.gop
+            // Frame n of a 30 fps movie starts at n/30 s, rounded to the container's time scale
+            // (1 ms in WebM); an AAC frame starts every 23.2 ms, 6.2 ms before 4 s at the nearest.
+            let expected = Duration.seconds(Double(keyframe) / 30)
+            let time = try #require(landed.presentationTime)
+            let error = time > expected ? time - expected : expected - time
+            #expect(landed.isKeyframe, "\(target)")
+            #expect(
+                error < .milliseconds(1),
+                "a seek to \(target) landed at \(time), not on the keyframe at \(expected)")
+            #expect(player.currentPlaybackTime == landed.presentationTime, "\(target)")
+        }
+    }
+
     @Test("a seek asked for while preparation may still be under way waits for it, then lands")
     func duringPreparation() async throws {
         let frames = FrameRecorder()

@@ -273,6 +273,36 @@ public enum TestMedia {
             x264enc key-int-max=30 speed-preset=ultrafast ! h264parse ! mp4mux faststart=true ! filesink location=LOCATION
             """)
 
+    /// 5 s of small bars at 30 fps with a keyframe every `gop` frames, for keyframe seeks: H.264
+    /// in MP4 (with `bframes` B-frames between references, so composition offsets and an edit
+    /// list), and with an AAC tone when `audio` (whose 1024-sample frames do not line up with
+    /// the video's keyframes).
+    public static func keyframes(gop: Int, bframes: Int = 0, audio: Bool) -> Clip {
+        Clip(
+            fileExtension: "mp4",
+            pipeline: """
+                videotestsrc num-buffers=150 pattern=smpte ! video/x-raw,format=I420,width=160,height=120,framerate=30/1 ! \
+                x264enc key-int-max=\(gop) bframes=\(bframes) b-adapt=false speed-preset=ultrafast ! h264parse ! \
+                mp4mux name=mux faststart=true ! filesink location=LOCATION
+                """
+                    + (audio
+                        ? " audiotestsrc num-buffers=216 wave=sine ! audio/x-raw,rate=44100,channels=2 ! audioconvert ! avenc_aac ! mux."
+                        : ""))
+    }
+
+    /// The same in VP8/WebM, with a Vorbis tone when `audio`.
+    public static func keyframesWebM(gop: Int, audio: Bool) -> Clip {
+        Clip(
+            fileExtension: "webm",
+            pipeline: """
+                videotestsrc num-buffers=150 pattern=smpte ! video/x-raw,format=I420,width=160,height=120,framerate=30/1 ! \
+                vp8enc deadline=1 keyframe-max-dist=\(gop) ! webmmux name=mux ! filesink location=LOCATION
+                """
+                    + (audio
+                        ? " audiotestsrc num-buffers=216 wave=sine ! audio/x-raw,rate=44100,channels=2 ! audioconvert ! vorbisenc ! mux."
+                        : ""))
+    }
+
     private static let inFlight = Mutex<[Clip: Task<URL, any Error>]>([:])
 
     /// The clip's file, made on first use.

@@ -102,6 +102,20 @@ gulong me_signal_connect_element(gpointer instance, const gchar *signal, me_elem
                                  gpointer user_data, GClosureNotify destroy);
 
 
+// MARK: Instant rate changes (instantrate.c).
+/// Called with an instant rate change's multiplier and seqnum, on whatever thread delivered it.
+typedef void (*me_instant_rate_callback)(gpointer user_data, gdouble multiplier, guint32 seqnum);
+/// Takes every GST_EVENT_INSTANT_RATE_CHANGE out on `pad` (a sink's, or a sink bin's, sink pad)
+/// and hands it to `callback` instead, so the sink never posts INSTANT_RATE_REQUEST from a
+/// streaming thread. `destroy` frees `user_data` with the probe.
+gulong me_relay_instant_rate(GstPad *pad, me_instant_rate_callback callback, gpointer user_data,
+                             GDestroyNotify destroy);
+/// Whether every GstBaseSink inside `bin`, at any depth, has a TIME segment.
+gboolean me_sinks_have_time_segments(GstElement *bin);
+/// Posts INSTANT_RATE_REQUEST (`multiplier`, `seqnum`) from `sink`, as a sink does; the pipeline
+/// handles it on the calling thread (gst_pipeline_handle_instant_rate).
+gboolean me_post_instant_rate_request(GstElement *sink, gdouble multiplier, guint32 seqnum);
+
 // MARK: Overlay pixels
 /// A buffer holding `width`x`height` pixels in GStreamer's overlay format (BGRA in memory,
 /// straight alpha), converted from `rgba` in one pass, with the video meta overlay rectangles need.

@@ -29,6 +29,14 @@ public protocol MediaSource: Sendable {
     /// - Parameter error: The error as the engine understood it.
     /// - Returns: The error to report.
     func interpret(_ error: MediaError) -> MediaError
+
+    /// The presentation times of the movie's video keyframes, ascending, read from the
+    /// container's own index; nil when the source cannot tell (the demuxer then decides where a
+    /// keyframe seek lands). With them, a ``SeekOption/nearestKeyFrame`` seek lands exactly on
+    /// the video keyframe at or before the time asked for, whatever the other streams' frames.
+    /// Called at most once per movie, on the player's thread, at its first keyframe seek.
+    /// - Returns: The times, or nil.
+    func videoKeyframeTimes() -> [Duration]?
 }
 
 extension MediaSource {
@@ -38,4 +46,6 @@ extension MediaSource {
     public var settings: SourceSettings { SourceSettings() }
     /// Returns the error unchanged.
     public func interpret(_ error: MediaError) -> MediaError { error }
+    /// Unknown: the demuxer decides.
+    public func videoKeyframeTimes() -> [Duration]? { nil }
 }

@@ -20,7 +20,13 @@ final class PipelineSession: Sendable {
     let playbin: Element
     let videoOutput: VideoOutputBin
     let sourceSetup: SourceSetup
+    /// The audio sink (the silent one when the movie's sound is not played).
+    private let audioSink: Element
     private let busThread: Mutex<BusThread?>
+    /// The movie's video keyframes, for keyframe seeks (see ``keyframeSnapped(_:)``).
+    private let keyframes: Mutex<KeyframeTimes>
+    /// Instant rate changes on their way to the sinks (see ``relayInstantRate(_:seqnum:from:)``).
+    private let instantRates = Mutex(InstantRates())
     /// Held while the pipeline's state changes; once `closed`, no state change but NULL happens,
     /// so a command racing with ``close()`` cannot bring a torn-down pipeline back to life.
     private let lifecycle = Mutex(false)
@@ -50,21 +56,29 @@ final class PipelineSession: Sendable {
             output: output, overlays: overlays, presentation: presentation, holdFirstFrame: holdFirstFrame)
         var flags = Self.playFlags
         if let audio = audioOutput.resolved(videoSynchronized: output.isSynchronized) {
-            let audioSink = try VideoOutputBin.makeElement(audio)
+            audioSink = try VideoOutputBin.makeElement(audio)
             audioSink.staticPad("sink")?.keepLoopsContinuous()
-            playbin.set("audio-sink", element: audioSink)
         } else {
             flags &= ~Self.audioFlag
             // playbin makes an audio sink even without its audio flag; without one of ours it
             // would probe the machine's (openalsink, ALSA) on every pipeline.
-            playbin.set("audio-sink", element: try VideoOutputBin.makeElement(Self.silentAudio))
+            audioSink = try VideoOutputBin.makeElement(Self.silentAudio)
         }
+        playbin.set("audio-sink", element: audioSink)
         try playbin.set(["uri": .string(source.uri), "flags": .int(flags)])
         playbin.set("video-sink", element: videoOutput.bin)
         sourceSetup = SourceSetup(settings: source.settings)
+        keyframes = Mutex(KeyframeTimes(source: source))
         sourceSetup.connect(to: playbin)
         me_watch_stream_types(playbin.pointer)
         busThread = Mutex(try BusThread(pipeline: playbin, handler: handler))
+        for (sink, kind) in [(videoOutput.bin, SinkKind.video), (audioSink, .audio)] {
+            guard let pad = sink.staticPad("sink") else { continue }
+            InstantRateRelay.install(on: pad) { [weak self] multiplier, seqnum in
+                guard let self else { return }
+                executor.enqueue { [weak self] in self?.relayInstantRate(multiplier, seqnum: seqnum, from: kind) }
+            }
+        }
     }
 
     /// Starts prerolling (`PAUSED`). A refusal is reported on the bus like any other failure.
@@ -108,7 +122,9 @@ final class PipelineSession: Sendable {
     func reload(_ source: any MediaSource, epoch: Int, holdFirstFrame: Bool) throws(MediaError) {
         executor.assertCurrent("reloading a pipeline")
         sourceSetup.settings.withLock { $0 = source.settings }
+        keyframes.withLock { $0 = KeyframeTimes(source: source) }
         if holdFirstFrame { videoOutput.firstFrame.hold() }
+        instantRates.withLock { $0.flushed() }
         let result: Result<Void, MediaError> = lifecycle.withLock { closed in
             guard !closed else { return .failure(MediaError(.cancelled, "the pipeline was closed")) }
             playbin.setState(GST_STATE_READY)
@@ -135,6 +151,7 @@ final class PipelineSession: Sendable {
             return thread
         }
         thread?.stop()
+        instantRates.withLock { $0.flushed() }
         lifecycle.withLock { closed in
             closed = true
             playbin.setState(GST_STATE_NULL)
@@ -162,7 +179,45 @@ final class PipelineSession: Sendable {
     /// Sends a seek made earlier; false when no element took it.
     @discardableResult
     func send(_ request: SeekRequest) -> Bool {
-        send(request.take())
+        executor.assertCurrent("sending a seek")
+        instantRates.withLock { rates in
+            if let plan = request.plan {
+                if plan.flush { rates.flushed() }
+            } else {
+                rates.sent(request.seqnum)
+            }
+        }
+        let event = request.take()
+        guard let plan = request.plan, let snapped = keyframeSnapped(plan), let replacement = SeekEvents.seek(snapped)
+        else { return send(event) }
+        SeekEvents.setSeqnum(replacement, request.seqnum)
+        SeekEvents.release(event)
+        return send(replacement)
+    }
+
+    /// A keyframe seek made exact, to the video keyframe at or before its position, when the
+    /// source knows its keyframes; nil otherwise (the seek goes as it is).
+    ///
+    /// qtdemux snaps a KEY_UNIT seek to the earliest keyframe of *all* streams before the target,
+    /// and every audio frame is a keyframe: the seek landed on an audio frame's start, up to one
+    /// audio frame before the video keyframe, and the video then decoded a whole GOP from the
+    /// keyframe before that. An accurate seek to the keyframe's own time decodes one picture.
+    /// Backward seeks keep the demuxer's snapping (the keyframe to decode from is after them).
+    private func keyframeSnapped(_ plan: SeekPlan) -> SeekPlan? {
+        guard plan.accuracy == .keyFrame, plan.rate > 0 else { return nil }
+        guard let times = keyframes.withLock({ $0.times() }), let first = times.first else { return nil }
+        // The last keyframe at or before the position (the first one if the position is before it).
+        var low = 0
+        var high = times.count
+        while low < high {
+            let middle = (low + high) / 2
+            if times[middle] <= plan.position { low = middle + 1 } else { high = middle }
+        }
+        var snapped = plan
+        snapped.position = low == 0 ? first : times[low - 1]
+        if let end = plan.rangeEnd, snapped.position >= end { return nil }
+        snapped.accuracy = .exact
+        return snapped
     }
 
     /// Sends an event into the pipeline (`gst_element_send_event`, which takes ownership);
@@ -176,6 +231,32 @@ final class PipelineSession: Sendable {
             return false
         }
         return playbin.send(event.raw.assumingMemoryBound(to: GstEvent.self))
+    }
+
+    /// The sinks an instant rate change is relayed from.
+    private enum SinkKind {
+        case video, audio
+    }
+
+    /// Applies an instant rate change that reached a sink, on the player's thread: posts the
+    /// sink's INSTANT_RATE_REQUEST, so the pipeline computes the switch time and sends
+    /// instant-rate-sync-time to its sinks from this thread (gstpipeline.c), never from a
+    /// streaming thread while this one changes the pipeline's state (the deadlock `instantrate.c`
+    /// describes).
+    ///
+    /// Only the first sink's copy of the change sent last, and only if nothing flushed since: a
+    /// copy pushed again after a flush (the event is sticky and outlives FLUSH_STOP) would apply
+    /// the old multiplier on top of the rate the flushing seek already set, and would reach sinks
+    /// that have no segment yet. Every seek and reload carries the player's rate itself.
+    private func relayInstantRate(_ multiplier: Double, seqnum: UInt32, from kind: SinkKind) {
+        executor.assertCurrent("applying an instant rate change")
+        guard instantRates.withLock({ $0.take(seqnum) }), lifecycle.withLock({ !$0 }) else { return }
+        // Every sink answers the pipeline's sync-time event; one without a segment would assert and
+        // keep its old rate while the others change. Not expected between seeks (the player sends
+        // instant rate changes only then); leave the rates as they were rather than split them.
+        guard me_sinks_have_time_segments(playbin.pointer) != 0 else { return }
+        let sink = kind == .video ? videoOutput.bin : audioSink
+        me_post_instant_rate_request(sink.pointer, multiplier, seqnum)
     }
 
     /// The name of a demuxer that gave up without exposing a stream (see `me_find_stalled_demuxer`).
@@ -229,5 +310,69 @@ final class SourceSetup: Sendable {
                 return
             }
         }
+    }
+}
+
+/// Which instant rate change the sinks may still apply: the last one sent, until a flush.
+/// Only the player's thread reads and writes it.
+private struct InstantRates {
+    private var pending: UInt32?
+
+    mutating func sent(_ seqnum: UInt32) {
+        pending = seqnum
+    }
+
+    /// A flushing seek, a reload or the close: what was sent before no longer applies.
+    mutating func flushed() {
+        pending = nil
+    }
+
+    /// Whether the change `seqnum` is the pending one; it is no longer pending afterwards.
+    mutating func take(_ seqnum: UInt32) -> Bool {
+        guard pending == seqnum else { return false }
+        pending = nil
+        return true
+    }
+}
+
+/// The Swift end of `me_relay_instant_rate`: a closure, kept alive by the probe that calls it.
+private final class InstantRateRelay: Sendable {
+    let deliver: @Sendable (Double, UInt32) -> Void
+
+    private init(_ deliver: @escaping @Sendable (Double, UInt32) -> Void) {
+        self.deliver = deliver
+    }
+
+    /// Takes instant rate changes out on `pad` and hands each to `deliver`, on the thread that
+    /// pushed it (a streaming thread, or the player's): `deliver` must only enqueue.
+    static func install(on pad: Pad, _ deliver: @escaping @Sendable (Double, UInt32) -> Void) {
+        me_relay_instant_rate(
+            pad.pointer,
+            { data, multiplier, seqnum in
+                guard let data else { return }
+                Unmanaged<InstantRateRelay>.fromOpaque(data).takeUnretainedValue().deliver(multiplier, seqnum)
+            },
+            Unmanaged.passRetained(InstantRateRelay(deliver)).toOpaque(),
+            { data in
+                guard let data else { return }
+                Unmanaged<InstantRateRelay>.fromOpaque(data).release()
+            })
+    }
+}
+
+/// A movie's video keyframe times, read from its source at the first keyframe seek.
+private struct KeyframeTimes {
+    let source: any MediaSource
+    private var loaded: [Duration]??
+
+    init(source: any MediaSource) {
+        self.source = source
+    }
+
+    mutating func times() -> [Duration]? {
+        if let loaded { return loaded }
+        let times = source.videoKeyframeTimes()
+        loaded = .some(times)
+        return times
     }
 }

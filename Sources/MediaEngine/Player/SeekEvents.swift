@@ -60,6 +60,11 @@ enum SeekEvents {
         gst_event_get_seqnum(event.raw.assumingMemoryBound(to: GstEvent.self))
     }
 
+    /// Gives `event` another event's sequence number, so that it stands in for that one.
+    static func setSeqnum(_ event: OpaqueEvent, _ seqnum: UInt32) {
+        gst_event_set_seqnum(event.raw.assumingMemoryBound(to: GstEvent.self), seqnum)
+    }
+
     static func release(_ event: OpaqueEvent) {
         gst_event_unref(event.raw.assumingMemoryBound(to: GstEvent.self))
     }
