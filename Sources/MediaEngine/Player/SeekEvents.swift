@@ -52,15 +52,12 @@ enum SeekEvents {
         gst_util_seqnum_next()
     }
 
-    static func setSeqnum(_ event: OpaqueEvent, _ seqnum: UInt32) {
-        gst_event_set_seqnum(event.raw.assumingMemoryBound(to: GstEvent.self), seqnum)
-    }
-
     static func seqnum(_ event: OpaqueEvent) -> UInt32 {
         gst_event_get_seqnum(event.raw.assumingMemoryBound(to: GstEvent.self))
     }
 
-    /// Gives `event` another event's sequence number, so that it stands in for that one.
+    /// Gives `event` a sequence number: the one the player chose when it decided the seek, or
+    /// another event's, so that it stands in for that one.
     static func setSeqnum(_ event: OpaqueEvent, _ seqnum: UInt32) {
         gst_event_set_seqnum(event.raw.assumingMemoryBound(to: GstEvent.self), seqnum)
     }
