@@ -19,16 +19,21 @@ enum SeekBenchmark {
         player.shouldAutoplay = false
         try await player.prepareToPlay()
         _ = try await time(player, to: .seconds(5), option: .nearestKeyFrame)  // warm-up
+        // The engine's keyframe seeks and the bare playbin's alternate, one each per position, so
+        // that both meet the same machine (a burst of load elsewhere cannot fall on one side only).
+        let baseline = try PlaybinBaseline.Seeker(uri: uri)
+        _ = try baseline.seek(to: .seconds(5), exact: false)  // warm-up
         var keyFrame: [Double] = []
+        var peer: [Double] = []
         var exact: [Double] = []
         for position in positions {
             keyFrame.append(try await time(player, to: position, option: .nearestKeyFrame))
+            peer.append(try baseline.seek(to: position, exact: false).milliseconds)
         }
         for position in positions {
             exact.append(try await time(player, to: position, option: .exact))
         }
         player.stop()
-        let peer = try PlaybinBaseline.seekTimes(uri: uri, positions: positions, exact: false).map(\.milliseconds)
         let gopMilliseconds = 60 / (try await DecodeBenchmark.engineFramesPerSecond(movie, format: .i420)) * 1000
         return [
             Measurement(

@@ -29,30 +29,56 @@ public enum PlaybinBaseline {
     /// - Returns: One time per seek.
     /// - Throws: ``MediaError`` when the movie does not preroll or a seek does not complete.
     public static func seekTimes(uri: String, positions: [Duration], exact: Bool) throws(MediaError) -> [Duration] {
-        try GStreamer.initialize()
-        let playbin = try makePlaybin(uri: uri)
-        defer { playbin.setState(GST_STATE_NULL) }
-        playbin.setState(GST_STATE_PAUSED)
-        try waitForAsyncDone(playbin, what: "preroll \(uri)")
-        let clock = ContinuousClock()
+        let seeker = try Seeker(uri: uri)
         var times: [Duration] = []
         for position in positions {
+            times.append(try seeker.seek(to: position, exact: exact))
+        }
+        return times
+    }
+
+    /// A bare `playbin` kept prerolled, for timing one seek at a time (so that a benchmark can
+    /// alternate the engine's seeks and the baseline's, and both meet the same machine).
+    public final class Seeker {
+        private let playbin: Element
+
+        /// Prerolls a bare playbin on `uri`.
+        /// - Throws: ``MediaError`` when the movie does not preroll within 10 seconds.
+        public init(uri: String) throws(MediaError) {
+            try GStreamer.initialize()
+            playbin = try PlaybinBaseline.makePlaybin(uri: uri)
+            playbin.setState(GST_STATE_PAUSED)
+            try PlaybinBaseline.waitForAsyncDone(playbin, what: "preroll \(uri)")
+        }
+
+        /// One flushing seek, timed from `gst_element_seek_simple` to its `ASYNC_DONE`. Blocks the
+        /// calling thread for that long.
+        /// - Parameters:
+        ///   - position: Where to seek.
+        ///   - exact: An accurate seek (true) or a keyframe seek.
+        /// - Returns: How long the seek took.
+        /// - Throws: ``MediaError`` when the seek is refused or does not complete.
+        public func seek(to position: Duration, exact: Bool) throws(MediaError) -> Duration {
             let accuracy =
                 exact
                 ? GST_SEEK_FLAG_ACCURATE.rawValue : GST_SEEK_FLAG_KEY_UNIT.rawValue | GST_SEEK_FLAG_SNAP_BEFORE.rawValue
             let flags = GstSeekFlags(GST_SEEK_FLAG_FLUSH.rawValue | accuracy)
+            let clock = ContinuousClock()
             let start = clock.now
             guard gst_element_seek_simple(playbin.pointer, GST_FORMAT_TIME, flags, gint64(position.clockTime)) != 0
             else {
                 throw MediaError(.pipelineFailure, "playbin refused a seek")
             }
-            try waitForAsyncDone(playbin, what: "seek to \(position)")
-            times.append(clock.now - start)
+            try PlaybinBaseline.waitForAsyncDone(playbin, what: "seek to \(position)")
+            return clock.now - start
         }
-        return times
+
+        deinit {
+            playbin.setState(GST_STATE_NULL)
+        }
     }
 
-    private static func makePlaybin(uri: String) throws(MediaError) -> Element {
+    fileprivate static func makePlaybin(uri: String) throws(MediaError) -> Element {
         let playbin = try Element.make("playbin")
         try playbin.set("uri", .string(uri))
         playbin.set("video-sink", element: try Element.make("fakesink"))
@@ -60,7 +86,7 @@ public enum PlaybinBaseline {
         return playbin
     }
 
-    private static func waitForAsyncDone(_ playbin: Element, what: String) throws(MediaError) {
+    fileprivate static func waitForAsyncDone(_ playbin: Element, what: String) throws(MediaError) {
         guard let bus = playbin.bus else { throw MediaError(.pipelineFailure, "playbin has no bus") }
         let types = GstMessageType(rawValue: GST_MESSAGE_ASYNC_DONE.rawValue | GST_MESSAGE_ERROR.rawValue)
         guard let message = gst_bus_timed_pop_filtered(bus.pointer, 10_000_000_000, types).map(Message.init(owning:)),

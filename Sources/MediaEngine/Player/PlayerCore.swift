@@ -264,7 +264,7 @@ final class PlayerCore: Sendable {
     static let tracing = getenv("MEDIA_ENGINE_TRACE").map { String(cString: $0) == "1" } ?? false
 
     static func trace(_ line: String) {
-        let now = DispatchTime.now().uptimeNanoseconds / 1_000_000
+        let now = Double(DispatchTime.now().uptimeNanoseconds / 1000) / 1000
         FileHandle.standardError.write(Data("[media-engine] \(now) ms \(line)\n".utf8))
     }
 
