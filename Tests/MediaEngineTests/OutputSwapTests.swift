@@ -1,7 +1,6 @@
 import FileSource
 import MediaEngine
 import MediaTestSupport
-import Synchronization
 import Testing
 
 /// Moving the video between sinks while it plays.

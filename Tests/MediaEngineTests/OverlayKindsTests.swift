@@ -1,7 +1,6 @@
 import Foundation
 import MediaEngine
 import MediaTestSupport
-import Synchronization
 import Testing
 
 /// Image, text and drawn overlays and subtitle files, each on its own: real decoding (GStreamer),
@@ -189,7 +188,7 @@ struct OverlayKindsTests {
 
 /// A thread-safe counter for closures the engine calls.
 final class Counter: Sendable {
-    private let count = Mutex(0)
+    private let count = Locked(0)
     func increment() { count.withLock { $0 += 1 } }
     var value: Int { count.withLock { $0 } }
 }

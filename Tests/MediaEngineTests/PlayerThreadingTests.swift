@@ -12,8 +12,8 @@ import Testing
 struct PlayerThreadingTests {
     /// The player a frame callback talks to, set once the player exists.
     final class PlayerBox: Sendable {
-        let player = Mutex<MoviePlayer?>(nil)
-        let numbers = Mutex<[Int]>([])
+        let player = Locked<MoviePlayer?>(nil)
+        let numbers = Locked<[Int]>([])
         let seeked = Atomic<Bool>(false)
     }
 

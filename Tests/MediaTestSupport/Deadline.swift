@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import MediaEngine
-import Synchronization
 
 /// The test waited longer than it allows.
 public struct DeadlineExceeded: Error, CustomStringConvertible {
@@ -47,7 +46,7 @@ public func withDeadline<Result: Sendable>(
 
 /// A continuation resumed once, by whichever comes first: the timer or cancellation.
 private final class Alarm: Sendable {
-    private let state = Mutex<(continuation: CheckedContinuation<Void, Never>?, rung: Bool)>((nil, false))
+    private let state = Locked<(continuation: CheckedContinuation<Void, Never>?, rung: Bool)>((nil, false))
 
     func arm(_ continuation: CheckedContinuation<Void, Never>) {
         let resumeNow = state.withLock { state -> Bool in

@@ -1,6 +1,5 @@
 internal import CGStreamer
 internal import CGStreamerShim
-import Synchronization
 
 /// One playbin pipeline and the bus thread that watches it: everything a player builds for
 /// one prepared movie, and tears down when the movie stops or fails.
@@ -20,10 +19,10 @@ final class PipelineSession: Sendable {
     let playbin: Element
     let videoOutput: VideoOutputBin
     let sourceSetup: SourceSetup
-    private let busThread: Mutex<BusThread?>
+    private let busThread: Locked<BusThread?>
     /// Held while the pipeline's state changes; once `closed`, no state change but NULL happens,
     /// so a command racing with ``close()`` cannot bring a torn-down pipeline back to life.
-    private let lifecycle = Mutex(false)
+    private let lifecycle = Locked(false)
 
     /// Builds the pipeline for `source`; it stays in NULL until ``start()``.
     /// - Parameters:
@@ -64,7 +63,7 @@ final class PipelineSession: Sendable {
         sourceSetup = SourceSetup(settings: source.settings)
         sourceSetup.connect(to: playbin)
         me_watch_stream_types(playbin.pointer)
-        busThread = Mutex(try BusThread(pipeline: playbin, handler: handler))
+        busThread = Locked(try BusThread(pipeline: playbin, handler: handler))
     }
 
     /// Starts prerolling (`PAUSED`). A refusal is reported on the bus like any other failure.
@@ -196,12 +195,12 @@ final class PipelineSession: Sendable {
 final class SourceSetup: Sendable {
 
     /// The settings of the movie being loaded (replaced when the pipeline is reused).
-    let settings: Mutex<SourceSettings>
+    let settings: Locked<SourceSettings>
     /// The first setting that did not fit, reported by the player as the preparation's error.
-    let failure = Mutex<MediaError?>(nil)
+    let failure = Locked<MediaError?>(nil)
 
     init(settings: SourceSettings) {
-        self.settings = Mutex(settings)
+        self.settings = Locked(settings)
     }
 
     func connect(to playbin: Element) {

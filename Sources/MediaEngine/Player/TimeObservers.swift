@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// The player's time observers and the timers that fire them. Timers run only while the movie
 /// plays and are re-armed whenever playback changes (play, pause, seek, rate); each firing hands
@@ -22,7 +21,7 @@ final class TimeObservers: Sendable {
         var next = 1
     }
 
-    private let storage = Mutex(Storage())
+    private let storage = Locked(Storage())
 
     func addPeriodic(every interval: Duration, core: PlayerCore) -> TimeObserver {
         let observer = add(.periodic(interval))
