@@ -11,7 +11,7 @@ struct ExampleSmokeTests {
         let result = try await ProcessRunner.run(BuildProducts.executable("mediaprobe"), ["--json", clip.path])
         #expect(result.status == 0, "\(result.standardError)")
         let lines = result.standardOutput.split(separator: "\n")
-        #expect(lines.count == 1)
+        try #require(lines.count == 1)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
         let duration = try #require(object["duration"] as? Double)
         #expect(abs(duration - 2.0) < 0.1)
