@@ -99,19 +99,30 @@ bench: bench-deps
 #         buffer GLib allocates once per process, with stacks that end in g_malloc (GLib has no
 #         frame pointers), so an engine leak could not be told from them; `make leaks` checks
 #         the engine's GStreamer objects instead.
-#   both: SWIFT_BACKTRACE=enable=no: Swift's crash backtracer reads memory the sanitizers
-#         guard, and under ASan it hung the run after a test's fatal error instead of ending it.
+#   both: the tests run one at a time (SANITIZER_TEST_FLAGS; `make tsan
+#         SANITIZER_TEST_FLAGS=--parallel` runs them in parallel). In parallel, tests lose
+#         seconds at a time (not pinned down; likely the CPU going to the instrumented child
+#         processes some tests run, engine-leak-check's stress and the examples, on 2 cores):
+#         2-second clips ended before the tests
+#         looked at them (three tests failing within 0.3 s of each other under ASan), and in each
+#         of five parallel TSan runs the sound stopped for 0.7-12 s in 'the sound plays on
+#         without a break while the video moves between sinks', which passes alone and serially.
+#         Deadlines scale; a clip's length does not.
+#         SWIFT_BACKTRACE=enable=no: Swift's crash backtracer reads memory the sanitizers guard,
+#         and under ASan it hung the run after a test's fatal error instead of ending it.
 SANITIZER_TIME_SCALE ?= 4
+SANITIZER_TEST_FLAGS ?= --no-parallel
 SANITIZER_ENV := MEDIA_ENGINE_TEST_TIME_SCALE=$(SANITIZER_TIME_SCALE) SWIFT_BACKTRACE=enable=no
 
 tsan: test-deps
 	$(SWIFT) build --build-tests --sanitize=thread --build-path .build/tsan
 	$(SANITIZER_ENV) G_SLICE=always-malloc TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1 suppressions=$(CURDIR)/Sanitizers/tsan.supp" \
-		$(SWIFT) test --skip-build --sanitize=thread --build-path .build/tsan
+		$(SWIFT) test --skip-build --sanitize=thread --build-path .build/tsan $(SANITIZER_TEST_FLAGS)
 
 asan: test-deps
 	$(SWIFT) build --build-tests --sanitize=address --build-path .build/asan
-	$(SANITIZER_ENV) ASAN_OPTIONS="detect_leaks=0" $(SWIFT) test --skip-build --sanitize=address --build-path .build/asan
+	$(SANITIZER_ENV) ASAN_OPTIONS="detect_leaks=0" \
+		$(SWIFT) test --skip-build --sanitize=address --build-path .build/asan $(SANITIZER_TEST_FLAGS)
 
 STRESS_PLAYERS ?= 50
 STRESS_SEED ?= 1
