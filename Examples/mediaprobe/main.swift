@@ -38,6 +38,9 @@ do {
     try await player.prepareToPlay()
 } catch {
     FileHandle.standardError.write(Data("mediaprobe: \(error.code): \(error.message)\n".utf8))
+    // The failed pipeline is still being torn down on the player's thread (its streaming
+    // threads may be loading a plugin): exiting under it can abort inside GLib.
+    await player.shutdown()
     exit(1)
 }
 

@@ -88,12 +88,16 @@ static inline void blend_interleaved_row(guint8 *restrict destination, const gui
     }
 }
 
+// Atomic: scalers of different players blend on their own streaming threads, and the first two
+// frames with overlays may ask at once (both get the same quark; a plain static was a data race).
 static GQuark planes_quark(void) {
-    static GQuark quark = 0;
-    if (!quark) {
-        quark = g_quark_from_static_string("me-overlay-planes");
+    static gint quark = 0;
+    GQuark value = (GQuark)g_atomic_int_get(&quark);
+    if (!value) {
+        value = g_quark_from_static_string("me-overlay-planes");
+        g_atomic_int_set(&quark, (gint)value);
     }
-    return quark;
+    return value;
 }
 
 gboolean me_blend_ayuv_420(GstVideoFrame *frame, GstBuffer *pixels, gint stride, gint width, gint height, gint x,

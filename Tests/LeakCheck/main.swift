@@ -14,7 +14,6 @@
 import FileSource
 import Foundation
 import MediaEngine
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -187,7 +186,7 @@ enum Outcome: String, Sendable {
 /// is left running: the check reports it and goes on).
 func bounded(_ limit: Duration, _ command: @escaping @Sendable () async throws(MediaError) -> Void) async -> Outcome {
     final class Once: Sendable {
-        let continuation = Mutex<CheckedContinuation<Outcome, Never>?>(nil)
+        let continuation = Locked<CheckedContinuation<Outcome, Never>?>(nil)
         func resume(_ outcome: Outcome) {
             continuation.withLock { continuation in
                 continuation?.resume(returning: outcome)

@@ -2,7 +2,6 @@ import FileSource
 import Foundation
 import MediaEngine
 import MediaTestSupport
-import Synchronization
 import Testing
 
 @Suite("Events")
@@ -46,7 +45,7 @@ struct EventTests {
         let player = MoviePlayer(
             source: FileSource(url: try await TestMedia.url(for: TestMedia.bars)),
             videoSink: NullVideoSink(synchronized: false))
-        let received = Mutex<[(Notification.Name, FinishReason?)]>([])
+        let received = Locked<[(Notification.Name, FinishReason?)]>([])
         let finished = AsyncStream<Void>.makeStream()
         let names: [Notification.Name] = [
             .moviePlayerPlaybackStateDidChange, .moviePlayerPlaybackDidFinish, .movieDurationAvailable,

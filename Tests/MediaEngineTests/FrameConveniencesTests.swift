@@ -1,7 +1,6 @@
 import FileSource
 import MediaEngine
 import MediaTestSupport
-import Synchronization
 import Testing
 
 /// The helpers for common work on frames: one frame in N, each frame's index, RGBA copies and
@@ -26,7 +25,7 @@ struct FrameConveniencesTests {
 
     @Test("a frames sink with every: 5 delivers frames 0, 5, ... 55 of 60, indexed 0 to 11, and playback ends normally")
     func everyNthFrame() async throws {
-        let seen = Mutex<[(index: Int, number: Int?)]>([])
+        let seen = Locked<[(index: Int, number: Int?)]>([])
         let sink = FrameSink(synchronized: false, every: 5) { frame in
             let record = (index: frame.index, number: FrameNumber.read(frame))
             seen.withLock { $0.append(record) }
@@ -46,7 +45,7 @@ struct FrameConveniencesTests {
 
     @Test("the index counts on through a seek, while every-Nth counting starts again at the frame the seek lands on")
     func indexAcrossSeek() async throws {
-        let seen = Mutex<[(index: Int, number: Int?)]>([])
+        let seen = Locked<[(index: Int, number: Int?)]>([])
         let sink = FrameSink(synchronized: false, every: 5) { frame in
             let record = (index: frame.index, number: FrameNumber.read(frame))
             seen.withLock { $0.append(record) }
@@ -82,7 +81,7 @@ struct FrameConveniencesTests {
         "color(atX:y:) and makeRGBAImage() give the bars' colours for every delivered format",
         arguments: PixelFormat.allCases)
     func rgbaFromEveryFormat(format: PixelFormat) async throws {
-        let seen = Mutex<Seen?>(nil)
+        let seen = Locked<Seen?>(nil)
         let sink = FrameSink(format: format) { frame in
             let colors = Self.bars.map { frame.color(atX: $0.x, y: 60) }
             let record = Seen(index: frame.index, number: nil, colors: colors, rgba: frame.makeRGBAImage())
@@ -114,7 +113,7 @@ struct FrameConveniencesTests {
         #expect(Duration.seconds(-2).inSeconds == -2)
         #expect(Duration.nanoseconds(1).inSeconds == 1e-9)
         #expect(Duration.zero.inSeconds == 0)
-        let times = Mutex<[Double]>([])
+        let times = Locked<[Double]>([])
         let sink = FrameSink(synchronized: false) { frame in
             let seconds = frame.presentationTime?.inSeconds ?? -1
             times.withLock { $0.append(seconds) }

@@ -2,7 +2,6 @@ import FileSource
 import Foundation
 import MediaEngine
 import MediaTestSupport
-import Synchronization
 import Testing
 
 /// The engine's own decoders (`meh264dec`, `meh265dec`): libavcodec behind GStreamer, handing
@@ -20,7 +19,7 @@ struct LibavDecoderTests {
             let presentationTime: Duration?
         }
 
-        private let frames = Mutex<[Frame]>([])
+        private let frames = Locked<[Frame]>([])
 
         var all: [Frame] { frames.withLock { $0 } }
 

@@ -2,7 +2,6 @@ import FileSource
 import Foundation
 import MediaEngine
 import MediaTestSupport
-import Synchronization
 import Testing
 
 /// Overlays on real frames: placement through scaling modes, timed captions, live removal,
@@ -11,7 +10,7 @@ import Testing
 struct OverlayCompositingTests {
     /// Frames as (presentation time, whether `probe` saw its colour), recorded on the streaming thread.
     final class ColorLog: Sendable {
-        private let entries = Mutex<[(time: Duration?, hit: Bool)]>([])
+        private let entries = Locked<[(time: Duration?, hit: Bool)]>([])
         private let waitlist = Waitlist()
         let probe: @Sendable (borrowing VideoFrame) -> Bool
 

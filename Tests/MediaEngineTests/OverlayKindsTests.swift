@@ -1,7 +1,6 @@
 import Foundation
 import MediaEngine
 import MediaTestSupport
-import Synchronization
 import Testing
 
 /// Image, text and drawn overlays and subtitle files, each on its own: real decoding (GStreamer),
@@ -10,10 +9,10 @@ import Testing
 struct OverlayKindsTests {
     @Test("a PNG keeps its size, colour and transparency; a JPEG decodes too")
     func images() async throws {
-        let png = try ImageOverlay(contentsOf: try await TestMedia.url(for: TestMedia.translucentRedPNG))
+        let png = try await ImageOverlay(contentsOf: try await TestMedia.url(for: TestMedia.translucentRedPNG))
         #expect(png.image.size == VideoSize(width: 40, height: 30))
         #expect(Array(png.image.pixels.prefix(4)) == [255, 0, 0, 128])
-        let jpeg = try ImageOverlay(contentsOf: try await TestMedia.url(for: TestMedia.barsJPEG))
+        let jpeg = try await ImageOverlay(contentsOf: try await TestMedia.url(for: TestMedia.barsJPEG))
         #expect(jpeg.image.size == VideoSize(width: 64, height: 48))
         // The first SMPTE bar is white (JPEG is lossy: close, not exact).
         let first = RGBAColor(
@@ -39,12 +38,12 @@ struct OverlayKindsTests {
         for (url, code) in cases {
             let start = ContinuousClock.now
             do {
-                _ = try ImageOverlay(contentsOf: url)
+                _ = try await ImageOverlay(contentsOf: url)
                 Issue.record("\(url.lastPathComponent) was accepted")
             } catch {
                 #expect(error.code == code, "\(url.lastPathComponent): \(error)")
             }
-            #expect(ContinuousClock.now - start < .seconds(2))
+            #expect(ContinuousClock.now - start < .seconds(2).scaled)
         }
     }
 
@@ -189,7 +188,7 @@ struct OverlayKindsTests {
 
 /// A thread-safe counter for closures the engine calls.
 final class Counter: Sendable {
-    private let count = Mutex(0)
+    private let count = Locked(0)
     func increment() { count.withLock { $0 += 1 } }
     var value: Int { count.withLock { $0 } }
 }

@@ -2,7 +2,6 @@ import FileSource
 import Foundation
 import MediaEngine
 import MediaTestSupport
-import Synchronization
 import Testing
 
 @Suite("Playing a movie")
@@ -190,7 +189,7 @@ final class FrameLog: Sendable {
         let topLeft: RGBAColor
     }
 
-    private let storage = Mutex<[Entry]>([])
+    private let storage = Locked<[Entry]>([])
 
     func append(format: PixelFormat, size: VideoSize, time: Duration?, planes: Int, topLeft: RGBAColor) {
         storage.withLock { $0.append(Entry(format: format, size: size, time: time, planes: planes, topLeft: topLeft)) }

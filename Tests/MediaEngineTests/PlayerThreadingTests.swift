@@ -12,8 +12,8 @@ import Testing
 struct PlayerThreadingTests {
     /// The player a frame callback talks to, set once the player exists.
     final class PlayerBox: Sendable {
-        let player = Mutex<MoviePlayer?>(nil)
-        let numbers = Mutex<[Int]>([])
+        let player = Locked<MoviePlayer?>(nil)
+        let numbers = Locked<[Int]>([])
         let seeked = Atomic<Bool>(false)
     }
 
@@ -160,7 +160,7 @@ struct UnpacedOutputTests {
         #expect(sink.framesDelivered == 600)
         // Twenty seconds of movie: paced by the sound it would take twenty seconds; flat out it
         // takes a fraction of one (the bound leaves room for the busiest machine).
-        #expect(elapsed < .seconds(10), "\(audio): 20 s of movie took \(elapsed)")
+        #expect(elapsed < .seconds(10).scaled, "\(audio): 20 s of movie took \(elapsed)")
         #expect(player.movieMediaTypes == [.video, .audio])
         await player.shutdown()
     }

@@ -1,7 +1,6 @@
 import FileSource
 import MediaEngine
 import MediaTestSupport
-import Synchronization
 import Testing
 
 @Suite("Video sink registry")
@@ -81,7 +80,7 @@ struct VideoSinkRegistryTests {
     func pluginSink() async throws {
         /// Counts the frames it is given, written as a plugin would: public API only.
         final class CountingSink: VideoSink {
-            let count = Mutex(0)
+            let count = Locked(0)
             func makeOutput() throws(MediaError) -> VideoOutput {
                 .frames(FrameConsumer(synchronized: false) { [self] _ in count.withLock { $0 += 1 } })
             }

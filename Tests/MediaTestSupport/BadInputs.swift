@@ -1,4 +1,5 @@
 import Foundation
+import MediaEngine
 
 #if canImport(Glibc)
     import Glibc
@@ -27,13 +28,33 @@ public struct BadInputs: Sendable {
     /// Every case.
     public let cases: [Case]
 
-    /// Makes the files from the test clips.
+    /// The files, made from the test clips once per process (every test that asks shares them;
+    /// none writes to them or removes them: the folder goes with the scratch folders of earlier
+    /// runs, an hour later).
     public static func make() async throws -> BadInputs {
+        let task = made.withLock { made in
+            if let made { return made }
+            let task = Task {
+                let bars = try Data(contentsOf: try await TestMedia.url(for: TestMedia.bars))
+                let moovAtEnd = try Data(contentsOf: try await TestMedia.url(for: TestMedia.barsMoovAtEnd))
+                let image = try Data(contentsOf: try await TestMedia.url(for: TestMedia.image))
+                let webm = try Data(contentsOf: try await TestMedia.url(for: TestMedia.barsWebM))
+                // Scrambling a movie byte by byte is seconds of CPU in a debug build: on a thread
+                // of its own, not a cooperative one that other tests' tasks are waiting for.
+                return try await OwnThread.run {
+                    try makeFiles(bars: bars, moovAtEnd: moovAtEnd, image: image, webm: webm)
+                }
+            }
+            made = task
+            return task
+        }
+        return try await task.value
+    }
+
+    private static let made = Locked<Task<BadInputs, any Error>?>(nil)
+
+    private static func makeFiles(bars: Data, moovAtEnd: Data, image: Data, webm: Data) throws -> BadInputs {
         let directory = try TestMedia.scratchDirectory()
-        let bars = try Data(contentsOf: try await TestMedia.url(for: TestMedia.bars))
-        let moovAtEnd = try Data(contentsOf: try await TestMedia.url(for: TestMedia.barsMoovAtEnd))
-        let image = try Data(contentsOf: try await TestMedia.url(for: TestMedia.image))
-        let webm = try Data(contentsOf: try await TestMedia.url(for: TestMedia.barsWebM))
         var random = SeededRandom(seed: 42)
 
         func write(_ name: String, _ data: Data) throws -> String {
@@ -113,10 +134,6 @@ public struct BadInputs: Sendable {
         return Data(bytes)
     }
 
-    /// Removes the files.
-    public func remove() {
-        try? FileManager.default.removeItem(at: directory)
-    }
 }
 
 /// A small deterministic generator (SplitMix64), so "random" test files are the same every run.

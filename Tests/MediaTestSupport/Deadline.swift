@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import MediaEngine
-import Synchronization
 
 /// The test waited longer than it allows.
 public struct DeadlineExceeded: Error, CustomStringConvertible {
@@ -13,17 +12,39 @@ public struct DeadlineExceeded: Error, CustomStringConvertible {
     public var description: String { "\(what) did not happen within \(limit)" }
 }
 
-/// Runs `body` and fails with ``DeadlineExceeded`` if it has not finished within `limit`.
-/// The limit is enforced by a dispatch timer, not by sleeping, and the body is cancelled.
+/// How much slower than normal the tests may run: `MEDIA_ENGINE_TEST_TIME_SCALE` (a number,
+/// 1 when unset), which `make tsan` and `make asan` set because the sanitizers slow everything
+/// (GStreamer's locks and allocations included) several times over. Every deadline
+/// (``withDeadline(_:_:_:)``) and every bound on how long something took is multiplied by it,
+/// so a normal run keeps its bounds exactly.
+public enum TestTime {
+    /// The factor; at least 1.
+    public static let scale: Double = {
+        guard let text = ProcessInfo.processInfo.environment["MEDIA_ENGINE_TEST_TIME_SCALE"],
+            let value = Double(text), value.isFinite, value >= 1
+        else { return 1 }
+        return value
+    }()
+}
+
+extension Duration {
+    /// This bound on how long something may take, multiplied by ``TestTime/scale``.
+    public var scaled: Duration { self * TestTime.scale }
+}
+
+/// Runs `body` and fails with ``DeadlineExceeded`` if it has not finished within `limit`
+/// (multiplied by ``TestTime/scale``). The limit is enforced by a dispatch timer, not by
+/// sleeping, and the body is cancelled.
 /// - Parameters:
-///   - limit: How long to allow.
+///   - limit: How long to allow at normal speed.
 ///   - what: What is awaited, for the failure message.
 ///   - body: The work.
 /// - Returns: What `body` returned.
 public func withDeadline<Result: Sendable>(
     _ limit: Duration, _ what: String = "the operation", _ body: @escaping @Sendable () async throws -> Result
 ) async throws -> Result {
-    try await withThrowingTaskGroup(of: Result?.self) { group in
+    let limit = limit.scaled
+    return try await withThrowingTaskGroup(of: Result?.self) { group in
         group.addTask { try await body() }
         group.addTask {
             let alarm = Alarm()
@@ -47,7 +68,7 @@ public func withDeadline<Result: Sendable>(
 
 /// A continuation resumed once, by whichever comes first: the timer or cancellation.
 private final class Alarm: Sendable {
-    private let state = Mutex<(continuation: CheckedContinuation<Void, Never>?, rung: Bool)>((nil, false))
+    private let state = Locked<(continuation: CheckedContinuation<Void, Never>?, rung: Bool)>((nil, false))
 
     func arm(_ continuation: CheckedContinuation<Void, Never>) {
         let resumeNow = state.withLock { state -> Bool in

@@ -1,5 +1,4 @@
 import MediaEngine
-import Synchronization
 
 /// Records a player's events from the moment it is made, so a test can act first and assert
 /// on the whole sequence afterwards.
@@ -63,7 +62,7 @@ extension PlayerEvent {
 
 /// The recorded events, and the tasks waiting for one.
 private final class EventLog: Sendable {
-    private let storage = Mutex<[PlayerEvent]>([])
+    private let storage = Locked<[PlayerEvent]>([])
     private let waitlist = Waitlist()
 
     var events: [PlayerEvent] { storage.withLock { $0 } }

@@ -1,6 +1,5 @@
 import Foundation
 import MediaEngine
-import Synchronization
 
 /// Collects what a ``FrameSink`` delivers (each frame's number read from its pixels, its times,
 /// whether it was a keyframe, when it arrived) so a test can assert on the sequence.
@@ -26,7 +25,7 @@ public final class FrameRecorder: Sendable {
         }
     }
 
-    private let storage = Mutex<[Record]>([])
+    private let storage = Locked<[Record]>([])
     private let waitlist = Waitlist()
 
     /// Creates an empty recorder.

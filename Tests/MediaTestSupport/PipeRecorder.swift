@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import MediaEngine
 
 #if canImport(Glibc)
     import Glibc
@@ -21,7 +21,7 @@ public final class PipeRecorder: Sendable {
     public let writeDescriptor: Int32
     private let readDescriptor: Int32
     private let shared = Shared()
-    private let writeEndOpen = Mutex(true)
+    private let writeEndOpen = Locked(true)
 
     /// What the reading thread and the test both touch.
     private final class Shared: Sendable {
@@ -29,7 +29,7 @@ public final class PipeRecorder: Sendable {
             var chunks: [Chunk] = []
             var reading = true
         }
-        let state = Mutex(State())
+        let state = Locked(State())
         let finished = Waitlist()
     }
 

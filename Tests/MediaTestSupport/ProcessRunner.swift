@@ -78,10 +78,13 @@ public enum ProcessRunner {
         // Written by the reading block before group.leave(), read after group.wait(): the group orders them.
         nonisolated(unsafe) var errorData = Data()
         group.enter()
-        DispatchQueue.global().async {
+        // A thread of its own: this read blocks for as long as the program runs, and a blocked
+        // libdispatch worker is one fewer for everything else on the global queues (Swift's
+        // tasks included: on a 2-core machine two such reads stalled every test for seconds).
+        Thread {
             errorData = error.fileHandleForReading.readDataToEndOfFile()
             group.leave()
-        }
+        }.start()
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()

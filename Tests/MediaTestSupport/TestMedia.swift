@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import MediaEngine
 
 /// Small movies made with GStreamer (`gst-launch-1.0`) the first time a test asks for them,
 /// kept in the temporary directory under a name derived from their pipeline so later runs
@@ -303,7 +303,7 @@ public enum TestMedia {
                         : ""))
     }
 
-    private static let inFlight = Mutex<[Clip: Task<URL, any Error>]>([:])
+    private static let inFlight = Locked<[Clip: Task<URL, any Error>]>([:])
 
     /// The clip's file, made on first use.
     /// - Parameter clip: The clip.

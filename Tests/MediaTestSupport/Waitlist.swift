@@ -1,4 +1,4 @@
-import Synchronization
+import MediaEngine
 
 /// Tasks waiting for a condition on some other object's state. The owner calls ``recheck()``
 /// after each change; waiting is cancellation-aware, so ``withDeadline(_:_:_:)`` can give up.
@@ -16,7 +16,7 @@ public final class Waitlist: Sendable {
         var cancelled: Set<Int> = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Creates an empty waitlist.
     public init() {}

@@ -58,6 +58,9 @@ const gchar *me_element_factory_name(GstElement *element);
 #define ME_MESSAGE_BUS_STOP "me-bus-stop"
 /// Followed by the epoch's number: "me-epoch-3" marks where a reloaded movie's messages begin.
 #define ME_MESSAGE_EPOCH_PREFIX "me-epoch-"
+/// Followed by a seek's sequence number: "me-seek-41" is posted just before that flushing seek is
+/// sent, so an ASYNC_DONE before it on the bus (a pause's, say) is known not to be the seek's.
+#define ME_MESSAGE_SEEK_PREFIX "me-seek-"
 
 gboolean me_post_application_message(GstElement *element, const gchar *name);
 

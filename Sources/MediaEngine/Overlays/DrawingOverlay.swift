@@ -1,5 +1,3 @@
-import Synchronization
-
 /// An overlay drawn by a Swift closure into an ``OverlayCanvas``: clocks, progress bars,
 /// watermarks, anything computed.
 ///
@@ -30,7 +28,7 @@ public final class DrawingOverlay: VideoOverlay {
     private let draw: Draw
     private let attributes: LiveOverlayAttributes
     /// The latest drawing, for ``Redraw-swift.enum/whenInvalidated``; nil after ``invalidate()``.
-    private let drawn = Mutex<OverlayBitmap?>(nil)
+    private let drawn = Locked<OverlayBitmap?>(nil)
 
     /// A drawn overlay.
     /// - Parameters:

@@ -44,7 +44,8 @@ public struct ImageOverlay: VideoOverlay {
         self.hitRegions = hitRegions
     }
 
-    /// An overlay of a picture file.
+    /// An overlay of a picture file, decoded on a thread of its own while the calling task waits
+    /// (decoding runs a small GStreamer pipeline, which no task's thread should wait for).
     /// - Parameters:
     ///   - url: A file URL of a PNG or JPEG.
     ///   - placement: Where it goes; without a width and height, at natural size.
@@ -58,18 +59,44 @@ public struct ImageOverlay: VideoOverlay {
     public init(
         contentsOf url: URL, placement: OverlayPlacement = .absolute(x: 0, y: 0), zOrder: Int = 0,
         opacity: Double = 1, timeRange: Range<Duration>? = nil, hitRegions: [OverlayHitRegion] = []
+    ) async throws(MediaError) {
+        let image = try await BlockingWork.run { () throws(MediaError) in try Self.decodeFile(url) }
+        self.init(
+            image: image, placement: placement, zOrder: zOrder, opacity: opacity, timeRange: timeRange,
+            hitRegions: hitRegions)
+    }
+
+    /// An overlay of a picture file, decoded on the calling thread (which waits for GStreamer, up
+    /// to 5 seconds for a damaged file): for code outside any task. From a task, the `async`
+    /// initializer decodes without holding the task's thread.
+    /// - Parameters:
+    ///   - url: A file URL of a PNG or JPEG.
+    ///   - placement: Where it goes; without a width and height, at natural size.
+    ///   - zOrder: Higher draws over lower.
+    ///   - opacity: 0 to 1.
+    ///   - timeRange: When it shows, or nil for always.
+    ///   - hitRegions: Areas that react to clicks, in the picture's pixels.
+    /// - Throws: ``MediaError`` with ``MediaError/Code/fileNotFound``, ``MediaError/Code/permissionDenied``,
+    ///   ``MediaError/Code/isDirectory``, ``MediaError/Code/notRegularFile``, ``MediaError/Code/emptyFile``,
+    ///   or ``MediaError/Code/notAnImage`` for content that is not a picture or is damaged.
+    @available(*, noasync, message: "decodes on the calling thread; from a task, use the async initializer")
+    public init(
+        contentsOf url: URL, placement: OverlayPlacement = .absolute(x: 0, y: 0), zOrder: Int = 0,
+        opacity: Double = 1, timeRange: Range<Duration>? = nil, hitRegions: [OverlayHitRegion] = []
     ) throws(MediaError) {
+        self.init(
+            image: try Self.decodeFile(url), placement: placement, zOrder: zOrder, opacity: opacity,
+            timeRange: timeRange, hitRegions: hitRegions)
+    }
+
+    private static func decodeFile(_ url: URL) throws(MediaError) -> OverlayBitmap {
         let bytes = try OverlayFile.read(url, kind: "picture")
-        let image: OverlayBitmap
         do {
-            image = try OverlayBitmap(decoding: bytes)
+            return try OverlayBitmap(decoding: bytes)
         } catch {
             throw MediaError(
                 .notAnImage, "\(url.path) is not a picture: \(error.message)", debugDetail: error.debugDetail)
         }
-        self.init(
-            image: image, placement: placement, zOrder: zOrder, opacity: opacity, timeRange: timeRange,
-            hitRegions: hitRegions)
     }
 
     /// The pixels for one frame (see ``VideoOverlay/bitmap(for:)``).
@@ -77,9 +104,20 @@ public struct ImageOverlay: VideoOverlay {
 }
 
 extension OverlayBitmap {
-    /// Decodes a picture (PNG, JPEG, ...) held in memory.
+    /// Decodes a picture (PNG, JPEG, ...) held in memory, on a thread of its own while the calling
+    /// task waits (decoding runs a small GStreamer pipeline).
+    /// - Parameter encoded: The file's bytes.
+    /// - Returns: The picture.
+    /// - Throws: ``MediaError/Code/notAnImage`` when GStreamer cannot decode it.
+    public static func decoding(_ encoded: [UInt8]) async throws(MediaError) -> OverlayBitmap {
+        try await BlockingWork.run { () throws(MediaError) in try OverlayBitmap(decoding: encoded) }
+    }
+
+    /// Decodes a picture (PNG, JPEG, ...) held in memory, on the calling thread (which waits for
+    /// GStreamer, up to 5 seconds for damaged data): for code outside any task.
     /// - Parameter encoded: The file's bytes.
     /// - Throws: ``MediaError/Code/notAnImage`` when GStreamer cannot decode it.
+    @available(*, noasync, message: "decodes on the calling thread; from a task, use OverlayBitmap.decoding(_:)")
     public convenience init(decoding encoded: [UInt8]) throws(MediaError) {
         try GStreamer.initialize()
         var message: UnsafeMutablePointer<gchar>?

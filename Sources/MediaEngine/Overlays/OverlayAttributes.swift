@@ -1,5 +1,3 @@
-import Synchronization
-
 /// What every overlay has besides its pixels (``VideoOverlay``'s properties), for overlays
 /// whose properties change while they are shown.
 struct OverlayAttributes: Sendable {
@@ -14,10 +12,10 @@ struct OverlayAttributes: Sendable {
 /// ``OverlayAttributes`` under a lock: the app sets them from any thread, the video thread reads
 /// them for every frame. Used by ``TextOverlay`` and ``DrawingOverlay``.
 final class LiveOverlayAttributes: Sendable {
-    private let attributes: Mutex<OverlayAttributes>
+    private let attributes: Locked<OverlayAttributes>
 
     init(_ attributes: OverlayAttributes) {
-        self.attributes = Mutex(attributes)
+        self.attributes = Locked(attributes)
     }
 
     subscript<Value: Sendable>(_ key: WritableKeyPath<OverlayAttributes, Value>) -> Value {

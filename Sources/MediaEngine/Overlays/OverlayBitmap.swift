@@ -1,5 +1,3 @@
-import Synchronization
-
 /// An overlay's pixels: RGBA, 8 bits a channel, straight (not premultiplied) alpha, rows
 /// top to bottom with no padding. Immutable; the engine uploads each instance to GStreamer
 /// once, so keep returning the same instance while the picture is unchanged.
@@ -11,7 +9,7 @@ public final class OverlayBitmap: Sendable {
     /// `width * height * 4` bytes of RGBA.
     public let pixels: [UInt8]
 
-    private let uploaded = Mutex<Buffer?>(nil)
+    private let uploaded = Locked<Buffer?>(nil)
 
     /// Creates a bitmap from RGBA bytes.
     /// - Parameters:

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Text over the movie, drawn with Pango: a fixed line (a banner, a title) or timed text (captions
 /// from an SRT or WebVTT file, or a list of ``TextCue``s), in a ``TextStyle``.
@@ -23,7 +22,7 @@ public final class TextOverlay: VideoOverlay {
         }
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let attributes: LiveOverlayAttributes
 
     /// The bottom centre, 5 % of the height up: where captions go.
@@ -45,7 +44,7 @@ public final class TextOverlay: VideoOverlay {
     ) throws(MediaError) {
         try style.validate()
         let first = try TextRenderer.render(text, style: style)
-        state = Mutex(State(text: text, cues: [], style: style, drawn: [text: first]))
+        state = Locked(State(text: text, cues: [], style: style, drawn: [text: first]))
         attributes = LiveOverlayAttributes(
             OverlayAttributes(
                 placement: placement, zOrder: zOrder, opacity: opacity, timeRange: timeRange, hitRegions: []))
@@ -68,7 +67,7 @@ public final class TextOverlay: VideoOverlay {
             throw MediaError(
                 .invalidArgument, "the cue '\(bad.text)' ends (\(bad.end)) before it starts (\(bad.start))")
         }
-        state = Mutex(State(text: "", cues: cues, style: style))
+        state = Locked(State(text: "", cues: cues, style: style))
         attributes = LiveOverlayAttributes(
             OverlayAttributes(placement: placement, zOrder: zOrder, opacity: 1, timeRange: nil, hitRegions: []))
     }

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The overlays of one player. Add, replace and remove them at any time, playing or not; the
 /// next frame shows the change.
 public final class VideoOverlays: Sendable {
@@ -38,11 +36,11 @@ public final class VideoOverlays: Sendable {
         }
     }
 
-    private let storage = Mutex(Storage())
+    private let storage = Locked(Storage())
     /// Publishes the overlays' events on the player's hub.
     let announce: @Sendable ([PlayerEvent]) -> Void
     /// What the latest composited frame showed, for hit tests.
-    let layout = Mutex<OverlayLayout?>(nil)
+    let layout = Locked<OverlayLayout?>(nil)
 
     init(announce: @escaping @Sendable ([PlayerEvent]) -> Void = { _ in }) {
         self.announce = announce

@@ -37,6 +37,9 @@ enum BusMessage: Sendable {
     case sourceSettingsFailed
     /// Where a reloaded movie's messages begin: the epoch's number.
     case newEpoch(Int)
+    /// A flushing seek with this sequence number is about to be sent: what the pipeline says
+    /// after this may be about it, what came before is not.
+    case seekSent(UInt32)
     /// The bus thread is asked to end.
     case stopBusThread
 
@@ -125,6 +128,9 @@ enum BusMessage: Sendable {
             case _ where name.hasPrefix(ME_MESSAGE_EPOCH_PREFIX):
                 guard let epoch = Int(name.dropFirst(ME_MESSAGE_EPOCH_PREFIX.count)) else { return nil }
                 self = .newEpoch(epoch)
+            case _ where name.hasPrefix(ME_MESSAGE_SEEK_PREFIX):
+                guard let seqnum = UInt32(name.dropFirst(ME_MESSAGE_SEEK_PREFIX.count)) else { return nil }
+                self = .seekSent(seqnum)
             default:
                 return nil  // Not one of the engine's.
             }

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// Fans events out to every subscriber's stream, in the order they are published.
 final class EventHub: Sendable {
@@ -9,7 +8,7 @@ final class EventHub: Sendable {
         var finished = false
     }
 
-    private let subscribers = Mutex(Subscribers())
+    private let subscribers = Locked(Subscribers())
 
     /// A new subscription that receives every event published from now on, keeping at most
     /// ``PlayerEvents/bufferLimit`` unread ones (the newest).

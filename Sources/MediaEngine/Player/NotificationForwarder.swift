@@ -1,10 +1,9 @@
 import Foundation
-import Synchronization
 
 /// Re-posts a player's events as `Notification`s on `NotificationCenter.default`, with the
 /// player as the object, for code ported from MPMoviePlayerController.
 final class NotificationForwarder: Sendable {
-    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let task = Locked<Task<Void, Never>?>(nil)
 
     func start(forwarding events: PlayerEvents, from player: MoviePlayer) {
         let forwarding = Task { [weak player] in

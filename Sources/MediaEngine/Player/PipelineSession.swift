@@ -1,6 +1,5 @@
 internal import CGStreamer
 internal import CGStreamerShim
-import Synchronization
 
 /// One playbin pipeline and the bus thread that watches it: everything a player builds for
 /// one prepared movie, and tears down when the movie stops or fails.
@@ -22,14 +21,14 @@ final class PipelineSession: Sendable {
     let sourceSetup: SourceSetup
     /// The audio sink (the silent one when the movie's sound is not played).
     private let audioSink: Element
-    private let busThread: Mutex<BusThread?>
+    private let busThread: Locked<BusThread?>
     /// The movie's video keyframes, for keyframe seeks (see ``keyframeSnapped(_:)``).
-    private let keyframes: Mutex<KeyframeTimes>
+    private let keyframes: Locked<KeyframeTimes>
     /// Instant rate changes on their way to the sinks (see ``relayInstantRate(_:seqnum:from:)``).
-    private let instantRates = Mutex(InstantRates())
+    private let instantRates = Locked(InstantRates())
     /// Held while the pipeline's state changes; once `closed`, no state change but NULL happens,
     /// so a command racing with ``close()`` cannot bring a torn-down pipeline back to life.
-    private let lifecycle = Mutex(false)
+    private let lifecycle = Locked(false)
 
     /// Builds the pipeline for `source`; it stays in NULL until ``start()``.
     /// - Parameters:
@@ -68,10 +67,10 @@ final class PipelineSession: Sendable {
         try playbin.set(["uri": .string(source.uri), "flags": .int(flags)])
         playbin.set("video-sink", element: videoOutput.bin)
         sourceSetup = SourceSetup(settings: source.settings)
-        keyframes = Mutex(KeyframeTimes(source: source))
+        keyframes = Locked(KeyframeTimes(source: source))
         sourceSetup.connect(to: playbin)
         me_watch_stream_types(playbin.pointer)
-        busThread = Mutex(try BusThread(pipeline: playbin, handler: handler))
+        busThread = Locked(try BusThread(pipeline: playbin, handler: handler))
         for (sink, kind) in [(videoOutput.bin, SinkKind.video), (audioSink, .audio)] {
             guard let pad = sink.staticPad("sink") else { continue }
             InstantRateRelay.install(on: pad) { [weak self] multiplier, seqnum in
@@ -187,6 +186,10 @@ final class PipelineSession: Sendable {
                 rates.sent(request.seqnum)
             }
         }
+        if let plan = request.plan, plan.flush {
+            // Before the seek: whatever the pipeline posts about the seek comes after this.
+            playbin.bus?.postApplicationMessage(ME_MESSAGE_SEEK_PREFIX + String(request.seqnum), from: playbin)
+        }
         let event = request.take()
         guard let plan = request.plan, let snapped = keyframeSnapped(plan), let replacement = SeekEvents.seek(snapped)
         else { return send(event) }
@@ -277,12 +280,12 @@ final class PipelineSession: Sendable {
 final class SourceSetup: Sendable {
 
     /// The settings of the movie being loaded (replaced when the pipeline is reused).
-    let settings: Mutex<SourceSettings>
+    let settings: Locked<SourceSettings>
     /// The first setting that did not fit, reported by the player as the preparation's error.
-    let failure = Mutex<MediaError?>(nil)
+    let failure = Locked<MediaError?>(nil)
 
     init(settings: SourceSettings) {
-        self.settings = Mutex(settings)
+        self.settings = Locked(settings)
     }
 
     func connect(to playbin: Element) {

@@ -12,6 +12,8 @@ extension PlayerCore {
         switch message {
         case .newEpoch(let epoch):
             apply { $0.epochMarkerArrived(session: id, epoch: epoch) }
+        case .seekSent(let seqnum):
+            apply { $0.seekMarkerArrived(session: id, seqnum: seqnum) }
         case .asyncDone:
             let facts = facts(of: session)
             apply { $0.asyncDone(session: id, facts: facts) }
@@ -81,7 +83,7 @@ extension PlayerCore {
     /// A demuxer counts as stalled only when two looks in a row find it so: a healthy one's task
     /// can be paused for a moment (a busy machine), never for the time between two looks.
     func watchForStalledDemuxer(_ session: PipelineSession) {
-        let lastSeen = Mutex<String?>(nil)
+        let lastSeen = Locked<String?>(nil)
         for delay in [Duration.milliseconds(300), .milliseconds(800), .milliseconds(1500), .milliseconds(2500)] {
             executor.enqueue(after: delay) { [weak self, weak session] in
                 guard let self, let session, read({ $0.isCurrent(session.id) && $0.phase == .preparing }) else {

@@ -32,7 +32,7 @@ final class PlayerCore: Sendable {
         var windowedFrame: ViewRect?
     }
 
-    let state: Mutex<Owned>
+    let state: Locked<Owned>
     let hub: EventHub
     let preparationTimeout: Duration
     let overlays: VideoOverlays
@@ -43,7 +43,7 @@ final class PlayerCore: Sendable {
     init(source: any MediaSource, videoSink: any VideoSink, audioOutput: AudioOutput, preparationTimeout: Duration) {
         let machine = PlayerMachine(
             source: source, videoSink: videoSink, audioOutput: audioOutput, seqnums: SeekEvents.nextSeqnum)
-        state = Mutex(Owned(machine: machine))
+        state = Locked(Owned(machine: machine))
         self.preparationTimeout = preparationTimeout
         let hub = EventHub()
         self.hub = hub
@@ -88,16 +88,17 @@ final class PlayerCore: Sendable {
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: Continuation) in
                 state.withLock { owned in
-                    switch input(&owned.machine) {
-                    case .done(let result):
-                        continuation.resume(returning: result)
-                    case .wait(let id):
+                    let decision = input(&owned.machine)
+                    if case .wait(let id) = decision {
                         owned.continuations[id] = continuation
                         ticket.id = id
                         if let then { executor.enqueue(then) }
                         if Task.isCancelled { owned.machine.cancelWaiter(id) }
                     }
+                    // The events first: a command returns after what it caused was published, so
+                    // a subscription made when it returns sees only later events.
                     performOutput(&owned)
+                    if case .done(let result) = decision { continuation.resume(returning: result) }
                 }
             }
         } onCancel: {

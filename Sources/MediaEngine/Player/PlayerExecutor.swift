@@ -1,6 +1,5 @@
 internal import CGStreamerShim
 import Dispatch
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -30,7 +29,7 @@ final class PlayerExecutor: Sendable {
             /// (the player itself, say) is kept alive by a queue no thread will read again.
             var finished = false
         }
-        let queue = Mutex(Queue())
+        let queue = Locked(Queue())
         /// Counts enqueued items; the thread waits on it when the queue is empty.
         let available = DispatchSemaphore(value: 0)
 

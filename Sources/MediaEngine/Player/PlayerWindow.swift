@@ -1,5 +1,4 @@
 internal import CGStreamerShim
-import Synchronization
 
 /// The X11 window a player opens for a window sink when the app gives it none.
 ///
@@ -8,7 +7,7 @@ import Synchronization
 final class PlayerWindow: @unchecked Sendable {
     private let window: OpaquePointer
     private let display: String?
-    private let lock = Mutex(())
+    private let lock = Locked(())
 
     /// Opens a window, or returns nil when the display cannot be reached.
     init?(display: String?, size: VideoSize, title: String) {

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// The player's time observers and the timers that fire them. Timers run only while the movie
 /// plays and are re-armed whenever playback changes (play, pause, seek, rate); each firing hands
@@ -22,7 +21,7 @@ final class TimeObservers: Sendable {
         var next = 1
     }
 
-    private let storage = Mutex(Storage())
+    private let storage = Locked(Storage())
 
     func addPeriodic(every interval: Duration, core: PlayerCore) -> TimeObserver {
         let observer = add(.periodic(interval))
@@ -68,7 +67,9 @@ final class TimeObservers: Sendable {
         core.executor.enqueue { [self] in rearm(core) }
     }
 
-    private func rearm(_ core: PlayerCore) {
+    /// - Parameter fired: A boundary observer that has just fired, and the boundary: its next
+    ///   boundary lies beyond that one even when the position read now is a little short of it.
+    private func rearm(_ core: PlayerCore, fired: (id: Int, boundary: Duration)? = nil) {
         let (playing, rate, session) = core.state.withLock { owned in
             (owned.machine.playbackState == .playing, owned.machine.segmentRate, owned.session)
         }
@@ -88,14 +89,24 @@ final class TimeObservers: Sendable {
                             core.executor.enqueue { core.publishTime(observer: TimeObserver(id: id), boundary: nil) }
                         }
                     case .boundary(let times):
-                        let ahead = rate > 0 ? times.first { $0 > position } : times.last { $0 < position }
+                        let forward = rate > 0
+                        var from = position
+                        if let fired, fired.id == id {
+                            from = forward ? max(position, fired.boundary) : min(position, fired.boundary)
+                        }
+                        let ahead = forward ? times.first { $0 > from } : times.last { $0 < from }
                         if let boundary = ahead {
-                            let wall = (rate > 0 ? boundary - position : position - boundary) / abs(rate)
+                            let wall = (forward ? boundary - position : position - boundary) / abs(rate)
                             let item = DispatchWorkItemBox { [weak core] in
                                 guard let core else { return }
                                 core.executor.enqueue {
-                                    core.publishTime(observer: TimeObserver(id: id), boundary: boundary)
-                                    core.timeObservers.rearm(core)
+                                    // The timer keeps the wall clock, the movie the pipeline's: a
+                                    // timer that fires before the position has reached its boundary
+                                    // (a busy machine) is re-armed for the rest, and a boundary that
+                                    // fired is not picked again (both fired the last one twice).
+                                    let published = core.publishTime(
+                                        observer: TimeObserver(id: id), boundary: boundary, forward: forward)
+                                    core.timeObservers.rearm(core, fired: published ? (id, boundary) : nil)
                                 }
                             }
                             DispatchQueue.global().asyncAfter(
@@ -125,16 +136,23 @@ final class DispatchWorkItemBox: @unchecked Sendable {
 
 extension PlayerCore {
     /// Publishes a time observer's firing with the current position (on the player's thread).
-    func publishTime(observer: TimeObserver, boundary: Duration?) {
+    /// - Parameters:
+    ///   - boundary: For a boundary observer, the boundary; not published until the position
+    ///     has reached it (playing `forward`, or backwards).
+    /// - Returns: Whether the firing was published.
+    @discardableResult
+    func publishTime(observer: TimeObserver, boundary: Duration?, forward: Bool = true) -> Bool {
         let session = state.withLock { $0.machine.playbackState == .playing ? $0.session : nil }
-        guard let session, let position = session.position else { return }
-        apply { machine in
-            guard machine.isCurrent(session.id) else { return }
+        guard let session, let position = session.position else { return false }
+        if let boundary, forward ? position < boundary : position > boundary { return false }
+        return apply { machine -> Bool in
+            guard machine.isCurrent(session.id) else { return false }
             if let boundary {
                 machine.publish(.boundaryTimeReached(observer, boundary))
             } else {
                 machine.publish(.periodicTime(observer, position))
             }
+            return true
         }
     }
 }

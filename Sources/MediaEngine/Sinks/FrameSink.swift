@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Delivers decoded frames to Swift: to an optional handler on the streaming thread, and
 /// into a latest-frame slot any thread can read.
 ///
@@ -23,7 +21,7 @@ public final class FrameSink: VideoSink {
     /// Whether a synchronized sink drops frames that come too late (see ``FrameConsumer/dropsLateFrames``).
     public let dropsLateFrames: Bool
     private let handler: (@Sendable (borrowing VideoFrame) -> Void)?
-    private let slot = Mutex(Slot())
+    private let slot = Locked(Slot())
 
     /// Creates the sink.
     /// - Parameters:

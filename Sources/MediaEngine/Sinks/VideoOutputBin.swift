@@ -1,6 +1,5 @@
 internal import CGStreamer
 internal import CGStreamerShim
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -34,10 +33,10 @@ final class VideoOutputBin: Sendable {
     let orientation: OrientationStage
     let scaler: Element
     let firstFrame: FirstFrameWatch
-    private let chain: Mutex<OutputChain>
+    private let chain: Locked<OutputChain>
     /// The windows window sinks of this output draw in, watched for X errors until the output
     /// goes (with its pipeline, in NULL by then).
-    private let windowWatches = Mutex<[UInt: WindowErrorWatch]>([:])
+    private let windowWatches = Locked<[UInt: WindowErrorWatch]>([:])
     private let overlays: VideoOverlays
     private let overlayWatch: VideoOverlays.WatchToken
 
@@ -62,7 +61,7 @@ final class VideoOutputBin: Sendable {
         let output = try Self.makeChain(for: output)
         try bin.addAndLink(output.elements)
         try scaler.link(to: output.elements[0])
-        chain = Mutex(output)
+        chain = Locked(output)
         guard let target = convert.staticPad("sink"), let shown = scaler.staticPad("sink") else {
             throw MediaError(.pipelineFailure, "videoconvert or mescaler has no pads")
         }

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Names for video sinks: the built-ins (`null`, `frames`) are there with no set-up, plugins
 /// register more, and a player can be given a registry of its own instead of ``shared``.
 ///
@@ -24,7 +22,7 @@ public final class VideoSinkRegistry: Sendable {
     /// The registry players use unless given another; it starts with the built-in sinks.
     public static let shared = VideoSinkRegistry()
 
-    private let entries = Mutex<[String: Entry]>([:])
+    private let entries = Locked<[String: Entry]>([:])
     private let environment: @Sendable () -> [String: String]
 
     /// Creates a registry that reads the process's environment to pick its default.

@@ -87,6 +87,14 @@ struct MachineHarness {
         _ = take()
     }
 
+    /// The pipeline's preroll (ASYNC_DONE) after the marker of the seek in flight, as the bus
+    /// carries them: the marker is posted just before a flushing seek is sent.
+    mutating func preroll(facts: PlayerMachine.PipelineFacts = Self.facts) {
+        let session = machine.sessionID
+        if let seqnum = machine.inFlightSeek?.seqnum { feed { $0.seekMarkerArrived(session: session, seqnum: seqnum) } }
+        feed { $0.asyncDone(session: session, facts: facts) }
+    }
+
     /// The sequence number of the seek in flight.
     var seqnum: UInt32 { machine.inFlightSeek?.seqnum ?? 0 }
 }

@@ -18,7 +18,7 @@ struct PlayerMachineLifecycleTests {
         #expect(h.take().actions.isEmpty)
         #expect(h.feed { $0.pipelineBuilt(session: 1) })
         #expect(h.take().actions == ["scheduleTimeout 1 epoch 0"])
-        h.feed { $0.asyncDone(session: 1, facts: MachineHarness.facts) }
+        h.preroll()
         let (events, actions) = h.take()
         #expect(
             events == [
@@ -36,7 +36,7 @@ struct PlayerMachineLifecycleTests {
         var h = MachineHarness(autoplay: true)
         _ = h.feed { $0.prepare() }
         h.feed { _ = $0.pipelineBuilt(session: 1) }
-        h.feed { $0.asyncDone(session: 1, facts: MachineHarness.facts) }
+        h.preroll()
         #expect(h.take().actions.suffix(1) == ["play 1"])
         #expect(h.machine.playbackState == .stopped)
         h.feed { $0.pipelineReached(session: 1, playing: true) }
@@ -56,7 +56,7 @@ struct PlayerMachineLifecycleTests {
                 "scheduleTimeout 1 epoch 0", "seek 1 #101 to 2.000 s rate 1.0 exact from 2.000 s until 4.000 s",
             ])
         // The preroll of the seek lands it, and only then is the movie prepared.
-        h.feed { $0.asyncDone(session: 1, facts: MachineHarness.facts) }
+        h.preroll()
         #expect(!h.machine.isPreparedToPlay)
         h.feed {
             $0.firstFrameArrived(
@@ -78,7 +78,7 @@ struct PlayerMachineLifecycleTests {
         #expect(events == [.playbackDidFinish(.userExited, nil)])
         #expect(actions == ["close 1", "resume \(waiter) cancelled"])
         // Whatever the old pipeline still says is ignored.
-        h.feed { $0.asyncDone(session: 1, facts: MachineHarness.facts) }
+        h.preroll()
         #expect(h.take().events.isEmpty)
         #expect(!h.machine.isPreparedToPlay)
     }
@@ -115,7 +115,7 @@ struct PlayerMachineLifecycleTests {
             var h = MachineHarness()
             let waiter = MachineHarness.waiter(h.feed { $0.prepare() })
             h.feed { _ = $0.pipelineBuilt(session: 1) }
-            if phase != "preparing" { h.feed { $0.asyncDone(session: 1, facts: MachineHarness.facts) } }
+            if phase != "preparing" { h.preroll() }
             if phase == "playing" || phase == "ended" {
                 _ = h.feed { $0.play() }
                 h.feed { $0.pipelineReached(session: 1, playing: true) }
@@ -139,7 +139,7 @@ struct PlayerMachineLifecycleTests {
         var h = MachineHarness()
         _ = h.feed { $0.prepare() }
         h.feed { _ = $0.pipelineBuilt(session: 1) }
-        h.feed { $0.asyncDone(session: 1, facts: MachineHarness.facts) }
+        h.preroll()
         // The movie is replaced: the first preparation's timeout must not fail the second's.
         h.feed { $0.replaceSource(with: MachineHarness.NamedSource(uri: "file:///b.mp4")) }
         h.feed { $0.preparationTimedOut(session: 1, epoch: 0, after: .seconds(30)) }
@@ -163,10 +163,10 @@ struct PlayerMachineLifecycleTests {
         #expect(actions == ["reload 1 epoch 1", "scheduleTimeout 1 epoch 1"])
         #expect(h.machine.target == .playing)
         // The old movie's preroll, before the marker, is ignored; the new one's completes.
-        h.feed { $0.asyncDone(session: 1, facts: MachineHarness.facts) }
+        h.preroll()
         #expect(h.machine.phase == .preparing)
         h.feed { $0.epochMarkerArrived(session: 1, epoch: 1) }
-        h.feed { $0.asyncDone(session: 1, facts: MachineHarness.facts) }
+        h.preroll()
         #expect(h.machine.phase == .prepared)
         #expect(h.take().actions.last == "play 1")
     }

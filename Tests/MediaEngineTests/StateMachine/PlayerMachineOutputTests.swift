@@ -58,7 +58,7 @@ struct PlayerMachineOutputTests {
         h.playing()
         // Repeat on: the segment restarts as a looping one; its seek lands.
         h.feed { $0.setRepeatMode(.one, position: .seconds(1)) }
-        h.feed { $0.asyncDone(session: 1, facts: MachineHarness.facts) }
+        h.preroll()
         h.feed {
             $0.firstFrameArrived(
                 session: 1, seqnum: 101, streamTime: .seconds(1), displaySize: VideoSize(width: 320, height: 240),
@@ -95,7 +95,7 @@ struct PlayerMachineOutputTests {
         var h = MachineHarness()
         h.playing()
         _ = h.feed { $0.beginScan(forward: true, position: .seconds(9)) }
-        h.feed { $0.asyncDone(session: 1, facts: MachineHarness.facts) }
+        h.preroll()
         _ = h.take()
         h.feed { $0.endOfStream(session: 1, position: .seconds(10)) }
         let (events, actions) = h.take()
@@ -141,7 +141,7 @@ struct PlayerMachineOutputTests {
         h.feed { $0.tagsArrived(session: 1, ["title": "A"]) }
         h.feed { $0.tagsArrived(session: 1, ["bitrate": "100"]) }
         #expect(h.take().events.isEmpty)
-        h.feed { $0.asyncDone(session: 1, facts: MachineHarness.facts) }
+        h.preroll()
         #expect(h.take().events.contains(.metadataAvailable(["title": "A", "bitrate": "100"])))
         h.feed { $0.tagsArrived(session: 1, ["bitrate": "120"]) }
         #expect(h.take().events.isEmpty)

@@ -13,7 +13,7 @@ struct PlayerMachinePlaybackTests {
         let waiter = MachineHarness.waiter(h.feed { $0.play() })
         #expect(h.take().actions == ["build 1"])
         h.feed { _ = $0.pipelineBuilt(session: 1) }
-        h.feed { $0.asyncDone(session: 1, facts: MachineHarness.facts) }
+        h.preroll()
         #expect(h.take().actions == ["scheduleTimeout 1 epoch 0", "play 1"])
         h.feed { $0.pipelineReached(session: 1, playing: true) }
         #expect(h.take().actions == ["resume \(waiter)"])
@@ -25,7 +25,7 @@ struct PlayerMachinePlaybackTests {
         _ = h.feed { $0.prepare() }
         let waiter = MachineHarness.waiter(h.feed { $0.pause(position: nil) })
         h.feed { _ = $0.pipelineBuilt(session: 1) }
-        h.feed { $0.asyncDone(session: 1, facts: MachineHarness.facts) }
+        h.preroll()
         let (events, actions) = h.take()
         #expect(events.contains(.playbackStateChanged(.paused)))
         #expect(!actions.contains("play 1"))
@@ -94,7 +94,7 @@ struct PlayerMachinePlaybackTests {
         h.playing()
         h.feed { $0.setRepeatMode(.one, position: .seconds(1)) }
         #expect(h.take().actions == ["seek 1 #101 to 1.000 s rate 1.0 exact looping until 10.000 s"])
-        h.feed { $0.asyncDone(session: 1, facts: MachineHarness.facts) }
+        h.preroll()
         h.feed {
             $0.firstFrameArrived(
                 session: 1, seqnum: 101, streamTime: .seconds(1), displaySize: VideoSize(width: 320, height: 240),
@@ -186,7 +186,7 @@ struct PlayerMachinePlaybackTests {
         // The pipeline playing does not make a scan "playing".
         h.feed { $0.pipelineReached(session: 1, playing: true) }
         #expect(h.machine.playbackState == .seekingForward)
-        h.feed { $0.asyncDone(session: 1, facts: MachineHarness.facts) }
+        h.preroll()
         h.feed { $0.scanTimerFired(position: .seconds(3)) }
         #expect(h.take().actions == ["seek 1 #102 to 3.000 s rate 4.0 keyFramesOnly"])
         h.feed { $0.endScan(position: .seconds(4)) }

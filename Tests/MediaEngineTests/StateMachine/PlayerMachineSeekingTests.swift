@@ -21,15 +21,32 @@ struct PlayerMachineSeekingTests {
                     session: 1, seqnum: 101, streamTime: .milliseconds(3001), displaySize: Self.size,
                     facts: MachineHarness.facts)
             }
-            let preroll: (inout PlayerMachine) -> Void = { $0.asyncDone(session: 1, facts: MachineHarness.facts) }
-            h.feed(frameFirst ? frame : preroll)
+            if frameFirst { h.feed(frame) } else { h.preroll() }
             #expect(h.take().actions.isEmpty)
-            h.feed(frameFirst ? preroll : frame)
+            if frameFirst { h.preroll() } else { h.feed(frame) }
             let (events, actions) = h.take()
             #expect(events == [.seekCompleted(.milliseconds(3001))])
             #expect(actions == ["resume \(waiter)"])
             #expect(h.machine.lastPosition == .milliseconds(3001))
         }
+    }
+
+    @Test("an ASYNC_DONE before the seek's marker (a pause's late preroll) is not the seek's")
+    func staleAsyncDone() {
+        var h = MachineHarness()
+        h.playing()
+        _ = h.feed { $0.pause(position: .seconds(1)) }
+        _ = h.feed { $0.seek(to: .seconds(3), exact: true) }
+        _ = h.take()
+        // The pause's preroll, posted before the seek was sent.
+        h.feed { $0.asyncDone(session: 1, facts: MachineHarness.facts) }
+        h.feed {
+            $0.firstFrameArrived(
+                session: 1, seqnum: 101, streamTime: .seconds(3), displaySize: Self.size, facts: MachineHarness.facts)
+        }
+        #expect(h.machine.inFlightSeek != nil, "landed on an ASYNC_DONE that was not the seek's")
+        h.preroll()
+        #expect(h.take().events.contains(.seekCompleted(.seconds(3))))
     }
 
     @Test("a frame of an older segment does not land a seek")
@@ -41,7 +58,7 @@ struct PlayerMachineSeekingTests {
             $0.firstFrameArrived(
                 session: 1, seqnum: 7, streamTime: .seconds(1), displaySize: Self.size, facts: MachineHarness.facts)
         }
-        h.feed { $0.asyncDone(session: 1, facts: MachineHarness.facts) }
+        h.preroll()
         #expect(h.machine.inFlightSeek != nil)
         #expect(!h.take().events.contains(.seekCompleted(.seconds(1))))
     }
@@ -55,7 +72,7 @@ struct PlayerMachineSeekingTests {
         h.feed { $0.requestSeek(to: .seconds(3)) }
         let fourth = MachineHarness.waiter(h.feed { $0.seek(to: .seconds(4), exact: false) })
         #expect(h.take().actions == ["seek 1 #101 to 1.000 s rate 1.0 exact"])
-        h.feed { $0.asyncDone(session: 1, facts: MachineHarness.facts) }
+        h.preroll()
         h.feed {
             $0.firstFrameArrived(
                 session: 1, seqnum: 101, streamTime: .seconds(1), displaySize: Self.size, facts: MachineHarness.facts)
@@ -63,7 +80,7 @@ struct PlayerMachineSeekingTests {
         var (events, actions) = h.take()
         #expect(events == [.seekCompleted(.seconds(1))])
         #expect(actions == ["seek 1 #102 to 4.000 s rate 1.0 keyFrame"])
-        h.feed { $0.asyncDone(session: 1, facts: MachineHarness.facts) }
+        h.preroll()
         h.feed {
             $0.firstFrameArrived(
                 session: 1, seqnum: 102, streamTime: .seconds(4), displaySize: Self.size, facts: MachineHarness.facts)
@@ -89,7 +106,7 @@ struct PlayerMachineSeekingTests {
         p.feed { $0.repeatMode = .one }
         let preparation = MachineHarness.waiter(p.feed { $0.prepare() })
         p.feed { _ = $0.pipelineBuilt(session: 1) }
-        p.feed { $0.asyncDone(session: 1, facts: MachineHarness.facts) }
+        p.preroll()
         p.feed { $0.seekRefused(session: 1, seqnum: 101) }
         #expect(p.machine.phase == .idle)
         #expect(p.take().actions.contains("resume \(preparation) pipelineFailure"))
@@ -110,10 +127,7 @@ struct PlayerMachineSeekingTests {
         h.playing(facts: PlayerMachine.PipelineFacts(position: .zero, duration: .seconds(10), mediaTypes: [.audio]))
         _ = h.feed { $0.seek(to: .seconds(5), exact: true) }
         _ = h.take()
-        h.feed {
-            $0.asyncDone(
-                session: 1, facts: PlayerMachine.PipelineFacts(position: .seconds(5), duration: nil, mediaTypes: []))
-        }
+        h.preroll(facts: PlayerMachine.PipelineFacts(position: .seconds(5), duration: nil, mediaTypes: []))
         #expect(h.take().events == [.seekCompleted(.seconds(5))])
     }
 

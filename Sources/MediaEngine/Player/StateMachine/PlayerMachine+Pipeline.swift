@@ -30,7 +30,9 @@ extension PlayerMachine {
         // the video output. With no video, or a seek that ran into the end of the movie, no
         // frame comes, and the ASYNC_DONE alone lands it. Seeks are sent one at a time (later
         // ones wait their turn), so an ASYNC_DONE cannot belong to an earlier seek.
-        guard let flight = inFlightSeek else { return }
+        // An ASYNC_DONE before the seek's marker belongs to an earlier state change (a pause's
+        // preroll that completed late): it says nothing about the seek.
+        guard let flight = inFlightSeek, flight.markerSeen || !flight.plan.flush else { return }
         let noFrameExpected =
             !mediaTypes.contains(.video) && phase == .prepared || flight.plan.accuracy == .keyFramesOnly
             || duration.map { flight.plan.position + Self.truncationTolerance(for: $0) >= $0 } ?? false

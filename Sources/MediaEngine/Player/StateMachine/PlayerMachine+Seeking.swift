@@ -11,6 +11,9 @@ extension PlayerMachine {
         var landing: Duration?
         /// An ASYNC_DONE came before the first frame's message: the frame lands the seek at once.
         var prerolled = false
+        /// The marker posted just before the seek was sent has passed the bus: an ASYNC_DONE
+        /// from now on may be the seek's; one before it was an earlier state change's.
+        var markerSeen = false
         /// The segment's rate and looping before this seek, restored if the pipeline refuses it.
         var previousSegment: (rate: Double, looping: Bool)
         /// A rate change's seek: the rate asked for before, restored if the pipeline refuses it.
@@ -73,6 +76,12 @@ extension PlayerMachine {
         looping = plan.looping
         atEnd = false
         perform(.seek(session: sessionID, plan: plan, seqnum: seqnum))
+    }
+
+    /// The marker of seek `seqnum` passed the bus (it was posted just before the seek was sent).
+    mutating func seekMarkerArrived(session: Int, seqnum: UInt32) {
+        guard accepts(session), inFlightSeek?.seqnum == seqnum else { return }
+        inFlightSeek?.markerSeen = true
     }
 
     /// The pipeline refused seek `seqnum` (or it could not be made): its waiters fail; a
