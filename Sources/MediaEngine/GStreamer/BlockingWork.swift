@@ -21,7 +21,11 @@ enum BlockingWork {
             let started = NativeThread.start(counting: threads) {
                 continuation.resume(returning: Result { () throws(MediaError) -> Value in try body() })
             }
-            if case .failure(let failure) = started {
+            switch started {
+            case .success(let thread):
+                // Nobody joins it: it ends when `body` has returned.
+                pthread_detach(thread)
+            case .failure(let failure):
                 continuation.resume(
                     returning: .failure(
                         MediaError(.pipelineFailure, "no thread could be started (error \(failure.code))")))
