@@ -1,0 +1,154 @@
+import Synchronization
+
+/// One batch of requests: the times still to decode (sorted, so each pipeline decodes forward
+/// through the file), the results the reader has not taken, and who is decoding what.
+///
+/// The pool's workers take requests with ``takeRequest(by:)`` and hand results back with
+/// ``deliver(_:)``; the reader takes them with ``next()``. A request is started only while
+/// fewer than ``capacity`` results are decoding or waiting for the reader, so a batch of
+/// 10,000 times never holds more than a few images.
+final class ThumbnailBatch: Sendable {
+    /// One requested time.
+    struct Request: Sendable {
+        let time: Duration
+        let option: SeekOption
+    }
+
+    private struct State {
+        var pending: [Request]
+        var nextPending = 0
+        var running: [ObjectIdentifier: ThumbnailCanceller] = [:]
+        var ready: [ThumbnailResult] = []
+        var readyHead = 0
+        var returned = 0
+        var cancelled = false
+        var waiter: CheckedContinuation<ThumbnailResult?, Never>?
+
+        var hasPending: Bool { nextPending < pending.count }
+        var buffered: Int { ready.count - readyHead }
+
+        mutating func popReady() -> ThumbnailResult? {
+            guard readyHead < ready.count else { return nil }
+            let result = ready[readyHead]
+            readyHead += 1
+            if readyHead > 64 && readyHead * 2 > ready.count {
+                ready.removeFirst(readyHead)
+                readyHead = 0
+            }
+            returned += 1
+            return result
+        }
+    }
+
+    /// Cancels the batch when the last sequence or iterator that reads it goes away.
+    final class Lifetime: Sendable {
+        let batch: ThumbnailBatch
+        init(_ batch: ThumbnailBatch) { self.batch = batch }
+        deinit { batch.cancel() }
+    }
+
+    let total: Int
+    let capacity: Int
+    private let state: Mutex<State>
+    /// Woken when a request can start (the reader freed room) or the batch was cancelled.
+    private let wake: @Sendable () -> Void
+
+    /// - Parameters:
+    ///   - requests: The requests, in the order they were asked for.
+    ///   - capacity: How many results may be decoding or waiting for the reader at once.
+    ///   - wake: Tells the pool that requests may be taken again.
+    init(requests: [Request], capacity: Int, wake: @escaping @Sendable () -> Void) {
+        total = requests.count
+        self.capacity = max(1, capacity)
+        self.wake = wake
+        // Sorted by time (stable), so every pipeline decodes forward through the file.
+        let sorted = requests.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
+        state = Mutex(State(pending: sorted.map(\.element)))
+    }
+
+    /// Whether a worker could take a request now.
+    var canStart: Bool {
+        state.withLock { $0.hasPending && !$0.cancelled && $0.running.count + $0.buffered < capacity }
+    }
+
+    /// Whether no request is waiting or running (the pool may forget the batch).
+    var isSettled: Bool {
+        state.withLock { (!$0.hasPending || $0.cancelled) && $0.running.isEmpty }
+    }
+
+    /// The next request for a worker, registered as running under its canceller; nil when none
+    /// may start.
+    func takeRequest(by canceller: ThumbnailCanceller) -> Request? {
+        state.withLock { state in
+            guard state.hasPending, !state.cancelled, state.running.count + state.buffered < capacity else {
+                return nil
+            }
+            let request = state.pending[state.nextPending]
+            state.nextPending += 1
+            state.running[ObjectIdentifier(canceller)] = canceller
+            return request
+        }
+    }
+
+    /// A worker's result for the request it took with `canceller`.
+    func deliver(_ result: ThumbnailResult, from canceller: ThumbnailCanceller) {
+        let waiter = state.withLock { state -> CheckedContinuation<ThumbnailResult?, Never>? in
+            state.running[ObjectIdentifier(canceller)] = nil
+            state.ready.append(result)
+            guard let waiter = state.waiter else { return nil }
+            state.waiter = nil
+            return waiter
+        }
+        if let waiter {
+            waiter.resume(returning: state.withLock { $0.popReady() })
+            wake()
+        }
+    }
+
+    /// Stops the batch: requests not started finish with `cancelled` at once; the running ones
+    /// are interrupted and finish with `cancelled` within one picture's decode.
+    func cancel() {
+        let (running, waiter, first) = state.withLock {
+            state -> ([ThumbnailCanceller], CheckedContinuation<ThumbnailResult?, Never>?, ThumbnailResult?) in
+            guard !state.cancelled else { return ([], nil, nil) }
+            state.cancelled = true
+            while state.hasPending {
+                let request = state.pending[state.nextPending]
+                state.nextPending += 1
+                state.ready.append(.failure(request.time, ThumbnailBatch.cancelledError))
+            }
+            guard let waiter = state.waiter, let result = state.popReady() else {
+                return (Array(state.running.values), nil, nil)
+            }
+            state.waiter = nil
+            return (Array(state.running.values), waiter, result)
+        }
+        for canceller in running { canceller.cancel() }
+        waiter?.resume(returning: first)
+        wake()
+    }
+
+    /// Whether the batch was cancelled.
+    var isCancelled: Bool { state.withLock { $0.cancelled } }
+
+    /// The next result in completion order, or nil when every request has had its result.
+    func next() async -> ThumbnailResult? {
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<ThumbnailResult?, Never>) in
+                let immediate = state.withLock { state -> ThumbnailResult?? in
+                    if let result = state.popReady() { return .some(result) }
+                    if state.returned == total { return .some(nil) }
+                    state.waiter = continuation
+                    return .none
+                }
+                if let immediate { continuation.resume(returning: immediate) }
+            }
+        } onCancel: {
+            cancel()
+        }
+        wake()
+        return result
+    }
+
+    static let cancelledError = MediaError(.cancelled, "the thumbnail request was cancelled")
+}
