@@ -42,6 +42,9 @@ struct MeThumbnailer {
     gboolean video_linked;
     gboolean decoder_watched;
     gboolean decoder_has_caps; // decodebin exposes the stream only once the decoder has output caps
+    gboolean opening_ended;    // the stream ended while opening, before the decoder had caps
+    guint other_pads;          // exposed streams that are not video
+    gchar *stream_caps;        // what typefind found
     GstMessage *error;       // the first ERROR since the last capture began
     gint orientation;        // ME_THUMBNAIL_ORIENTATION_*
     GstSegment segment;      // the sink's latest segment
@@ -190,8 +193,12 @@ static GstPadProbeReturn on_decoder_input(GstPad *pad, GstPadProbeInfo *info, gp
     }
     case GST_EVENT_EOS:
         // The demuxer's end (a time past the last picture) drains the decoder as ours does;
-        // any EOS outside a capture stays out of the decoder.
-        if (t->state == STATE_RUNNING) {
+        // any EOS outside a capture stays out of the decoder, except while opening: a decoder
+        // that never got a picture out must see the end too.
+        if (t->state == STATE_IDLE && !t->decoder_has_caps) {
+            t->opening_ended = TRUE;
+            g_cond_broadcast(&t->changed);
+        } else if (t->state == STATE_RUNNING) {
             t->state = STATE_DRAINING;
         } else if (t->state != STATE_DRAINING) {
             result = GST_PAD_PROBE_DROP;
@@ -295,10 +302,29 @@ static GstPadProbeReturn on_decoder_output(GstPad *pad, GstPadProbeInfo *info, g
     return GST_PAD_PROBE_OK;
 }
 
+static void on_have_type(GstElement *typefind, guint probability, GstCaps *caps, gpointer data) {
+    (void)typefind;
+    (void)probability;
+    MeThumbnailer *t = data;
+    gchar *text = gst_caps_to_string(caps);
+    g_mutex_lock(&t->lock);
+    if (!t->stream_caps) {
+        t->stream_caps = text;
+        text = NULL;
+    }
+    g_mutex_unlock(&t->lock);
+    g_free(text);
+}
+
 static void on_deep_element_added(GstBin *bin, GstBin *sub_bin, GstElement *element, gpointer data) {
     (void)bin;
     (void)sub_bin;
     MeThumbnailer *t = data;
+    const gchar *name = me_element_factory_name(element);
+    if (name && g_str_equal(name, "typefind")) {
+        g_signal_connect(element, "have-type", G_CALLBACK(on_have_type), t);
+        return;
+    }
     GstElementFactory *factory = gst_element_get_factory(element);
     const gchar *klass = factory ? gst_element_factory_get_metadata(factory, GST_ELEMENT_METADATA_KLASS) : NULL;
     if (!klass || !strstr(klass, "Decoder") || !strstr(klass, "Video")) {
@@ -349,6 +375,9 @@ static void on_pad_added(GstElement *bin, GstPad *pad, gpointer data) {
     g_mutex_lock(&t->lock);
     gboolean link = video && !t->video_linked;
     t->video_linked = t->video_linked || link;
+    if (!video) {
+        t->other_pads++;
+    }
     g_mutex_unlock(&t->lock);
     if (link) {
         GstPad *sinkpad = gst_element_get_static_pad(t->sink, "sink");
@@ -416,9 +445,15 @@ MeThumbnailer *me_thumbnailer_new(const gchar *uri) {
     return t;
 }
 
-// Waits under the lock until `done` or the deadline, a cancel or an error.
+// Waits under the lock until `done` or the deadline, a cancel or an error. While opening
+// (`watch_demuxer`), also looks for a demuxer that gave up: decodebin drops the error of a
+// demuxer that fails while it is set up (see me_find_stalled_demuxer). As the player does, it
+// counts only when two looks in a row (at 300, 800, 1500, 2500 ms, then every second) find one.
 static MeThumbnailResult wait_locked(MeThumbnailer *t, gint64 deadline, gboolean (*done)(MeThumbnailer *),
                                      gboolean watch_demuxer) {
+    static const gint64 looks_ms[] = {300, 800, 1500, 2500};
+    gint64 start = g_get_monotonic_time();
+    guint look = 0;
     guint stalled_looks = 0;
     while (TRUE) {
         if (t->error) return ME_THUMBNAIL_ERROR;
@@ -426,10 +461,10 @@ static MeThumbnailResult wait_locked(MeThumbnailer *t, gint64 deadline, gboolean
         if (t->cancelled) return ME_THUMBNAIL_CANCELLED;
         gint64 now = g_get_monotonic_time();
         if (now >= deadline) return ME_THUMBNAIL_TIMED_OUT;
-        gint64 wake = watch_demuxer ? MIN(deadline, now + 150 * G_TIME_SPAN_MILLISECOND) : deadline;
-        if (!g_cond_wait_until(&t->changed, &t->lock, wake) && watch_demuxer) {
-            // decodebin drops the error of a demuxer that fails while it is set up (see
-            // me_find_stalled_demuxer): two looks in a row that find one stopped count.
+        gint64 next_look = start + (look < G_N_ELEMENTS(looks_ms) ? looks_ms[look] : 2500 + 1000 * (look - 3)) * 1000;
+        gint64 wake = watch_demuxer ? MIN(deadline, next_look) : deadline;
+        if (!g_cond_wait_until(&t->changed, &t->lock, wake) && watch_demuxer && g_get_monotonic_time() >= next_look) {
+            look++;
             g_mutex_unlock(&t->lock);
             gchar *stalled = me_find_stalled_demuxer(t->pipeline);
             g_mutex_lock(&t->lock);
@@ -440,7 +475,7 @@ static MeThumbnailResult wait_locked(MeThumbnailer *t, gint64 deadline, gboolean
     }
 }
 
-static gboolean is_open(MeThumbnailer *t) { return t->async_done; }
+static gboolean is_open(MeThumbnailer *t) { return t->async_done || t->opening_ended; }
 static gboolean is_done(MeThumbnailer *t) { return t->state == STATE_DONE; }
 
 MeThumbnailResult me_thumbnailer_open(MeThumbnailer *t, guint64 timeout_ns) {
@@ -453,8 +488,14 @@ MeThumbnailResult me_thumbnailer_open(MeThumbnailer *t, guint64 timeout_ns) {
     }
     g_mutex_lock(&t->lock);
     MeThumbnailResult result = wait_locked(t, deadline, is_open, TRUE);
-    if (result == ME_THUMBNAIL_OK && !t->video_linked) {
-        result = ME_THUMBNAIL_NO_VIDEO;
+    gboolean undecodable = t->decoder_watched && !t->decoder_has_caps;
+    if ((result == ME_THUMBNAIL_OK || result == ME_THUMBNAIL_ERROR) && !t->video_linked) {
+        // A demuxer whose only streams are unlinked (sound) stops with not-linked: no video.
+        if (undecodable && t->opening_ended) {
+            result = ME_THUMBNAIL_UNDECODABLE;
+        } else if (t->other_pads > 0 || result == ME_THUMBNAIL_OK) {
+            result = undecodable ? ME_THUMBNAIL_UNDECODABLE : ME_THUMBNAIL_NO_VIDEO;
+        }
     }
     g_mutex_unlock(&t->lock);
     return result;
@@ -528,6 +569,13 @@ GstMessage *me_thumbnailer_take_error(MeThumbnailer *t) {
     return error;
 }
 
+gchar *me_thumbnailer_stream_caps(MeThumbnailer *t) {
+    g_mutex_lock(&t->lock);
+    gchar *caps = g_strdup(t->stream_caps);
+    g_mutex_unlock(&t->lock);
+    return caps;
+}
+
 gint me_thumbnailer_orientation(MeThumbnailer *t) {
     g_mutex_lock(&t->lock);
     gint orientation = t->orientation;
@@ -552,6 +600,7 @@ void me_thumbnailer_free(MeThumbnailer *t) {
     g_clear_pointer(&t->candidate, gst_buffer_unref);
     g_clear_pointer(&t->error, gst_message_unref);
     gst_caps_replace(&t->caps, NULL);
+    g_free(t->stream_caps);
     g_mutex_clear(&t->lock);
     g_cond_clear(&t->changed);
     g_free(t);

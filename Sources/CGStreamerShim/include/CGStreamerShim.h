@@ -260,6 +260,7 @@ typedef enum {
     ME_THUMBNAIL_NO_PICTURE, // the stream ended before any picture came out
     ME_THUMBNAIL_REFUSED,    // a state change or the seek was refused
     ME_THUMBNAIL_STALLED,    // a demuxer gave up while decodebin set it up (its error was dropped)
+    ME_THUMBNAIL_UNDECODABLE, // the video decoder got to the end without a picture
 } MeThumbnailResult;
 /// The pipeline for `uri`, at NULL; NULL when uridecodebin or fakesink is missing.
 MeThumbnailer *me_thumbnailer_new(const gchar *uri);
@@ -278,6 +279,8 @@ void me_thumbnailer_cancel(MeThumbnailer *thumbnailer);
 void me_thumbnailer_reset_cancel(MeThumbnailer *thumbnailer);
 /// The first ERROR message since it was last taken (transfer full), or NULL.
 GstMessage *me_thumbnailer_take_error(MeThumbnailer *thumbnailer);
+/// What typefind found the stream to be (caps as text; g_free it), or NULL.
+gchar *me_thumbnailer_stream_caps(MeThumbnailer *thumbnailer);
 /// The video's image-orientation tag: 0-3 rotate by 0, 90, 180, 270 degrees clockwise; 4-7
 /// mirror horizontally, then rotate the same way.
 gint me_thumbnailer_orientation(MeThumbnailer *thumbnailer);

@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// One batch of requests: the times still to decode (sorted, so each pipeline decodes forward
@@ -23,6 +24,8 @@ final class ThumbnailBatch: Sendable {
         var returned = 0
         var cancelled = false
         var waiter: CheckedContinuation<ThumbnailResult?, Never>?
+        /// A thread blocked in ``ThumbnailBatch/nextBlocking()``.
+        var blockedThread: DispatchSemaphore?
 
         var hasPending: Bool { nextPending < pending.count }
         var buffered: Int { ready.count - readyHead }
@@ -95,6 +98,8 @@ final class ThumbnailBatch: Sendable {
         let waiter = state.withLock { state -> CheckedContinuation<ThumbnailResult?, Never>? in
             state.running[ObjectIdentifier(canceller)] = nil
             state.ready.append(result)
+            state.blockedThread?.signal()
+            state.blockedThread = nil
             guard let waiter = state.waiter else { return nil }
             state.waiter = nil
             return waiter
@@ -112,6 +117,8 @@ final class ThumbnailBatch: Sendable {
             state -> ([ThumbnailCanceller], CheckedContinuation<ThumbnailResult?, Never>?, ThumbnailResult?) in
             guard !state.cancelled else { return ([], nil, nil) }
             state.cancelled = true
+            state.blockedThread?.signal()
+            state.blockedThread = nil
             while state.hasPending {
                 let request = state.pending[state.nextPending]
                 state.nextPending += 1
@@ -127,6 +134,9 @@ final class ThumbnailBatch: Sendable {
         waiter?.resume(returning: first)
         wake()
     }
+
+    /// Results decoding or waiting for the reader: the images the batch holds at most.
+    var imagesHeld: Int { state.withLock { $0.running.count + $0.buffered } }
 
     /// Whether the batch was cancelled.
     var isCancelled: Bool { state.withLock { $0.cancelled } }
@@ -148,6 +158,25 @@ final class ThumbnailBatch: Sendable {
         }
         wake()
         return result
+    }
+
+    /// The next result, blocking the calling thread (which must not be one of the engine's own,
+    /// nor a thread of Swift's cooperative pool) until there is one; nil at the end.
+    func nextBlocking() -> ThumbnailResult? {
+        while true {
+            let semaphore = DispatchSemaphore(value: 0)
+            let result = state.withLock { state -> ThumbnailResult?? in
+                if let result = state.popReady() { return .some(result) }
+                if state.returned == total { return .some(nil) }
+                state.blockedThread = semaphore
+                return .none
+            }
+            if let result {
+                wake()
+                return result
+            }
+            semaphore.wait()
+        }
     }
 
     static let cancelledError = MediaError(.cancelled, "the thumbnail request was cancelled")

@@ -113,6 +113,10 @@ public final class ThumbnailGenerator: Sendable {
         return ThumbnailResults(batch: batch)
     }
 
+    /// How many pictures the decoders have output so far, over all requests: a keyframe
+    /// request costs one.
+    package var picturesDecoded: Int { pool.picturesDecoded }
+
     /// Whether the calling thread is one of the engine's own (a player's, a thumbnail pipeline's).
     static var onEngineThread: Bool { me_on_engine_thread() != 0 }
 }

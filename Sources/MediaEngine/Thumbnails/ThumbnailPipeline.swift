@@ -38,6 +38,15 @@ final class ThumbnailPipeline {
         }
         canceller.attach(raw)
         let result = me_thumbnailer_open(raw, timeout.clockTime)
+        // An image or text is no movie, even when decodebin could show it as one frame.
+        if let caps = takeGString(me_thumbnailer_stream_caps(raw)), !StreamTypePolicy.isPlayable(caps),
+            result != ME_THUMBNAIL_CANCELLED
+        {
+            canceller.attach(nil)
+            me_thumbnailer_free(raw)
+            let error = MediaError(.notAMovie, "the content is \(StreamTypePolicy.mediaType(of: caps)), not a movie")
+            return .failure(ThumbnailFailure(error: error, permanent: true))
+        }
         guard result == ME_THUMBNAIL_OK else {
             let failure = Self.failure(result, raw: raw, source: source, what: "opening the movie")
             canceller.attach(nil)
@@ -98,6 +107,10 @@ final class ThumbnailPipeline {
         case ME_THUMBNAIL_STALLED:
             let error = source.interpret(
                 MediaError(.corruptContainer, "the container is damaged: its demuxer gave up without a stream"))
+            return ThumbnailFailure(error: error, permanent: true)
+        case ME_THUMBNAIL_UNDECODABLE:
+            let error = source.interpret(
+                MediaError(.corruptContainer, "the video's pictures do not decode: none came out of the decoder"))
             return ThumbnailFailure(error: error, permanent: true)
         case ME_THUMBNAIL_ERROR:
             guard let message = me_thumbnailer_take_error(raw).map(Message.init(owning:)) else { fallthrough }

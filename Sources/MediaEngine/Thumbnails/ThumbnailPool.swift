@@ -22,6 +22,7 @@ final class ThumbnailPool: @unchecked Sendable {
     private var workers = 0
     private var idle = 0
     private var openError: MediaError?
+    private var decoded = 0
     private var closed = false
     private let threads = DispatchGroup()
 
@@ -74,6 +75,13 @@ final class ThumbnailPool: @unchecked Sendable {
         closed = true
         condition.broadcast()
         condition.unlock()
+    }
+
+    /// Pictures that left the decoders so far, every capture counted (for tests).
+    var picturesDecoded: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return decoded
     }
 
     /// Takes requests again after ``close()``.
@@ -155,7 +163,11 @@ final class ThumbnailPool: @unchecked Sendable {
             }
         }
         guard let current = pipeline else { return .failure(time, ThumbnailBatch.cancelledError) }
-        switch current.capture(at: time, option: request.option, timeout: timeout) {
+        let captured = current.capture(at: time, option: request.option, timeout: timeout)
+        condition.lock()
+        decoded += current.picturesDecoded
+        condition.unlock()
+        switch captured {
         case .success(let sample):
             guard
                 let image = ThumbnailPicture.image(

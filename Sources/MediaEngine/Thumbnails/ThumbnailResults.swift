@@ -24,6 +24,12 @@ public struct ThumbnailResults: AsyncSequence, Sendable {
     /// How many results the sequence gives (the number of requested times).
     public var count: Int { batch.total }
 
+    /// How many results are decoding or waiting for the reader (at most a few, whatever the count).
+    package var imagesHeld: Int { batch.imagesHeld }
+
+    /// The most ``imagesHeld`` can be.
+    package var capacity: Int { batch.capacity }
+
     /// Stops the batch: requests not finished yet end with ``MediaError/Code/cancelled``.
     public func cancel() {
         batch.cancel()
