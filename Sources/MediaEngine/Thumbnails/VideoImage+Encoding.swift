@@ -22,6 +22,25 @@ extension VideoImage {
         }
     }
 
+    /// An RGBA image from pixels of the app's own (a contact sheet, a picture drawn in Swift),
+    /// to encode or write.
+    /// - Parameters:
+    ///   - width: Width in pixels.
+    ///   - height: Height in pixels.
+    ///   - rgba: `width * height * 4` bytes: red, green, blue, alpha, row after row.
+    ///   - presentationTime: The time the picture belongs to, if any.
+    /// - Throws: ``MediaError/Code/invalidArgument`` when the sizes and the bytes do not agree.
+    public init(width: Int, height: Int, rgba: [UInt8], presentationTime: Duration? = nil) throws(MediaError) {
+        let (count, overflow) = width.multipliedReportingOverflow(by: height)
+        guard width > 0, height > 0, !overflow, count <= Int.max / 4, rgba.count == count * 4 else {
+            throw MediaError(
+                .invalidArgument, "\(rgba.count) bytes are not the RGBA pixels of a \(width)x\(height) image")
+        }
+        self.init(
+            format: .rgba, width: width, height: height, presentationTime: presentationTime, planes: [rgba],
+            strides: [width * 4], matrix: .bt601)
+    }
+
     /// The image encoded as PNG.
     /// - Returns: The PNG file's bytes.
     /// - Throws: ``MediaError`` as ``encoded(as:)``.
