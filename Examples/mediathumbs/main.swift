@@ -8,7 +8,8 @@ import FileSource
 import Foundation
 import MediaEngine
 
-let usage = "usage: mediathumbs FILE_OR_URL (--count N | --times S,S,...) [--exact] [--size WxH] [-o DIR] [--sheet FILE]\n"
+let usage =
+    "usage: mediathumbs FILE_OR_URL (--count N | --times S,S,...) [--exact] [--size WxH] [-o DIR] [--sheet FILE]\n"
 func fail(_ message: String, status: Int32 = 2) -> Never {
     FileHandle.standardError.write(Data(message.utf8))
     exit(status)
@@ -102,15 +103,20 @@ if let sheet {
     let style = TextStyle(font: "Sans 11", color: .white)
     for (index, cell) in cells.enumerated() {
         let image = cell.image!
-        let (x, y) = (gap + (index % columns) * (size.width + gap), gap + (index / columns) * (size.height + label + gap))
+        let (x, y) = (
+            gap + (index % columns) * (size.width + gap), gap + (index / columns) * (size.height + label + gap)
+        )
         let left = x + (size.width - image.width) / 2
         paste(image.planes[0], image.width, image.height, stride: image.strides[0], atX: left, y: y)
         let time = cell.actualTime ?? cell.requestedTime
-        let text = String(format: "%d:%06.3f", Int(time.inSeconds) / 60, time.inSeconds.truncatingRemainder(dividingBy: 60))
+        let text = String(
+            format: "%d:%06.3f", Int(time.inSeconds) / 60, time.inSeconds.truncatingRemainder(dividingBy: 60))
         let request = OverlayRenderRequest(frameSize: size, time: nil)
         if let bitmap = try TextOverlay(text: text, style: style).bitmap(for: request) {
             let w = min(bitmap.width, size.width)
-            paste(bitmap.pixels, w, min(bitmap.height, label), stride: bitmap.width * 4, atX: x + (size.width - w) / 2, y: y + size.height + 2)
+            paste(
+                bitmap.pixels, w, min(bitmap.height, label), stride: bitmap.width * 4, atX: x + (size.width - w) / 2,
+                y: y + size.height + 2)
         }
     }
     try VideoImage(width: width, height: height, rgba: canvas).write(to: sheet, format: .png)

@@ -299,3 +299,5 @@ gboolean me_on_engine_thread(void);
 /// `quality` (1-100), with GStreamer's pngenc/jpegenc. NULL with `error` set (g_free it).
 GBytes *me_encode_rgba(const guint8 *rgba, gint width, gint height, gint stride, gboolean jpeg, gint quality,
                        gchar **error);
+/// Frees the encoders me_encode_rgba keeps between calls (before gst_deinit, for leak checks).
+void me_release_image_encoders(void);

@@ -150,7 +150,8 @@ struct I420Planes {
         var target = I420Planes(width: width, height: height)
         source.mutate { sy, su, sv, ss in
             target.mutate { ty, tu, tv, ts in
-                _ = I420Mirror(sy, ss[0], su, ss[1], sv, ss[2], ty, ts[0], tu, ts[1], tv, ts[2], Int32(width), Int32(height))
+                _ = I420Mirror(
+                    sy, ss[0], su, ss[1], sv, ss[2], ty, ts[0], tu, ts[1], tv, ts[2], Int32(width), Int32(height))
             }
         }
         return target

@@ -173,7 +173,8 @@ final class ThumbnailPool: @unchecked Sendable {
                 let image = ThumbnailPicture.image(
                     of: sample, orientation: current.orientation, maximum: maximumSize)
             else {
-                return .failure(time, MediaError(.streamFailure, "the picture at \(time.formattedSeconds) cannot be read"))
+                return .failure(
+                    time, MediaError(.streamFailure, "the picture at \(time.formattedSeconds) cannot be read"))
             }
             return ThumbnailResult(requestedTime: time, actualTime: image.presentationTime, result: .success(image))
         case .failure(let failure):

@@ -106,7 +106,8 @@ extension VideoImage {
             try data.write(to: url, options: .atomic)
         } catch {
             let folder = url.deletingLastPathComponent().path
-            let code: MediaError.Code = FileManager.default.fileExists(atPath: folder) ? .permissionDenied : .fileNotFound
+            let code: MediaError.Code =
+                FileManager.default.fileExists(atPath: folder) ? .permissionDenied : .fileNotFound
             throw MediaError(code, "cannot write \(url.path): \(error.localizedDescription)")
         }
     }

@@ -84,7 +84,8 @@ struct ThumbnailGeneratorTests {
     @Test("a rotated movie's thumbnail is upright, fitted after turning")
     func rotated() async throws {
         let generator = ThumbnailGenerator(
-            source: FileSource(url: try await TestMedia.portraitBars()), maximumSize: VideoSize(width: 120, height: 120))
+            source: FileSource(url: try await TestMedia.portraitBars()), maximumSize: VideoSize(width: 120, height: 120)
+        )
         let image = try await generator.image(at: .milliseconds(500))
         #expect(image.width == 90 && image.height == 120)
         // Turned a quarter clockwise: the bars' top row (white ... blue) is the right-hand column.
@@ -157,7 +158,8 @@ struct ThumbnailGeneratorTests {
     @Test("a batch of 10,000 times holds only a few images while its reader is slow")
     func bounded() async throws {
         let generator = try await generator(TestMedia.numbered)
-        let results = generator.images(at: Array(repeating: .milliseconds(500), count: 10_000), option: .nearestKeyFrame)
+        let results = generator.images(
+            at: Array(repeating: .milliseconds(500), count: 10_000), option: .nearestKeyFrame)
         var iterator = results.makeAsyncIterator()
         for _ in 0..<20 {
             _ = await iterator.next()
