@@ -5,7 +5,7 @@ import Foundation
 /// `thumbnails`: 20 thumbnails, 320 pixels wide, written as PNG files, of a 120 s 1080p H.264
 /// movie with sound and 2-second GOPs, at 3, 9, ..., 117 s: each 1 s after a keyframe, so an
 /// exact thumbnail decodes about 30 pictures. Timed from a new `ThumbnailGenerator` to the 20th
-/// file written (pipelines opened, torn down after), median of 3 runs. Peers in the same run:
+/// file written (pipelines opened, torn down after), median of 5 interleaved rounds. Peers in the same run:
 /// ffmpeg once per time (`-skip_frame nokey -noaccurate_seek -ss T` for keyframes, `-ss T`
 /// before `-i` for exact), ffmpegthumbnailer when installed, and a plain playbin in this
 /// process doing the 20 seeks one after the other (preroll included, nothing scaled or written).
@@ -14,7 +14,7 @@ import Foundation
 /// GStreamer's full-speed decode rate on this machine (gst-launch-1.0 on the 10 s movie of `decode`).
 enum ThumbnailsBenchmark {
     static let times = stride(from: 3, through: 117, by: 6).map { Duration.seconds($0) }
-    static let runs = 3
+    static let runs = 5
 
     static func run() async throws -> [Measurement] {
         let movie = try BenchmarkMedia.fullHDLong()
@@ -25,12 +25,18 @@ enum ThumbnailsBenchmark {
         var measurements: [Measurement] = []
         for option in [SeekOption.nearestKeyFrame, .exact] {
             let name = option == .exact ? "exact" : "keyframe"
+            // Interleaved rounds, so the three see the same load on a shared machine.
             var engine: [Double] = []
-            for _ in 0..<runs { engine.append(try await engineRun(movie, option: option, folder: folder)) }
             var ffmpeg: [Double] = []
-            for _ in 0..<runs { ffmpeg.append(try ffmpegRun(movie, option: option, folder: folder)) }
             var playbin: [Double] = []
-            for _ in 0..<runs { playbin.append(try playbinRun(movie, option: option)) }
+            var pictures = 0
+            for _ in 0..<runs {
+                let (milliseconds, decoded) = try await engineRun(movie, option: option, folder: folder)
+                engine.append(milliseconds)
+                pictures = decoded
+                ffmpeg.append(try ffmpegRun(movie, option: option, folder: folder))
+                playbin.append(try playbinRun(movie, option: option))
+            }
             measurements.append(
                 Measurement(
                     "thumbs", "\(name)-20-vs-ffmpeg", engine.median, "ms", baseline: ffmpeg.median,
@@ -39,6 +45,8 @@ enum ThumbnailsBenchmark {
                 Measurement(
                     "thumbs", "\(name)-20-vs-playbin", engine.median, "ms", baseline: playbin.median,
                     ratio: playbin.median / engine.median))
+            measurements.append(
+                Measurement("thumbs", "\(name)-pictures-decoded", Double(pictures) / Double(times.count), "/thumb"))
             if Command.exists("ffmpegthumbnailer") {
                 let peer = try (0..<runs).map { _ in try ffmpegthumbnailerRun(movie, folder: folder) }.median
                 measurements.append(
@@ -63,7 +71,8 @@ enum ThumbnailsBenchmark {
     }
 
     /// One engine run: a new generator, 20 thumbnails written as PNG, each frame checked.
-    private static func engineRun(_ movie: URL, option: SeekOption, folder: URL) async throws -> Double {
+    /// - Returns: The time, and how many pictures the decoders output for the 20 thumbnails.
+    private static func engineRun(_ movie: URL, option: SeekOption, folder: URL) async throws -> (Double, Int) {
         let clock = ContinuousClock()
         let start = clock.now
         let generator = ThumbnailGenerator(
@@ -76,6 +85,7 @@ enum ThumbnailsBenchmark {
             checked.append((result, image))
         }
         let elapsed = (clock.now - start).milliseconds
+        let pictures = generator.picturesDecoded
         await generator.shutdown()
         for (result, image) in checked {
             // Keyframes every 2 s: 1 s before each time; exact: the time itself.
@@ -90,7 +100,7 @@ enum ThumbnailsBenchmark {
                         + "not frame \(frame % 80) (mod 80) at \(expected)")
             }
         }
-        return elapsed
+        return (elapsed, pictures)
     }
 
     private static func ffmpegRun(_ movie: URL, option: SeekOption, folder: URL) throws -> Double {
