@@ -501,6 +501,8 @@ MeThumbnailResult me_thumbnailer_open(MeThumbnailer *t, guint64 timeout_ns) {
     return result;
 }
 
+GstElement *me_thumbnailer_decodebin(MeThumbnailer *t) { return t->decodebin; }
+
 GstClockTime me_thumbnailer_duration(MeThumbnailer *t) {
     gint64 duration = -1;
     if (gst_element_query_duration(t->pipeline, GST_FORMAT_TIME, &duration) && duration >= 0) {

@@ -264,6 +264,8 @@ typedef enum {
 } MeThumbnailResult;
 /// The pipeline for `uri`, at NULL; NULL when uridecodebin or fakesink is missing.
 MeThumbnailer *me_thumbnailer_new(const gchar *uri);
+/// The pipeline's uridecodebin (borrowed), for its source-setup signal.
+GstElement *me_thumbnailer_decodebin(MeThumbnailer *thumbnailer);
 /// Brings the pipeline to PAUSED and waits until its streams are exposed.
 MeThumbnailResult me_thumbnailer_open(MeThumbnailer *thumbnailer, guint64 timeout_ns);
 /// The movie's duration, or GST_CLOCK_TIME_NONE.

@@ -36,8 +36,17 @@ final class ThumbnailPipeline {
             return .failure(
                 ThumbnailFailure(error: MissingPluginAdvisor.errorForMissingFactory("uridecodebin"), permanent: true))
         }
+        // The source's settings (headers, credentials, timeouts of an HTTP source) go to the
+        // element uridecodebin makes to read it, as the player's do (`SourceSetup`).
+        let setup = SourceSetup(settings: source.settings)
+        setup.connect(to: Element(borrowing: me_thumbnailer_decodebin(raw)))
         canceller.attach(raw)
         let result = me_thumbnailer_open(raw, timeout.clockTime)
+        if let failure = setup.failure.withLock({ $0 }) {
+            canceller.attach(nil)
+            me_thumbnailer_free(raw)
+            return .failure(ThumbnailFailure(error: failure, permanent: true))
+        }
         // An image or text is no movie, even when decodebin could show it as one frame.
         if let caps = takeGString(me_thumbnailer_stream_caps(raw)), !StreamTypePolicy.isPlayable(caps),
             result != ME_THUMBNAIL_CANCELLED

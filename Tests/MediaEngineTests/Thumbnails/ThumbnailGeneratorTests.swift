@@ -267,4 +267,23 @@ struct ThumbnailGeneratorTests {
         #expect(try image.pngData().prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]))
         await generator.shutdown()
     }
+
+    @Test("thumbnails of a movie served over HTTP, exact and keyframe, with the source's settings applied")
+    func overHTTP() async throws {
+        let folder = try TestMedia.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.copyItem(
+            at: try await TestMedia.url(for: TestMedia.numberedWithAudio), to: folder.appendingPathComponent("m.mp4"))
+        let server = try await LoopbackHTTPServer(serving: folder)
+        let settings = SourceSettings(properties: ["user-agent": .string("thumbnail-test")])
+        let generator = ThumbnailGenerator(source: URISource(uri: server.url("m.mp4"), settings: settings))
+        var frames: [Int?] = []
+        for await result in generator.images(at: [time(ofFrame: 44), time(ofFrame: 13)], option: .exact) {
+            frames.append(result.image.flatMap(FrameNumber.read))
+        }
+        #expect(frames.sorted { ($0 ?? -1) < ($1 ?? -1) } == [13, 44])
+        let keyframe = try await generator.image(at: time(ofFrame: 37), option: .nearestKeyFrame)
+        #expect(FrameNumber.read(keyframe) == 30)
+        await generator.shutdown()
+    }
 }
