@@ -69,9 +69,9 @@ final class ThumbnailBatch: Sendable {
         state = Mutex(State(pending: sorted.map(\.element)))
     }
 
-    /// Whether a worker could take a request now.
-    var canStart: Bool {
-        state.withLock { $0.hasPending && !$0.cancelled && $0.running.count + $0.buffered < capacity }
+    /// Whether requests are still to be taken (the batch is not cancelled).
+    var hasRequestsLeft: Bool {
+        state.withLock { $0.hasPending && !$0.cancelled }
     }
 
     /// Whether no request is waiting or running (the pool may forget the batch).

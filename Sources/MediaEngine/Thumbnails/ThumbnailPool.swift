@@ -129,7 +129,9 @@ final class ThumbnailPool: @unchecked Sendable {
             idle += 1
             let woken = condition.wait(until: Date(timeIntervalSinceNow: Self.idleLifetime))
             idle -= 1
-            if !woken && !batches.contains(where: { $0.canStart }) {
+            // Ends only when no batch has requests left: one held back by its slow reader
+            // still needs this worker when the reader catches up.
+            if !woken && !batches.contains(where: { $0.hasRequestsLeft }) {
                 workers -= 1
                 return nil
             }

@@ -286,4 +286,21 @@ struct ThumbnailGeneratorTests {
         #expect(FrameNumber.read(keyframe) == 30)
         await generator.shutdown()
     }
+
+    @Test("a reader slower than the pipelines' idle time still gets every result")
+    func slowReader() async throws {
+        let generator = try await generator(TestMedia.numbered)
+        let results = generator.images(at: (0..<12).map { time(ofFrame: $0 * 5) }, option: .nearestKeyFrame)
+        var iterator = results.makeAsyncIterator()
+        _ = await iterator.next()
+        // Longer than a worker stays idle (3 s): the batch, held back by its reader, must keep one.
+        try await Task.sleep(for: .seconds(4))
+        var count = 1
+        while let result = await iterator.next() {
+            #expect(result.image != nil, "\(result)")
+            count += 1
+        }
+        #expect(count == 12)
+        await generator.shutdown()
+    }
 }
