@@ -405,6 +405,9 @@ static GstBusSyncReply on_message(GstBus *bus, GstMessage *message, gpointer dat
         break;
     }
     g_mutex_unlock(&t->lock);
+    // A sync handler that drops a message owns it (GstBusSyncHandler's contract): each one it
+    // did not unref kept its source, and so the whole pipeline, alive.
+    gst_message_unref(message);
     return GST_BUS_DROP;
 }
 

@@ -94,6 +94,12 @@ extension VideoImage {
         return Data(bytes: data, count: Int(size))
     }
 
+    /// Frees the encoder pipelines ``encoded(as:)`` keeps between calls (a few, idle); the next
+    /// encoding makes new ones. For leak and descriptor counts.
+    package static func releaseEncoders() {
+        me_release_image_encoders()
+    }
+
     /// Encodes the image and writes it to a file (replacing it).
     /// - Parameters:
     ///   - url: The file.

@@ -303,4 +303,21 @@ struct ThumbnailGeneratorTests {
         #expect(count == 12)
         await generator.shutdown()
     }
+
+    @Test("thumbnail pipelines, threads, encoders and files are all gone after shutdown (leaks tracer)")
+    func leaveNothingBehind() async throws {
+        let clip = try await TestMedia.url(for: TestMedia.numberedWithAudio).path
+        let result = try await ProcessRunner.run(
+            BuildProducts.executable("engine-leak-check"), ["thumbnails", "2", clip],
+            environment: ["GST_TRACERS": "leaks", "GST_DEBUG": "GST_TRACER:7", "GST_DEBUG_NO_COLOR": "1"])
+        #expect(result.status == 0, "\(result.standardError.suffix(2000))")
+        let summaryLine = try #require(result.standardOutput.split(separator: "\n").last)
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(summaryLine.utf8)) as? [String: Any])
+        #expect(summary["thumbnailThreads"] as? Int == 0, "\(summary)")
+        #expect((summary["newDescriptors"] as? [String])?.isEmpty == true, "files or sockets left open: \(summary)")
+        let alive = result.standardError.split(separator: "\n").filter {
+            $0.contains("object-alive, type-name=(string)") && !$0.contains("%s")
+        }
+        #expect(alive.isEmpty, "leaked: \(alive.map { $0.split(separator: "object-alive, ").last ?? "" })")
+    }
 }
