@@ -322,8 +322,11 @@ func thumbnails(_ count: Int, file: String) async throws {
             source: FileSource(path: file), maximumSize: VideoSize(width: 160, height: 160))
         let times = (0..<10).map { Duration.milliseconds($0 * 190) }
         var images = 0
+        var failures: [String] = []
         for option in [SeekOption.exact, .nearestKeyFrame] {
-            for await result in generator.images(at: times, option: option) where result.image != nil { images += 1 }
+            for await result in generator.images(at: times, option: option) {
+                if result.image != nil { images += 1 } else { failures.append("\(option) \(result)") }
+            }
         }
         let cancelled = generator.images(at: times + times, option: .exact)
         var seen = 0
@@ -342,7 +345,8 @@ func thumbnails(_ count: Int, file: String) async throws {
                 .start()
         }
         guard images == 20, seen == 20, synchronous else {
-            throw LeakCheckError("round \(round): \(images) images, \(seen) results, synchronous \(synchronous)")
+            throw LeakCheckError(
+                "round \(round): \(images) images \(failures), \(seen) results, synchronous \(synchronous)")
         }
         emit(["round": round, "ms": milliseconds(since: start)])
     }
