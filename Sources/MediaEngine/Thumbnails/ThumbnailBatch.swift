@@ -18,7 +18,7 @@ final class ThumbnailBatch: Sendable {
     private struct State {
         var pending: [Request]
         var nextPending = 0
-        var running: [ObjectIdentifier: ThumbnailCanceller] = [:]
+        var running: [ObjectIdentifier: (canceller: ThumbnailCanceller, request: UInt64)] = [:]
         var ready: [ThumbnailResult] = []
         var readyHead = 0
         var returned = 0
@@ -79,16 +79,16 @@ final class ThumbnailBatch: Sendable {
         state.withLock { (!$0.hasPending || $0.cancelled) && $0.running.isEmpty }
     }
 
-    /// The next request for a worker, registered as running under its canceller; nil when none
-    /// may start.
-    func takeRequest(by canceller: ThumbnailCanceller) -> Request? {
+    /// The next request for a worker, registered as running under its canceller and the number
+    /// its canceller gave it; nil when none may start.
+    func takeRequest(by canceller: ThumbnailCanceller, number: UInt64) -> Request? {
         state.withLock { state in
             guard state.hasPending, !state.cancelled, state.running.count + state.buffered < capacity else {
                 return nil
             }
             let request = state.pending[state.nextPending]
             state.nextPending += 1
-            state.running[ObjectIdentifier(canceller)] = canceller
+            state.running[ObjectIdentifier(canceller)] = (canceller, number)
             return request
         }
     }
@@ -114,7 +114,10 @@ final class ThumbnailBatch: Sendable {
     /// are interrupted and finish with `cancelled` within one picture's decode.
     func cancel() {
         let (running, waiter, first) = state.withLock {
-            state -> ([ThumbnailCanceller], CheckedContinuation<ThumbnailResult?, Never>?, ThumbnailResult?) in
+            state -> (
+                [(canceller: ThumbnailCanceller, request: UInt64)], CheckedContinuation<ThumbnailResult?, Never>?,
+                ThumbnailResult?
+            ) in
             guard !state.cancelled else { return ([], nil, nil) }
             state.cancelled = true
             state.blockedThread?.signal()
@@ -130,7 +133,7 @@ final class ThumbnailBatch: Sendable {
             state.waiter = nil
             return (Array(state.running.values), waiter, result)
         }
-        for canceller in running { canceller.cancel() }
+        for (canceller, request) in running { canceller.cancel(request: request) }
         waiter?.resume(returning: first)
         wake()
     }

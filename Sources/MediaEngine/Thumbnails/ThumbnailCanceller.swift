@@ -9,21 +9,28 @@ final class ThumbnailCanceller: Sendable {
     private struct State {
         var pipeline: UInt = 0
         var cancelled = false
+        /// Which request the worker is on; a cancel meant for an earlier one is ignored.
+        var request: UInt64 = 0
     }
 
     private let state = Mutex(State())
 
     /// Before a worker takes a request: forgets an earlier cancel.
-    func arm() {
+    /// - Returns: The number of the request about to be taken, for ``cancel(request:)``.
+    func arm() -> UInt64 {
         state.withLock { state in
             state.cancelled = false
+            state.request += 1
             if let raw = OpaquePointer(bitPattern: state.pipeline) { me_thumbnailer_reset_cancel(raw) }
+            return state.request
         }
     }
 
-    /// Interrupts the worker's current request (or the one it is about to start).
-    func cancel() {
+    /// Interrupts the worker's request `request` if it is still on it: a batch cancelled just as
+    /// the worker moved on to another batch's request must not cancel that one.
+    func cancel(request: UInt64) {
         state.withLock { state in
+            guard state.request == request else { return }
             state.cancelled = true
             if let raw = OpaquePointer(bitPattern: state.pipeline) { me_thumbnailer_cancel(raw) }
         }

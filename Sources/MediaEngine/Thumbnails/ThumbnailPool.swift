@@ -104,8 +104,8 @@ final class ThumbnailPool: @unchecked Sendable {
         let canceller = ThumbnailCanceller()
         var pipeline: ThumbnailPipeline?
         while true {
-            canceller.arm()
-            guard let (batch, request) = nextRequest(for: canceller) else { break }
+            let number = canceller.arm()
+            guard let (batch, request) = nextRequest(for: canceller, number: number) else { break }
             let result = run(request, pipeline: &pipeline, canceller: canceller)
             batch.deliver(result, from: canceller)
             wake()
@@ -114,7 +114,9 @@ final class ThumbnailPool: @unchecked Sendable {
         pipeline = nil  // frees it here, on this thread: a state change to NULL joins streaming threads
     }
 
-    private func nextRequest(for canceller: ThumbnailCanceller) -> (ThumbnailBatch, ThumbnailBatch.Request)? {
+    private func nextRequest(for canceller: ThumbnailCanceller, number: UInt64) -> (
+        ThumbnailBatch, ThumbnailBatch.Request
+    )? {
         condition.lock()
         defer { condition.unlock() }
         while true {
@@ -124,7 +126,7 @@ final class ThumbnailPool: @unchecked Sendable {
                 return nil
             }
             for batch in batches {
-                if let request = batch.takeRequest(by: canceller) { return (batch, request) }
+                if let request = batch.takeRequest(by: canceller, number: number) { return (batch, request) }
             }
             idle += 1
             let woken = condition.wait(until: Date(timeIntervalSinceNow: Self.idleLifetime))

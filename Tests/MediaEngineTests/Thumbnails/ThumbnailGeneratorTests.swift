@@ -320,4 +320,28 @@ struct ThumbnailGeneratorTests {
         }
         #expect(alive.isEmpty, "leaked: \(alive.map { $0.split(separator: "object-alive, ").last ?? "" })")
     }
+
+    @Test("cancelling one batch never cancels another batch of the same generator")
+    func cancelOnlyItsOwn() async throws {
+        let generator = try await generator(TestMedia.numbered)
+        for _ in 0..<5 {
+            let doomed = generator.images(at: (0..<30).map { time(ofFrame: $0 * 2) }, option: .exact)
+            let kept = generator.images(at: (0..<12).map { time(ofFrame: $0 * 5) }, option: .nearestKeyFrame)
+            async let keptResults: [ThumbnailResult] = {
+                var results: [ThumbnailResult] = []
+                for await result in kept { results.append(result) }
+                return results
+            }()
+            var seen = 0
+            for await _ in doomed {
+                seen += 1
+                if seen == 3 { doomed.cancel() }
+            }
+            let results = await keptResults
+            #expect(seen == 30)
+            #expect(
+                results.count == 12 && results.allSatisfy { $0.image != nil }, "\(results.filter { $0.image == nil })")
+        }
+        await generator.shutdown()
+    }
 }
