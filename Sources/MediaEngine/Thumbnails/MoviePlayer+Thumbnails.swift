@@ -33,6 +33,11 @@ extension MoviePlayer {
     /// `requestThumbnailImagesAtTimes:timeOption:`); returns at once. Each time is announced
     /// once, as it completes, as ``PlayerEvent/thumbnailRequestFinished(_:)`` and the
     /// `moviePlayerThumbnailImageRequestDidFinish` notification, whether it succeeded or not.
+    ///
+    /// The pipelines stay a few pictures ahead of the announcements, but each ``events``
+    /// subscription keeps up to ``PlayerEvents/bufferLimit`` events its reader has not taken, each
+    /// holding its picture: for long batches, set ``thumbnailMaximumSize`` (pictures are the
+    /// movie's display size otherwise) or read the events as they come.
     /// - Parameters:
     ///   - times: Where in the movie (see ``ThumbnailGenerator`` for times out of range).
     ///   - timeOption: The exact frames, or the keyframes at or before the times.
