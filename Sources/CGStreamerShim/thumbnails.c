@@ -523,6 +523,11 @@ MeThumbnailResult me_thumbnailer_capture(MeThumbnailer *t, GstClockTime time, gb
         g_mutex_unlock(&t->lock);
         return ME_THUMBNAIL_CANCELLED;
     }
+    if (t->error) {
+        // The pipeline failed after the previous capture had its answer: it cannot be trusted.
+        g_mutex_unlock(&t->lock);
+        return ME_THUMBNAIL_BROKEN;
+    }
     g_clear_pointer(&t->answer, gst_sample_unref);
     g_clear_pointer(&t->candidate, gst_buffer_unref);
     t->state = STATE_SEEKING;

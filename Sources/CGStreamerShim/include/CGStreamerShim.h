@@ -261,6 +261,7 @@ typedef enum {
     ME_THUMBNAIL_REFUSED,    // a state change or the seek was refused
     ME_THUMBNAIL_STALLED,    // a demuxer gave up while decodebin set it up (its error was dropped)
     ME_THUMBNAIL_UNDECODABLE, // the video decoder got to the end without a picture
+    ME_THUMBNAIL_BROKEN,     // an error came after the previous capture: make a new pipeline
 } MeThumbnailResult;
 /// The pipeline for `uri`, at NULL; NULL when uridecodebin or fakesink is missing.
 MeThumbnailer *me_thumbnailer_new(const gchar *uri);

@@ -117,6 +117,12 @@ final class ThumbnailPipeline {
             let error = source.interpret(
                 MediaError(.corruptContainer, "the container is damaged: its demuxer gave up without a stream"))
             return ThumbnailFailure(error: error, permanent: true)
+        case ME_THUMBNAIL_BROKEN:
+            var failure = ThumbnailFailure(
+                error: MediaError(.pipelineFailure, "the thumbnail pipeline failed between two pictures"),
+                permanent: false)
+            failure.retry = true
+            return failure
         case ME_THUMBNAIL_UNDECODABLE:
             let error = source.interpret(
                 MediaError(.corruptContainer, "the video's pictures do not decode: none came out of the decoder"))
@@ -139,4 +145,6 @@ struct ThumbnailFailure: Error {
     let permanent: Bool
     /// The pipeline is still usable (a cancel); otherwise it is rebuilt.
     var keepsPipeline = false
+    /// The request itself did not fail: it may be tried again on a new pipeline.
+    var retry = false
 }

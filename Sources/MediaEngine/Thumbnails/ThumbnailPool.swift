@@ -152,41 +152,46 @@ final class ThumbnailPool: @unchecked Sendable {
         condition.unlock()
         if let permanent { return .failure(time, permanent) }
         if canceller.isCancelled { return .failure(time, ThumbnailBatch.cancelledError) }
-        if pipeline == nil {
-            switch ThumbnailPipeline.open(source: source, timeout: timeout, canceller: canceller) {
-            case .success(let opened):
-                pipeline = opened
-                canceller.attach(opened.pointer)
-            case .failure(let failure):
-                if failure.permanent {
-                    condition.lock()
-                    openError = openError ?? failure.error
-                    condition.unlock()
+        for attempt in 0..<2 {
+            if pipeline == nil {
+                switch ThumbnailPipeline.open(source: source, timeout: timeout, canceller: canceller) {
+                case .success(let opened):
+                    pipeline = opened
+                    canceller.attach(opened.pointer)
+                case .failure(let failure):
+                    if failure.permanent {
+                        condition.lock()
+                        openError = openError ?? failure.error
+                        condition.unlock()
+                    }
+                    return .failure(time, failure.error)
                 }
+            }
+            guard let current = pipeline else { return .failure(time, ThumbnailBatch.cancelledError) }
+            let captured = current.capture(at: time, option: request.option, timeout: timeout)
+            condition.lock()
+            decoded += current.picturesDecoded
+            condition.unlock()
+            switch captured {
+            case .success(let sample):
+                guard
+                    let image = ThumbnailPicture.image(
+                        of: sample, orientation: current.orientation, maximum: maximumSize)
+                else {
+                    return .failure(
+                        time, MediaError(.streamFailure, "the picture at \(time.formattedSeconds) cannot be read"))
+                }
+                return ThumbnailResult(requestedTime: time, actualTime: image.presentationTime, result: .success(image))
+            case .failure(let failure):
+                if !failure.keepsPipeline {
+                    canceller.attach(nil)
+                    pipeline = nil
+                }
+                // A pipeline found broken before this request started: once more on a new one.
+                if failure.retry && attempt == 0 { continue }
                 return .failure(time, failure.error)
             }
         }
-        guard let current = pipeline else { return .failure(time, ThumbnailBatch.cancelledError) }
-        let captured = current.capture(at: time, option: request.option, timeout: timeout)
-        condition.lock()
-        decoded += current.picturesDecoded
-        condition.unlock()
-        switch captured {
-        case .success(let sample):
-            guard
-                let image = ThumbnailPicture.image(
-                    of: sample, orientation: current.orientation, maximum: maximumSize)
-            else {
-                return .failure(
-                    time, MediaError(.streamFailure, "the picture at \(time.formattedSeconds) cannot be read"))
-            }
-            return ThumbnailResult(requestedTime: time, actualTime: image.presentationTime, result: .success(image))
-        case .failure(let failure):
-            if !failure.keepsPipeline {
-                canceller.attach(nil)
-                pipeline = nil
-            }
-            return .failure(time, failure.error)
-        }
+        return .failure(time, MediaError(.pipelineFailure, "the thumbnail pipeline failed twice"))
     }
 }
