@@ -3,7 +3,7 @@ import MediaTestSupport
 import Testing
 
 /// The mediathumbs example, run as a user would.
-@Suite("mediathumbs")
+@Suite("mediathumbs", .serialized)
 struct MediathumbsSmokeTests {
     @Test("mediathumbs writes the thumbnails and a contact sheet, with a progress bar on stderr")
     func thumbnailsAndSheet() async throws {

@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 
 /// MPMoviePlayerController's thumbnail methods on the player.
-@Suite("Player thumbnails")
+@Suite("Player thumbnails", .serialized)
 struct PlayerThumbnailTests {
     private func time(ofFrame n: Int) -> Duration { .nanoseconds(Int64(n) * 1_000_000_000 / 30) }
 

@@ -5,7 +5,7 @@ import MediaTestSupport
 import Testing
 
 /// The thumbnail generator on clips whose frames carry their numbers in their pixels.
-@Suite("Thumbnail generator")
+@Suite("Thumbnail generator", .serialized)
 struct ThumbnailGeneratorTests {
     /// The time of frame `n` of a 30 fps clip, plus `offset` milliseconds.
     private func time(ofFrame n: Int, plus offset: Int = 0) -> Duration {
