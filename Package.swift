@@ -40,6 +40,9 @@ let package = Package(
             name: "overlay-tabs", dependencies: ["MediaEngine", "FileSource"], path: "Examples/overlay-tabs",
             exclude: ["README.md"]),
         .executableTarget(
+            name: "mediathumbs", dependencies: ["MediaEngine", "FileSource"], path: "Examples/mediathumbs",
+            exclude: ["README.md"]),
+        .executableTarget(
             name: "engine-bench", dependencies: ["MediaEngine", "FileSource"], path: "Benchmarks/engine-bench"),
         .executableTarget(
             name: "engine-leak-check", dependencies: ["MediaEngine", "FileSource"], path: "Tests/LeakCheck"),

@@ -51,6 +51,22 @@ enum BenchmarkMedia {
             """)
     }
 
+    /// 1920x1080, 30 fps, 120 s, H.264 (x264 veryfast, 8 Mbit/s, a keyframe every 60 frames:
+    /// 2-second GOPs, no scene-cut keyframes) with AAC sound, in MP4: the thumbnail benchmark's
+    /// movie. The bars scroll 24 pixels a frame, so in a 320-pixel-wide thumbnail they move 4
+    /// pixels a frame and each thumbnail's frame number (modulo 80) can be read from its pixels.
+    static func fullHDLong() throws -> URL {
+        try make(
+            "fullhd-120s-h264-aac.mp4",
+            """
+            videotestsrc num-buffers=3600 pattern=smpte horizontal-speed=24 ! \
+            video/x-raw,format=I420,width=1920,height=1080,framerate=30/1 ! \
+            x264enc speed-preset=veryfast key-int-max=60 bitrate=8000 option-string=scenecut=0 ! h264parse ! \
+            mp4mux name=mux faststart=true ! filesink location=OUT audiotestsrc num-buffers=5168 ! \
+            audio/x-raw,rate=44100,channels=2 ! audioconvert ! avenc_aac ! mux.
+            """)
+    }
+
     private static func make(_ name: String, _ pipeline: String) throws -> URL {
         let url = directory.appendingPathComponent(name)
         if FileManager.default.fileExists(atPath: url.path) { return url }

@@ -5,6 +5,9 @@
 //   engine-leak-check cycles N FILE        prepare/play/swap/seek/stop N times with overlays and a
 //                                          turned picture, then release players mid-play
 //   engine-leak-check bad-inputs FILE...   prepare each file twice, expecting an error each time
+//   engine-leak-check thumbnails N FILE    N rounds of thumbnail batches (exact, keyframe, one
+//                                          cancelled midway, a player's synchronous and requested
+//                                          ones, PNG and JPEG written), each generator shut down
 //   engine-leak-check stress N SEED FILE...  N players at once, each driven by several tasks with
 //                                          random commands (play, pause, seeks, rates, stops,
 //                                          source changes), then released; every command must
@@ -304,6 +307,64 @@ func stress(_ count: Int, seed: UInt64, files: [String]) async throws {
     ])
 }
 
+func thumbnails(_ count: Int, file: String) async throws {
+    try await warmUp(file)
+    let fdsBefore = openDescriptors()
+    let targetsBefore = descriptorTargets()
+    let threadsBefore = threadNames().count
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("leak-check-thumbs-\(getpid())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    for round in 0..<count {
+        let start = ContinuousClock.now
+        let generator = ThumbnailGenerator(
+            source: FileSource(path: file), maximumSize: VideoSize(width: 160, height: 160))
+        let times = (0..<10).map { Duration.milliseconds($0 * 190) }
+        var images = 0
+        var failures: [String] = []
+        for option in [SeekOption.exact, .nearestKeyFrame] {
+            for await result in generator.images(at: times, option: option) {
+                if result.image != nil { images += 1 } else { failures.append("\(option) \(result)") }
+            }
+        }
+        let cancelled = generator.images(at: times + times, option: .exact)
+        var seen = 0
+        for await _ in cancelled {
+            seen += 1
+            if seen == 3 { cancelled.cancel() }
+        }
+        let image = try await generator.image(at: .milliseconds(500))
+        try image.write(to: folder.appendingPathComponent("t.png"))
+        try image.write(to: folder.appendingPathComponent("t.jpg"))
+        await generator.shutdown()
+        let player = MoviePlayer(source: FileSource(path: file), videoSink: NullVideoSink())
+        player.requestThumbnailImages(at: times, timeOption: .nearestKeyFrame)
+        let synchronous = await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: player.thumbnailImage(at: .zero, timeOption: .exact) != nil) }
+                .start()
+        }
+        guard images == 20, seen == 20, synchronous else {
+            throw LeakCheckError(
+                "round \(round): \(images) images \(failures), \(seen) results, synchronous \(synchronous)")
+        }
+        emit(["round": round, "ms": milliseconds(since: start)])
+    }
+    // The player's generator is released with the player; its workers end on their own threads.
+    guard await waitForReleasedPlayers() else { throw LeakCheckError("a released player did not shut down") }
+    VideoImage.releaseEncoders()  // kept between encodings by design
+    var names = threadNames()
+    for _ in 0..<100 where names.contains("me-thumbs") {
+        try await Task.sleep(for: .milliseconds(50))
+        names = threadNames()
+    }
+    emit([
+        "summary": "thumbnails", "fdsBefore": fdsBefore, "fdsAfter": openDescriptors(),
+        "threadsBefore": threadsBefore, "threadsAfter": names.count,
+        "thumbnailThreads": names.filter { $0 == "me-thumbs" }.count,
+        "newDescriptors": newDescriptors(since: targetsBefore),
+    ])
+}
+
 /// Released players tear down on their own threads a moment later; wait for them before
 /// counting, on a thread of this check's own (the wait blocks).
 func waitForReleasedPlayers() async -> Bool {
@@ -324,12 +385,15 @@ do {
         try await cycles(Int(arguments[1]) ?? 3, file: arguments[2])
     case "bad-inputs" where arguments.count >= 3:
         try await badInputs(Array(arguments.dropFirst(2)), good: arguments[1])
+    case "thumbnails" where arguments.count == 3:
+        try await thumbnails(Int(arguments[1]) ?? 3, file: arguments[2])
     case "stress" where arguments.count >= 4:
         try await stress(Int(arguments[1]) ?? 50, seed: UInt64(arguments[2]) ?? 1, files: Array(arguments.dropFirst(3)))
     default:
         FileHandle.standardError.write(
             Data(
-                "usage: engine-leak-check cycles N FILE | bad-inputs GOODFILE BADFILE... | stress N SEED FILE...\n".utf8
+                "usage: engine-leak-check cycles N FILE | bad-inputs GOODFILE BADFILE... | thumbnails N FILE | stress N SEED FILE...\n"
+                    .utf8
             ))
         exit(2)
     }

@@ -13,7 +13,7 @@ public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
             case notAMovie, corruptContainer, truncatedMovie, missingPlugin
             case invalidProperty, invalidArgument, notPrepared, cancelled, timedOut
             case pipelineFailure, streamFailure, unknownSink, duplicateSink, unsupportedOperation
-            case notAnImage, invalidSubtitles, overlayFailed, invalidWindow
+            case notAnImage, invalidSubtitles, overlayFailed, invalidWindow, noVideo
         }
 
         private let base: Base
@@ -74,6 +74,9 @@ public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
         /// does not exist or was destroyed while the movie played, or the X server refused a
         /// request on it (``MediaError/debugDetail`` names X's error and request).
         public static let invalidWindow = Code(.invalidWindow)
+        /// The movie has no video stream (sound only), so there is no picture to take a
+        /// thumbnail of.
+        public static let noVideo = Code(.noVideo)
     }
 
     /// What kind of failure this is.

@@ -48,6 +48,7 @@ public enum GStreamer {
     @available(*, noasync, message: "it blocks the calling thread")
     public static func deinitializeForLeakCheck() {
         waitForPlayersToShutDown()
+        me_release_image_encoders()
         gst_deinit()
     }
 }

@@ -37,6 +37,8 @@ import Foundation
 public final class MoviePlayer: Sendable {
     let core: PlayerCore
     private let notifications = NotificationForwarder()
+    /// The thumbnail pipelines (never the player's own); see MoviePlayer+Thumbnails.swift.
+    let thumbnails = PlayerThumbnails()
 
     /// Creates a player for a source; nothing is loaded until ``prepareToPlay()`` or ``play()``.
     /// - Parameters:

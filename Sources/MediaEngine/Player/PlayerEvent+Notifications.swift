@@ -56,6 +56,12 @@ extension Notification.Name {
     /// A click landed in an overlay's hit region (``PlayerEvent/overlayRegionActivated(overlay:region:point:)``).
     public static let moviePlayerOverlayRegionActivated = Notification.Name(
         "MoviePlayerOverlayRegionActivatedNotification")
+    /// A requested thumbnail finished (MPMoviePlayerThumbnailImageRequestDidFinishNotification):
+    /// the picture under ``MoviePlayer/thumbnailImageUserInfoKey``, the time under
+    /// ``MoviePlayer/thumbnailTimeUserInfoKey`` and, on failure, the error under
+    /// ``MoviePlayer/thumbnailErrorUserInfoKey``.
+    public static let moviePlayerThumbnailImageRequestDidFinish = Notification.Name(
+        "MoviePlayerThumbnailImageRequestDidFinishNotification")
     /// Playback finished (MPMoviePlayerPlaybackDidFinishNotification); the reason is under
     /// ``MoviePlayer/finishReasonUserInfoKey``, an error under ``MoviePlayer/errorUserInfoKey``.
     public static let moviePlayerPlaybackDidFinish = Notification.Name("MoviePlayerPlaybackDidFinishNotification")
@@ -72,6 +78,13 @@ extension MoviePlayer {
     /// The userInfo key of a fullscreen notification's animation length, a `Duration`
     /// (MPMoviePlayerFullscreenAnimationDurationUserInfoKey).
     public static let fullscreenAnimationDurationUserInfoKey = "MoviePlayerFullscreenAnimationDurationUserInfoKey"
+    /// The userInfo key of a thumbnail notification's ``VideoImage`` (MPMoviePlayerThumbnailImageKey).
+    public static let thumbnailImageUserInfoKey = "MoviePlayerThumbnailImageKey"
+    /// The userInfo key of a thumbnail notification's time, a `Duration`: the frame's own time
+    /// on success, the requested time on failure (MPMoviePlayerThumbnailTimeKey).
+    public static let thumbnailTimeUserInfoKey = "MoviePlayerThumbnailTimeKey"
+    /// The userInfo key of a failed thumbnail's ``MediaError`` (MPMoviePlayerThumbnailErrorKey).
+    public static let thumbnailErrorUserInfoKey = "MoviePlayerThumbnailErrorKey"
 }
 
 extension PlayerEvent {
@@ -102,6 +115,7 @@ extension PlayerEvent {
         case .playbackDidFinish: .moviePlayerPlaybackDidFinish
         case .overlayFailed: .moviePlayerOverlayDidFail
         case .overlayRegionActivated: .moviePlayerOverlayRegionActivated
+        case .thumbnailRequestFinished: .moviePlayerThumbnailImageRequestDidFinish
         }
     }
 
@@ -112,6 +126,13 @@ extension PlayerEvent {
             info[MoviePlayer.fullscreenAnimationDurationUserInfoKey] = duration
         default:
             break
+        }
+        if case .thumbnailRequestFinished(let result) = self {
+            info[MoviePlayer.thumbnailTimeUserInfoKey] = result.actualTime ?? result.requestedTime
+            switch result.result {
+            case .success(let image): info[MoviePlayer.thumbnailImageUserInfoKey] = image
+            case .failure(let error): info[MoviePlayer.thumbnailErrorUserInfoKey] = error
+            }
         }
         if case .playbackDidFinish(let reason, let error) = self {
             info[MoviePlayer.finishReasonUserInfoKey] = reason

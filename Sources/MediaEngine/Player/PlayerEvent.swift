@@ -57,6 +57,11 @@ public enum PlayerEvent: Sendable, Hashable, CustomStringConvertible {
     /// landed in one of an overlay's ``VideoOverlay/hitRegions``; `point` is in the overlay
     /// bitmap's pixels.
     case overlayRegionActivated(overlay: VideoOverlays.ID, region: String, point: OverlayPoint)
+    /// One time of a ``MoviePlayer/requestThumbnailImages(at:timeOption:)`` request finished,
+    /// with its picture or its error (``MediaError/Code/cancelled`` after
+    /// ``MoviePlayer/cancelAllThumbnailImageRequests()``); announced once for every time
+    /// (MPMoviePlayerThumbnailImageRequestDidFinishNotification).
+    case thumbnailRequestFinished(ThumbnailResult)
 
     /// The event in a form for logs, for example `playbackStateChanged(playing)`; times exact to
     /// the nanosecond (`durationAvailable(10.000333333 seconds)`).
@@ -89,6 +94,7 @@ public enum PlayerEvent: Sendable, Hashable, CustomStringConvertible {
         case .overlayFailed(let id, let error): "overlayFailed(\(id), \(error.code))"
         case .overlayRegionActivated(let overlay, let region, let point):
             "overlayRegionActivated(\(overlay), \(region), \(point))"
+        case .thumbnailRequestFinished(let result): "thumbnailRequestFinished(\(result))"
         }
     }
 }
