@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A player's thumbnail state: the generator for its current source (its own pipelines, never
 /// the player's) and the requests made with ``MoviePlayer/requestThumbnailImages(at:timeOption:)``,
@@ -13,7 +12,7 @@ final class PlayerThumbnails: Sendable {
         var nextRequest = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// The size thumbnails are fitted into (nil: the movie's display size).
     var maximumSize: VideoSize? {

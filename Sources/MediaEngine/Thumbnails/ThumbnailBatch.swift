@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// One batch of requests: the times still to decode (sorted, so each pipeline decodes forward
 /// through the file), the results the reader has not taken, and who is decoding what.
@@ -52,7 +51,7 @@ final class ThumbnailBatch: Sendable {
 
     let total: Int
     let capacity: Int
-    private let state: Mutex<State>
+    private let state: Locked<State>
     /// Woken when a request can start (the reader freed room) or the batch was cancelled.
     private let wake: @Sendable () -> Void
 
@@ -66,7 +65,7 @@ final class ThumbnailBatch: Sendable {
         self.wake = wake
         // Sorted by time (stable), so every pipeline decodes forward through the file.
         let sorted = requests.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
-        state = Mutex(State(pending: sorted.map(\.element)))
+        state = Locked(State(pending: sorted.map(\.element)))
     }
 
     /// Whether requests are still to be taken (the batch is not cancelled).

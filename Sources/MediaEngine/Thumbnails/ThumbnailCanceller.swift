@@ -1,5 +1,4 @@
 internal import CGStreamerShim
-import Synchronization
 
 /// A worker's way to be interrupted: ``cancel()`` (from any thread) makes the pipeline open or
 /// capture under way on the worker's thread return `ME_THUMBNAIL_CANCELLED` at once.
@@ -13,7 +12,7 @@ final class ThumbnailCanceller: Sendable {
         var request: UInt64 = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Before a worker takes a request: forgets an earlier cancel.
     /// - Returns: The number of the request about to be taken, for ``cancel(request:)``.

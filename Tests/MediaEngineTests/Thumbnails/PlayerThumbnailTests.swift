@@ -2,7 +2,6 @@ import FileSource
 import Foundation
 import MediaEngine
 import MediaTestSupport
-import Synchronization
 import Testing
 
 /// MPMoviePlayerController's thumbnail methods on the player.
@@ -23,7 +22,7 @@ struct PlayerThumbnailTests {
             source: FileSource(url: try await TestMedia.url(for: TestMedia.numbered)), videoSink: NullVideoSink())
         let recorder = EventRecorder(player)
         // Which keys each notification carried: image, error, time.
-        let notified = Mutex<[(image: Bool, error: Bool, time: Bool)]>([])
+        let notified = Locked<[(image: Bool, error: Bool, time: Bool)]>([])
         let observer = NotificationCenter.default.addObserver(
             forName: .moviePlayerThumbnailImageRequestDidFinish, object: player, queue: nil
         ) { notification in

@@ -219,7 +219,6 @@ struct ThumbnailGeneratorTests {
     @Test("unreadable, damaged and cut files give each request the typed error")
     func badFiles() async throws {
         let inputs = try await BadInputs.make()
-        defer { inputs.remove() }
         for input in inputs.cases where !input.failsDuringPlayback {
             let generator = ThumbnailGenerator(source: FileSource(path: input.path), timeout: .seconds(5), pipelines: 1)
             var codes: [String] = []
@@ -234,7 +233,6 @@ struct ThumbnailGeneratorTests {
     @Test("a file cut in half (moov first) still gives the pictures it has; the rest fail typed")
     func truncated() async throws {
         let inputs = try await BadInputs.make()
-        defer { inputs.remove() }
         let cut = try #require(inputs.cases.first { $0.failsDuringPlayback })
         let generator = ThumbnailGenerator(source: FileSource(path: cut.path), timeout: .seconds(5), pipelines: 1)
         let early = try await generator.image(at: .milliseconds(100))
