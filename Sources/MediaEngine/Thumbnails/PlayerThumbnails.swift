@@ -1,4 +1,3 @@
-
 /// A player's thumbnail state: the generator for its current source (its own pipelines, never
 /// the player's) and the requests made with ``MoviePlayer/requestThumbnailImages(at:timeOption:)``,
 /// which ``MoviePlayer/cancelAllThumbnailImageRequests()`` cancels. Releasing it (with the
