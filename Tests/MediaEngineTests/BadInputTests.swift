@@ -14,11 +14,16 @@ import Testing
 struct BadInputTests {
     static let inputs = Task { try await BadInputs.make() }
 
+    /// How soon a bad input must fail: far below the 30-second preparation timeout, so no case
+    /// may wait for it or hang. Alone, every case fails in 0.1 s; while the whole suite runs on
+    /// 2 cores, GStreamer's typefinding of a text file took up to 2.3 s.
+    static let bound = Duration.seconds(5)
+
     static func cases() async throws -> [BadInputs.Case] {
         try await inputs.value.cases
     }
 
-    @Test("each bad input fails with its own error within 2 seconds, and announces it")
+    @Test("each bad input fails with its own error within 5 seconds, and announces it")
     func eachBadInput() async throws {
         for input in try await Self.cases() {
             let player = MoviePlayer(
@@ -27,16 +32,16 @@ struct BadInputTests {
             let start = ContinuousClock.now
             var preparationError: MediaError?
             do {
-                try await withDeadline(.seconds(2), "preparing \(input.name)") {
+                try await withDeadline(Self.bound, "preparing \(input.name)") {
                     try await player.prepareToPlay()
                     if input.failsDuringPlayback { try await player.play() }
                 }
             } catch let error as MediaError {
                 preparationError = error
             }
-            let (reason, finishError) = try await recorder.waitForFinish(within: .seconds(2))
+            let (reason, finishError) = try await recorder.waitForFinish(within: Self.bound)
             let elapsed = ContinuousClock.now - start
-            #expect(elapsed < .seconds(2).scaled, "\(input.name) took \(elapsed)")
+            #expect(elapsed < Self.bound.scaled, "\(input.name) took \(elapsed)")
             #expect(reason == .playbackError, "\(input.name)")
             #expect(finishError?.code.name == input.expectedCode, "\(input.name): \(String(describing: finishError))")
             if input.failsDuringPlayback {
@@ -128,7 +133,7 @@ struct BadInputTests {
         for run in runs {
             let input = inputs.first { $0.path == run["file"] as? String }
             #expect(run["code"] as? String == input?.expectedCode, "\(run)")
-            #expect((run["ms"] as? Int ?? .max) < 2000, "\(run)")
+            #expect((run["ms"] as? Int ?? .max) < Int(Self.bound.scaled / .milliseconds(1)), "\(run)")
         }
         let summary = try #require(lines.first { $0["summary"] != nil })
         #expect(summary["goodFileAfterwards"] as? String == "playbackEnded")

@@ -43,7 +43,9 @@ struct OverlayKindsTests {
             } catch {
                 #expect(error.code == code, "\(url.lastPathComponent): \(error)")
             }
-            #expect(ContinuousClock.now - start < .seconds(2).scaled)
+            // A typed error from the decoder, never its 5-second timeout giving up (GStreamer's
+            // typefinding alone took up to 3 s here while the whole suite ran on 2 cores).
+            #expect(ContinuousClock.now - start < .milliseconds(4500).scaled)
         }
     }
 

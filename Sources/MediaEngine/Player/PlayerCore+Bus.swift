@@ -71,9 +71,10 @@ extension PlayerCore {
         return state.withLock { $0.session === session } ? .carryOn : .exit
     }
 
-    /// What the pipeline knows now.
+    /// What the pipeline knows now, when the machine may need it.
     private func facts(of session: PipelineSession) -> PlayerMachine.PipelineFacts {
-        PlayerMachine.PipelineFacts(
+        guard read({ $0.needsFacts(session: session.id) }) else { return PlayerMachine.PipelineFacts() }
+        return PlayerMachine.PipelineFacts(
             position: session.position, duration: session.duration, mediaTypes: session.mediaTypes)
     }
 

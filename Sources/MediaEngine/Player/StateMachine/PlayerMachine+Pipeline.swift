@@ -13,6 +13,14 @@ extension PlayerMachine {
         epochSeen = epoch
     }
 
+    /// Whether an ASYNC_DONE or a first frame of `session` may need the pipeline's facts (to end
+    /// preparation, or to land a seek that brought no frame): when not, the owner need not ask the
+    /// pipeline (three queries, on the path of every seek).
+    func needsFacts(session: Int) -> Bool {
+        guard accepts(session) else { return false }
+        return phase == .preparing || (inFlightSeek.map { $0.landing == nil } ?? false)
+    }
+
     /// The pipeline prerolled (ASYNC_DONE): the end of preparation, or the landing of a seek.
     mutating func asyncDone(session: Int, facts: PipelineFacts) {
         guard accepts(session) else { return }
