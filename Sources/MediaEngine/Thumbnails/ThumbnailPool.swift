@@ -45,10 +45,12 @@ final class ThumbnailPool: @unchecked Sendable {
         // Idle workers take the batch first; new ones start for the rest, up to the pool's size.
         for _ in 0..<max(0, min(size - workers, batch.total - idle)) {
             workers += 1
-            if case .failure = NativeThread.start(counting: threads, { [self] in work() }) {
+            guard case .success(let thread) = NativeThread.start(counting: threads, { [self] in work() }) else {
                 workers -= 1
                 break
             }
+            // Nobody joins a worker: `threads` counts it until it has ended.
+            pthread_detach(thread)
         }
         condition.broadcast()
     }
