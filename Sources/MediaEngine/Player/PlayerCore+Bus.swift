@@ -9,6 +9,7 @@ extension PlayerCore {
     @discardableResult
     func handle(_ message: BusMessage, session id: Int) -> BusThread.Verdict {
         guard let session = state.withLock({ $0.session?.id == id ? $0.session : nil }) else { return .exit }
+        if Self.tracing { Self.trace("handle: \(message)") }
         switch message {
         case .newEpoch(let epoch):
             apply { $0.epochMarkerArrived(session: id, epoch: epoch) }
