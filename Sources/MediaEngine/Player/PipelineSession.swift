@@ -175,27 +175,30 @@ final class PipelineSession: Sendable {
         return types
     }
 
-    /// Sends a seek made earlier; false when no element took it.
+    /// Sends a seek numbered `seqnum` (the number the player chose when it decided the seek; the
+    /// seek's segment and first frame carry it); false when no element took it.
     @discardableResult
-    func send(_ request: SeekRequest) -> Bool {
+    func seek(_ plan: SeekPlan, seqnum: UInt32) -> Bool {
         executor.assertCurrent("sending a seek")
-        instantRates.withLock { rates in
-            if let plan = request.plan {
-                if plan.flush { rates.flushed() }
-            } else {
-                rates.sent(request.seqnum)
-            }
-        }
-        if let plan = request.plan, plan.flush {
+        guard let event = SeekEvents.seek(keyframeSnapped(plan) ?? plan) else { return false }
+        SeekEvents.setSeqnum(event, seqnum)
+        if plan.flush {
+            instantRates.withLock { $0.flushed() }
             // Before the seek: whatever the pipeline posts about the seek comes after this.
-            playbin.bus?.postApplicationMessage(ME_MESSAGE_SEEK_PREFIX + String(request.seqnum), from: playbin)
+            playbin.bus?.postApplicationMessage(ME_MESSAGE_SEEK_PREFIX + String(seqnum), from: playbin)
         }
-        let event = request.take()
-        guard let plan = request.plan, let snapped = keyframeSnapped(plan), let replacement = SeekEvents.seek(snapped)
-        else { return send(event) }
-        SeekEvents.setSeqnum(replacement, request.seqnum)
-        SeekEvents.release(event)
-        return send(replacement)
+        return send(event)
+    }
+
+    /// Changes the rate without moving the playhead or flushing
+    /// (`GST_SEEK_FLAG_INSTANT_RATE_CHANGE`); false when no element took it.
+    @discardableResult
+    func changeRate(instantlyTo rate: Double) -> Bool {
+        executor.assertCurrent("sending an instant rate change")
+        guard let event = SeekEvents.instantRate(rate) else { return false }
+        let seqnum = SeekEvents.seqnum(event)
+        instantRates.withLock { $0.sent(seqnum) }
+        return send(event)
     }
 
     /// A keyframe seek made exact, to the video keyframe at or before its position, when the

@@ -185,11 +185,9 @@ final class PlayerCore: Sendable {
             session.pause()
             session.play()
         case .seek(_, let plan, let seqnum):
-            let sent = SeekRequest(plan, seqnum: seqnum).map { session.send($0) } ?? false
-            if !sent { apply { $0.seekRefused(session: id, seqnum: seqnum) } }
+            if !session.seek(plan, seqnum: seqnum) { apply { $0.seekRefused(session: id, seqnum: seqnum) } }
         case .instantRate(_, let rate):
-            let sent = SeekRequest(instantRate: rate).map { session.send($0) } ?? false
-            if !sent {
+            if !session.changeRate(instantlyTo: rate) {
                 let position = session.position
                 apply { $0.instantRateRefused(session: id, rate: rate, position: position) }
             }

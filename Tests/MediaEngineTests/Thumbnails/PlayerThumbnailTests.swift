@@ -22,7 +22,7 @@ struct PlayerThumbnailTests {
             source: FileSource(url: try await TestMedia.url(for: TestMedia.numbered)), videoSink: NullVideoSink())
         let recorder = EventRecorder(player)
         // Which keys each notification carried: image, error, time.
-        let notified = Locked<[(image: Bool, error: Bool, time: Bool)]>([])
+        let (notified, delivery) = AsyncStream.makeStream(of: (image: Bool, error: Bool, time: Bool).self)
         let observer = NotificationCenter.default.addObserver(
             forName: .moviePlayerThumbnailImageRequestDidFinish, object: player, queue: nil
         ) { notification in
@@ -32,7 +32,7 @@ struct PlayerThumbnailTests {
                 error: info[MoviePlayer.thumbnailErrorUserInfoKey] is MediaError,
                 time: info[MoviePlayer.thumbnailTimeUserInfoKey] is Duration
             )
-            notified.withLock { $0.append(keys) }
+            delivery.yield(keys)
         }
         defer { NotificationCenter.default.removeObserver(observer) }
         let frames = [40, 5, 22, 5]
@@ -46,8 +46,14 @@ struct PlayerThumbnailTests {
         }
         #expect(results.filter { $0.error?.code == .invalidArgument }.count == 1)
         // The notifications mirror the events (delivered asynchronously).
-        while notified.withLock({ $0.count }) < 5 { try await Task.sleep(for: .milliseconds(10)) }
-        let infos = notified.withLock { $0 }
+        let infos = try await withDeadline(.seconds(5), "five notifications") {
+            var infos: [(image: Bool, error: Bool, time: Bool)] = []
+            for await keys in notified {
+                infos.append(keys)
+                if infos.count == 5 { break }
+            }
+            return infos
+        }
         #expect(infos.filter(\.image).count == 4)
         #expect(infos.filter(\.error).count == 1)
         #expect(infos.allSatisfy { $0.time })
