@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "MediaEngine", targets: ["MediaEngine"]),
         .library(name: "FileSource", targets: ["FileSource"]),
+        .library(name: "HTTPStreamSource", targets: ["HTTPStreamSource"]),
         .executable(name: "mediaprobe", targets: ["mediaprobe"]),
         .executable(name: "mediaplay", targets: ["mediaplay"]),
         .executable(name: "engine-bench", targets: ["engine-bench"]),
@@ -26,8 +27,12 @@ let package = Package(
             // The decoder element calls libavutil (frames, errors) as well as libavcodec.
             linkerSettings: [.linkedLibrary("avutil")]),
         .target(name: "CTextRender", dependencies: ["CPangoCairo"]),
+        .systemLibrary(name: "CGIO", pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev", "glib-networking"])]),
+        // Why an HTTP connection failed (souphttpsrc does not say), with libsoup's own stack.
+        .target(name: "CNetworkProbe", dependencies: ["CGIO"]),
         .target(name: "MediaEngine", dependencies: ["CGStreamer", "CGStreamerShim", "CYUV", "CTextRender"]),
         .target(name: "FileSource", dependencies: ["MediaEngine"]),
+        .target(name: "HTTPStreamSource", dependencies: ["MediaEngine", "CNetworkProbe"]),
         .executableTarget(
             name: "mediaprobe", dependencies: ["MediaEngine", "FileSource"], path: "Examples/mediaprobe",
             exclude: ["README.md"]),
@@ -61,6 +66,7 @@ let package = Package(
             name: "MediaEngineTests", dependencies: ["MediaEngine", "FileSource", "MediaTestSupport", "ParserFuzzing"],
             exclude: ["FuzzRegressions/Inputs"]),
         .testTarget(name: "FileSourceTests", dependencies: ["FileSource", "MediaTestSupport"]),
+        .testTarget(name: "HTTPStreamSourceTests", dependencies: ["HTTPStreamSource", "MediaTestSupport"]),
         .testTarget(name: "ExamplesTests", dependencies: ["MediaTestSupport"]),
     ]
 )

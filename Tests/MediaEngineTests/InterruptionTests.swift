@@ -25,7 +25,7 @@ struct InterruptionTests {
             Issue.record("\(error): \(recorder.events)")
             throw error
         }
-        #expect(player.movieSourceType == .streaming)
+        #expect(player.movieSourceType == .file)  // a progressive download
         do {
             try await recorder.waitUntil("interrupted, then playing again", within: .seconds(30)) { events in
                 let states = events.compactMap(\.playbackState)

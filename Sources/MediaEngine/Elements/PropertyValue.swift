@@ -14,6 +14,8 @@ public enum PropertyValue: Sendable, Hashable, CustomStringConvertible {
     /// A string property; for enum, flags, caps and fraction properties the string is parsed
     /// as GStreamer would in `gst-launch-1.0` (an enum's nick, `"video/x-raw,format=RGBA"`, `"30/1"`).
     case string(String)
+    /// A string-array (`GStrv`) property, such as souphttpsrc's `cookies`.
+    case strings([String])
 
     /// The value as `gst-launch-1.0` would spell it.
     public var description: String {
@@ -22,6 +24,7 @@ public enum PropertyValue: Sendable, Hashable, CustomStringConvertible {
         case .int(let value): String(value)
         case .double(let value): String(value)
         case .string(let value): value
+        case .strings(let values): "<" + values.map { "\"\($0)\"" }.joined(separator: ", ") + ">"
         }
     }
 }

@@ -14,6 +14,8 @@ public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
             case invalidProperty, invalidArgument, notPrepared, cancelled, timedOut
             case pipelineFailure, streamFailure, unknownSink, duplicateSink, unsupportedOperation
             case notAnImage, invalidSubtitles, overlayFailed, invalidWindow, noVideo
+            case unauthorized, forbidden, httpError, tooManyRedirects, hostNotFound, connectionRefused
+            case connectionFailed, connectionLost, tlsFailure, invalidPlaylist
         }
 
         private let base: Base
@@ -77,6 +79,33 @@ public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The movie has no video stream (sound only), so there is no picture to take a
         /// thumbnail of.
         public static let noVideo = Code(.noVideo)
+        /// The server wants credentials (HTTP 401, or 407 from a proxy) and none were given, or the
+        /// ones given were refused. The engine tries a credential once; it never loops.
+        public static let unauthorized = Code(.unauthorized)
+        /// The server refuses the request whatever the credentials (HTTP 403).
+        public static let forbidden = Code(.forbidden)
+        /// The server answered with an HTTP error status not covered by a more precise code
+        /// (``MediaError/httpStatusCode`` has it: 400, 410, 500, 503, ...). A 404 is
+        /// ``fileNotFound``.
+        public static let httpError = Code(.httpError)
+        /// The server's redirects never reached content (a redirect loop, or more than the HTTP
+        /// client follows).
+        public static let tooManyRedirects = Code(.tooManyRedirects)
+        /// The server's host name does not resolve.
+        public static let hostNotFound = Code(.hostNotFound)
+        /// The server's host refused the connection (nothing listens on that port).
+        public static let connectionRefused = Code(.connectionRefused)
+        /// No connection to the server could be made, and the engine could not tell why more
+        /// precisely (see ``MediaError/debugDetail``).
+        public static let connectionFailed = Code(.connectionFailed)
+        /// The connection broke while the movie was being read (reset, or a body shorter than
+        /// the server announced).
+        public static let connectionLost = Code(.connectionLost)
+        /// The TLS handshake failed: a certificate from an unknown authority, for another host
+        /// name, expired, or a server that does not speak TLS.
+        public static let tlsFailure = Code(.tlsFailure)
+        /// An HLS or DASH manifest is malformed, empty, or lists segments that cannot be read.
+        public static let invalidPlaylist = Code(.invalidPlaylist)
     }
 
     /// What kind of failure this is.
@@ -87,6 +116,9 @@ public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
     public var debugDetail: String?
     /// The name of the element (or factory) that failed, if one did.
     public var element: String?
+    /// The HTTP status the server answered with, for errors of network sources that got an
+    /// answer (401, 404, 500, ...); nil otherwise.
+    public var httpStatusCode: Int?
 
     /// Creates an error.
     /// - Parameters:
@@ -94,11 +126,16 @@ public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
     ///   - message: A sentence that says what failed.
     ///   - debugDetail: Detail for developers.
     ///   - element: The element or factory that failed.
-    public init(_ code: Code, _ message: String, debugDetail: String? = nil, element: String? = nil) {
+    ///   - httpStatusCode: The HTTP status the server answered with, if any.
+    public init(
+        _ code: Code, _ message: String, debugDetail: String? = nil, element: String? = nil,
+        httpStatusCode: Int? = nil
+    ) {
         self.code = code
         self.message = message
         self.debugDetail = debugDetail
         self.element = element
+        self.httpStatusCode = httpStatusCode
     }
 
     /// `code: message`, with the element when one failed.

@@ -8,12 +8,23 @@ struct PipelineErrorTranslator {
     var streamCaps: String?
     /// decodebin's missing-plugin report, if there was one.
     var missingPlugin: (description: String, caps: String?)?
+    /// The last answer (or failure to answer) an HTTP source element reported.
+    var lastHTTPResponse: HTTPResponse?
 
+    /// The error for `failure`, with no user information in any URI it quotes.
     func translate(_ failure: PipelineFailure) -> MediaError {
+        var translated = translateUnredacted(failure)
+        translated.message = URIRedaction.redacting(translated.message)
+        translated.debugDetail = translated.debugDetail.map(URIRedaction.redacting)
+        return translated
+    }
+
+    private func translateUnredacted(_ failure: PipelineFailure) -> MediaError {
         let element = failure.elementName
         func error(_ code: MediaError.Code, _ message: String) -> MediaError {
             MediaError(code, message, debugDetail: failure.debug, element: element)
         }
+        if let http = httpError(failure) { return http }
         if let missingPlugin {
             if let caps = missingPlugin.caps, !StreamTypePolicy.isPlayable(caps) {
                 return error(.notAMovie, "the content is \(StreamTypePolicy.mediaType(of: caps)), not a movie")
@@ -60,6 +71,47 @@ struct PipelineErrorTranslator {
     }
 }
 
+extension PipelineErrorTranslator {
+    /// The error of an HTTP source that failed: by the status it attached, or by the last answer
+    /// it reported (an HTTP source's flow error carries no status; its `http-headers` message,
+    /// which came first, has it). Nil for failures that are not about HTTP.
+    fileprivate func httpError(_ failure: PipelineFailure) -> MediaError? {
+        let fromSource = failure.httpStatusCode != nil || failure.factoryName.map(Self.isHTTPSource) == true
+        guard fromSource else { return nil }
+        let response = lastHTTPResponse
+        let status = failure.httpStatusCode ?? response?.statusCode
+        guard let status, status != 200, status != 206 else { return nil }
+        let uri = response?.finalURI ?? ""
+        let at = uri.isEmpty ? "" : " (\(uri))"
+        func error(_ code: MediaError.Code, _ message: String) -> MediaError {
+            MediaError(
+                code, message + at, debugDetail: failure.debug, element: failure.elementName,
+                httpStatusCode: status > 0 ? status : nil)
+        }
+        switch status {
+        case 0:
+            return error(.connectionFailed, "no connection to the server could be made")
+        case 401, 407:
+            return error(.unauthorized, "the server wants credentials (HTTP \(status)) and has none it accepts")
+        case 403:
+            return error(.forbidden, "the server refuses access (HTTP 403)")
+        case 404, 410:
+            return error(.fileNotFound, "the server has no such file (HTTP \(status))")
+        case 300..<400:
+            return error(.tooManyRedirects, "the server's redirects lead nowhere (HTTP \(status))")
+        case 400...:
+            return error(.httpError, "the server answered HTTP \(status)")
+        default:
+            return nil
+        }
+    }
+
+    /// Whether a factory is an HTTP source element.
+    static func isHTTPSource(_ factory: String) -> Bool {
+        factory == "souphttpsrc" || factory == "curlhttpsrc"
+    }
+}
+
 /// Which stream types a movie player accepts. Typefind also recognises images, text,
 /// subtitles and archives; decodebin would happily show an image as a one-frame video,
 /// so those are refused as soon as their type is known.
@@ -70,6 +122,11 @@ enum StreamTypePolicy {
         "application/x-ogm-video", "application/x-ogm-audio", "application/sdp", "application/x-rtp",
         "application/vnd.rn-realmedia", "application/x-pn-realaudio", "application/x-icy", "application/x-3gp",
         "application/x-rtsp",
+    ]
+
+    /// The types of adaptive-streaming manifests (HLS, DASH, Smooth Streaming).
+    static let manifestTypes: Set<String> = [
+        "application/x-hls", "application/dash+xml", "application/vnd.ms-sstr+xml",
     ]
 
     /// The media type of caps (`"video/quicktime, variant=iso"` -> `"video/quicktime"`).

@@ -17,10 +17,13 @@ struct PipelineFailure: Sendable, Equatable {
     var elementName: String?
     /// That element's factory name.
     var factoryName: String?
+    /// The HTTP status an HTTP source element attached to the failure (souphttpsrc's
+    /// `http-status-code` detail), if any.
+    var httpStatusCode: Int?
 
     init(
         domain: Domain, code: Int32, message: String, debug: String? = nil, elementName: String? = nil,
-        factoryName: String? = nil
+        factoryName: String? = nil, httpStatusCode: Int? = nil
     ) {
         self.domain = domain
         self.code = code
@@ -28,16 +31,24 @@ struct PipelineFailure: Sendable, Equatable {
         self.debug = debug
         self.elementName = elementName
         self.factoryName = factoryName
+        self.httpStatusCode = httpStatusCode
     }
 
     init(parsing message: Message, isError: Bool) {
         var error: UnsafeMutablePointer<GError>?
         var debug: UnsafeMutablePointer<gchar>?
+        var details: UnsafePointer<GstStructure>?
         if isError {
             gst_message_parse_error(message.pointer, &error, &debug)
+            gst_message_parse_error_details(message.pointer, &details)
         } else {
             gst_message_parse_warning(message.pointer, &error, &debug)
+            gst_message_parse_warning_details(message.pointer, &details)
         }
+        var status: guint = 0
+        let httpStatusCode =
+            details.map { gst_structure_get_uint($0, "http-status-code", &status) != 0 } == true
+            ? Int(status) : nil
         let domainQuark = error?.pointee.domain ?? 0
         let domain: Domain =
             switch domainQuark {
@@ -53,7 +64,8 @@ struct PipelineFailure: Sendable, Equatable {
             message: error.map { String(cString: $0.pointee.message) } ?? "unknown error",
             debug: takeGString(debug),
             elementName: message.sourceName,
-            factoryName: message.sourceFactoryName)
+            factoryName: message.sourceFactoryName,
+            httpStatusCode: httpStatusCode)
         if let error { g_error_free(error) }
     }
 

@@ -101,6 +101,15 @@ extension Element {
             g_value_set_float(&gvalue, Float(number))
         case (.string(let text), me_type_string()):
             g_value_set_string(&gvalue, text)
+        case (.strings(let texts), _) where me_value_type(&gvalue) == g_strv_get_type():
+            // A NULL-terminated array of copies from GLib's allocator, owned (and freed with
+            // g_strfreev) by the GValue.
+            let slot = MemoryLayout<UnsafeMutablePointer<gchar>?>.stride
+            let array = g_malloc0(gsize(slot * (texts.count + 1)))
+                .bindMemory(to: UnsafeMutablePointer<gchar>?.self, capacity: texts.count + 1)
+            for (index, text) in texts.enumerated() { array[index] = g_strdup(text) }
+            array[texts.count] = nil
+            g_value_take_boxed(&gvalue, array)
         case (.string(let text), _):
             // Enums by nick, flags, caps, fractions, structures: parse as gst-launch-1.0 does.
             guard gst_value_deserialize(&gvalue, text) != 0 else { return "cannot read '\(text)' as one" }

@@ -37,6 +37,15 @@ public protocol MediaSource: Sendable {
     /// Called at most once per movie, on the player's thread, at its first keyframe seek.
     /// - Returns: The times, or nil.
     func videoKeyframeTimes() -> [Duration]?
+
+    /// Answers a server's demand for credentials (HTTP 401 or 407) while the movie prepares: a
+    /// copy of this source that carries a credential for the challenge's protection space, which
+    /// the player then loads in the same pipeline; or nil, and preparation fails with
+    /// ``MediaError/Code/unauthorized``. The player asks at most once per movie, so a refused
+    /// credential is an error, never a loop.
+    /// - Parameter challenge: The server's challenge (realm, method, host).
+    /// - Returns: The source to load instead, or nil.
+    func answering(_ challenge: AuthenticationChallenge) -> (any MediaSource)?
 }
 
 extension MediaSource {
@@ -48,4 +57,6 @@ extension MediaSource {
     public func interpret(_ error: MediaError) -> MediaError { error }
     /// Unknown: the demuxer decides.
     public func videoKeyframeTimes() -> [Duration]? { nil }
+    /// No answer: preparation fails with ``MediaError/Code/unauthorized``.
+    public func answering(_ challenge: AuthenticationChallenge) -> (any MediaSource)? { nil }
 }

@@ -3,9 +3,13 @@
 public struct URISource: MediaSource {
     /// The URI, as given.
     public let uri: String
-    /// `.file` for `file:` URIs, `.streaming` otherwise.
+    /// `.file` for `file:` URIs; `.unknown` for `http:` and `https:` until the content says
+    /// (a progressive download is a file, an HLS or DASH manifest a stream); `.streaming`
+    /// for the other schemes (`rtsp:`, `udp:`, ...).
     public var sourceType: MovieSourceType {
-        uri.lowercased().hasPrefix("file:") ? .file : .streaming
+        let lowered = uri.lowercased()
+        if lowered.hasPrefix("file:") { return .file }
+        return lowered.hasPrefix("http:") || lowered.hasPrefix("https:") ? .unknown : .streaming
     }
     /// Properties for the source element.
     public var settings: SourceSettings

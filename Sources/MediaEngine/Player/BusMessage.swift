@@ -16,6 +16,8 @@ enum BusMessage: Sendable {
     case durationChanged
     case tags([String: String])
     case buffering(percent: Int)
+    /// An HTTP source element reported a server's answer (or that none came).
+    case httpResponse(HTTPResponse)
     /// decodebin found no element for a stream.
     case missingPlugin(description: String, caps: String?)
     /// A typefind element recognised the stream (posted by the shim's typefind watch).
@@ -87,6 +89,10 @@ enum BusMessage: Sendable {
         case GST_MESSAGE_LATENCY:
             self = .latencyChanged
         case GST_MESSAGE_ELEMENT:
+            if let structure = message.structure, structure.name == "http-headers" {
+                self = .httpResponse(Self.httpResponse(in: structure))
+                return
+            }
             guard gst_is_missing_plugin_message(message.pointer) != 0 else { return nil }
             let description = takeGString(gst_missing_plugin_message_get_description(message.pointer)) ?? "plugin"
             let caps = message.structure.flatMap { structure -> String? in
@@ -137,6 +143,31 @@ enum BusMessage: Sendable {
         default:
             return nil
         }
+    }
+
+    /// souphttpsrc's `http-headers` structure: `uri`, `http-status-code`, `redirection-uri`,
+    /// `response-headers` (a structure of strings). Request headers are never read: they carry
+    /// the Authorization header.
+    private static func httpResponse(in structure: Structure) -> HTTPResponse {
+        var headers: [String: String] = [:]
+        if let value = gst_structure_get_value(structure.pointer, "response-headers"),
+            me_value_type(value) == gst_structure_get_type(),
+            let fields = gst_value_get_structure(value)
+        {
+            for index in 0..<max(0, gst_structure_n_fields(fields)) {
+                guard let name = gst_structure_nth_field_name(fields, guint(index)),
+                    let field = gst_structure_get_value(fields, name)
+                else { continue }
+                let text =
+                    me_value_type(field) == me_type_string()
+                    ? g_value_get_string(field).map { String(cString: $0) }
+                    : takeGString(gst_value_serialize(field))
+                if let text { headers[String(cString: name)] = text }
+            }
+        }
+        return HTTPResponse(
+            uri: structure.string("uri") ?? "", redirectedURI: structure.string("redirection-uri"),
+            statusCode: Int(structure.uint("http-status-code") ?? 0), headers: headers)
     }
 
     private static func tags(in message: Message) -> [String: String] {

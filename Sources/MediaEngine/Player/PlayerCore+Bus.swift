@@ -54,6 +54,8 @@ extension PlayerCore {
             apply { $0.tagsArrived(session: id, tags) }
         case .buffering(let percent):
             apply { $0.buffering(session: id, percent: percent) }
+        case .httpResponse(let response):
+            apply { $0.httpResponseArrived(session: id, response) }
         case .clockLost:
             apply { $0.clockLost(session: id) }
         case .latencyChanged:

@@ -146,7 +146,9 @@ extension PlayerMachine {
         phase = .prepared
         setDuration(facts.duration)
         setMediaTypes(facts.mediaTypes)
-        setLoadState(sourceType == .file ? [.playable, .playthroughOK] : .playable)
+        // A local file can always play through; a movie read over a network has to earn it
+        // (buffering reaches 100 %).
+        setLoadState(isNetworkSource ? .playable : [.playable, .playthroughOK])
         if !metadata.isEmpty { publish(.metadataAvailable(metadata)) }
         setPrepared(true)
         if target == .paused && pauseWhenPrepared {

@@ -94,7 +94,9 @@ extension PlayerMachine {
     /// interpreted by the source.
     mutating func pipelineError(session: Int, _ failure: PipelineFailure, position: Duration?) {
         guard accepts(session) else { return }
-        pipelineFailed(session: session, error: source.interpret(errorContext.translate(failure)), position: position)
+        let error = errorContext.translate(failure)
+        if error.code == .unauthorized, answerChallenge(session: session) { return }
+        pipelineFailed(session: session, error: source.interpret(error), position: position)
     }
 
     /// A state change of the pipeline failed (after GStreamer's own error, if any).
@@ -115,6 +117,14 @@ extension PlayerMachine {
                 session: session,
                 error: MediaError(.notAMovie, "the content is \(type), not a movie", debugDetail: caps))
             return
+        }
+        // The stream's type settles a source type the source could not tell: a manifest is a
+        // stream (MPMovieSourceTypeStreaming), anything else a file, local or on a server.
+        let type = StreamTypePolicy.mediaType(of: caps)
+        if StreamTypePolicy.manifestTypes.contains(type) {
+            setSourceType(.streaming)
+        } else if sourceType == .unknown {
+            setSourceType(.file)
         }
         perform(.watchForStalledDemuxer(session: session))
     }

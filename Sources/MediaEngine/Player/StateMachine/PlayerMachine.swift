@@ -85,6 +85,8 @@ struct PlayerMachine {
     var epochSeen = 0
     /// What the bus said about the stream before a failure, for telling errors apart.
     var errorContext = PipelineErrorTranslator()
+    /// The source was asked to answer an authentication challenge for this movie (only once).
+    var authenticationAnswered = false
 
     // MARK: Seeks, scans, waiting commands
 
@@ -259,6 +261,7 @@ struct PlayerMachine {
         atEnd = false
         lastPosition = .zero
         errorContext = PipelineErrorTranslator()
+        authenticationAnswered = false
         inFlightSeek = nil
         queuedSeek = nil
         looping = false

@@ -1,0 +1,29 @@
+#ifndef ME_NETWORK_PROBE_H
+#define ME_NETWORK_PROBE_H
+
+// Why a connection to an HTTP server fails. souphttpsrc (GStreamer 1.22) reports a failed
+// connection as a bare "Internal data stream error": libsoup's reason (an unknown host, a
+// refused port, a certificate from an unknown authority) only reaches GStreamer's debug log.
+// This probe makes the same connection with the same stack (GIO's resolver, sockets and TLS
+// through glib-networking, which libsoup uses) and says what went wrong.
+
+typedef enum {
+    ME_PROBE_CONNECTED = 0,
+    ME_PROBE_HOST_NOT_FOUND,
+    ME_PROBE_REFUSED,
+    ME_PROBE_TIMED_OUT,
+    ME_PROBE_TLS_FAILED,
+    ME_PROBE_FAILED,
+} MeProbeResult;
+
+/// Connects to host:port (with a TLS handshake when `tls`), within `timeout_seconds`, then
+/// disconnects. `ca_file` (may be NULL) replaces the system's trusted authorities; `strict` = 0
+/// accepts any certificate. On failure `*detail` gets a newly allocated sentence (g_free it).
+/// Blocks the calling thread: call it from a thread of your own.
+MeProbeResult me_probe_connection(
+    const char *host, int port, int tls, const char *ca_file, int strict, unsigned timeout_seconds, char **detail);
+
+/// Frees a detail sentence of me_probe_connection.
+void me_probe_free_detail(char *detail);
+
+#endif

@@ -1,0 +1,58 @@
+import MediaEngine
+
+/// How an ``HTTPStreamSource`` talks to its server: headers, cookies, identity, timeouts,
+/// retries, TLS trust and credentials. The defaults suit most servers: certificates verified
+/// against the system's authorities, redirects followed, three retries.
+public struct HTTPStreamOptions: Sendable, Hashable {
+    /// Extra request headers (`["X-Token": "abc"]`). Names are HTTP tokens (letters, digits,
+    /// `-` and `_`); values may not contain line breaks.
+    public var headers: [String: String] = [:]
+    /// Cookies sent with every request, each `name=value`.
+    public var cookies: [String] = []
+    /// The `User-Agent` header; nil for GStreamer's own (`GStreamer souphttpsrc ... libsoup/...`).
+    public var userAgent: String?
+    /// How long connecting, and each read, may take before the request fails. libsoup, which
+    /// makes the requests, has one timeout for both. Whole seconds; at least one.
+    public var timeout: Duration = .seconds(15)
+    /// How many times a failed request is retried before the source gives up (libsoup retries
+    /// at once; GStreamer 1.22's HTTP source has no backoff).
+    public var retries: Int = 3
+    /// A file of PEM certificates of the authorities to trust instead of the system's (a
+    /// private CA, a test server's).
+    public var certificateAuthorityFile: String?
+    /// Accepts any server certificate: an unknown authority, another host's, an expired one.
+    /// Anyone between the player and the server can then read and change the stream. Off by
+    /// default; only for test servers with throwaway certificates.
+    public var insecurelyAcceptsAnyCertificate = false
+    /// The credential for this stream, sent when the server challenges; it overrides
+    /// ``credentialStore``. A URL's own user information (`https://user:pw@host/...`) becomes
+    /// this credential and is removed from the URL.
+    public var credential: HTTPCredential?
+    /// Where credentials are looked up when the server challenges and ``credential`` is nil;
+    /// nil to look nowhere.
+    public var credentialStore: CredentialStore? = .shared
+    /// What the app knows the stream is (MPMoviePlayerController's `movieSourceType` set before
+    /// playing): `.streaming` for an HLS or DASH manifest, `.file` for a progressive download.
+    /// `.unknown` (the default) lets the engine tell from the URL and then the content.
+    public var sourceTypeHint: MovieSourceType = .unknown
+
+    /// Default options.
+    public init() {}
+
+    public static func == (lhs: HTTPStreamOptions, rhs: HTTPStreamOptions) -> Bool {
+        lhs.headers == rhs.headers && lhs.cookies == rhs.cookies && lhs.userAgent == rhs.userAgent
+            && lhs.timeout == rhs.timeout && lhs.retries == rhs.retries
+            && lhs.certificateAuthorityFile == rhs.certificateAuthorityFile
+            && lhs.insecurelyAcceptsAnyCertificate == rhs.insecurelyAcceptsAnyCertificate
+            && lhs.credential == rhs.credential && lhs.credentialStore === rhs.credentialStore
+            && lhs.sourceTypeHint == rhs.sourceTypeHint
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(headers)
+        hasher.combine(cookies)
+        hasher.combine(userAgent)
+        hasher.combine(credential)
+        hasher.combine(certificateAuthorityFile)
+    }
+}
