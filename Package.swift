@@ -34,12 +34,14 @@ let package = Package(
         .target(name: "FileSource", dependencies: ["MediaEngine"]),
         .target(name: "HTTPStreamSource", dependencies: ["MediaEngine", "CNetworkProbe"]),
         .executableTarget(
-            name: "mediaprobe", dependencies: ["MediaEngine", "FileSource"], path: "Examples/mediaprobe",
+            name: "mediaprobe", dependencies: ["MediaEngine", "FileSource", "HTTPStreamSource"],
+            path: "Examples/mediaprobe",
             exclude: ["README.md"]),
         .executableTarget(
             name: "embed", dependencies: ["MediaEngine", "FileSource"], path: "Examples/embed", exclude: ["README.md"]),
         .executableTarget(
-            name: "mediaplay", dependencies: ["MediaEngine", "FileSource"], path: "Examples/mediaplay",
+            name: "mediaplay", dependencies: ["MediaEngine", "FileSource", "HTTPStreamSource"],
+            path: "Examples/mediaplay",
             exclude: ["README.md"]),
         .executableTarget(
             name: "overlay-tabs", dependencies: ["MediaEngine", "FileSource"], path: "Examples/overlay-tabs",

@@ -1,9 +1,13 @@
-// {file} ! playbin ! {null | frames | any registered sink}
+// {file | http(s) URL} ! playbin ! {null | frames | any registered sink}
 //
-// Plays a movie to a video sink chosen by name and prints a progress line.
-// Usage: mediaplay [--sink NAME[:key=value,...]] [--list-sinks] FILE
+// Plays a movie (a file, a web server's movie, an HLS or DASH stream) to a video sink chosen by
+// name and prints a progress line, and for network streams the load state and stalls as they
+// happen.
+// Usage: mediaplay [--sink NAME[:key=value,...]] [--list-sinks] [--user USER:PASSWORD]
+//                  [--header 'NAME: VALUE'] [--cookie NAME=VALUE] [--ca-file PEM] FILE|URL
 import FileSource
 import Foundation
+import HTTPStreamSource
 import MediaEngine
 
 #if canImport(Glibc)
@@ -14,6 +18,7 @@ struct Arguments {
     var sink = VideoSinkSpecification(name: VideoSinkRegistry.shared.defaultSinkName)
     var listSinks = false
     var file: String?
+    var http = HTTPStreamOptions()
 
     init(_ arguments: [String]) throws {
         var iterator = arguments.makeIterator()
@@ -28,6 +33,13 @@ struct Arguments {
                 }
             case "--list-sinks":
                 listSinks = true
+            case "--user", "--header", "--cookie", "--ca-file":
+                guard let value = iterator.next() else { throw UsageError("\(argument) needs a value") }
+                do {
+                    _ = try http.applyCommandLineFlag(argument, value)
+                } catch {
+                    throw UsageError(error.message)
+                }
             case "--help", "-h":
                 throw UsageError(nil)
             default:
@@ -48,13 +60,16 @@ func fail(_ message: String) -> Never {
     exit(1)
 }
 
+let usage =
+    "usage: mediaplay [--sink NAME[:key=value,...]] [--list-sinks] \(HTTPStreamOptions.commandLineUsage) FILE|URL"
+
 let arguments: Arguments
 do {
     arguments = try Arguments(Array(CommandLine.arguments.dropFirst()))
 } catch let error as UsageError {
     fail(
         (error.message.map { "mediaplay: \($0)\n" } ?? "")
-            + "usage: mediaplay [--sink NAME[:key=value,...]] [--list-sinks] FILE")
+            + usage)
 }
 
 if arguments.listSinks {
@@ -66,7 +81,7 @@ if arguments.listSinks {
     exit(0)
 }
 
-guard let file = arguments.file else { fail("usage: mediaplay [--sink NAME[:key=value,...]] [--list-sinks] FILE") }
+guard let file = arguments.file else { fail(usage) }
 
 let sink: any VideoSink
 do {
@@ -75,27 +90,52 @@ do {
     fail("mediaplay: \(error.code): \(error.message)")
 }
 
-let player = MoviePlayer(source: FileSource(path: file), videoSink: sink)
+// http(s) URLs go to the HTTP-stream source; anything else is a file.
+let source: any MediaSource
+if file.lowercased().hasPrefix("http://") || file.lowercased().hasPrefix("https://") {
+    do {
+        source = try HTTPStreamSource(string: file, options: arguments.http)
+    } catch {
+        fail("mediaplay: \(error.code): \(error.message)")
+    }
+} else {
+    source = FileSource(path: file)
+}
+
+func describe(_ error: MediaError) -> String {
+    "mediaplay: \(error.code)\(error.httpStatusCode.map { " (HTTP \($0))" } ?? ""): \(error.message)"
+}
+
+let player = MoviePlayer(source: source, videoSink: sink)
 let events = player.events
 do {
     try await player.prepareToPlay()
     let duration = player.duration.map { String(format: "%.2f s", $0.inSeconds) } ?? "unknown length"
-    print("playing \(file): \(player.naturalSize), \(player.movieMediaTypes), \(duration) to '\(arguments.sink.name)'")
+    print(
+        "playing \(source.uri.hasPrefix("file:") ? file : source.uri): \(player.naturalSize), \(player.movieMediaTypes), \(duration) to '\(arguments.sink.name)'"
+    )
     try await player.play()
 } catch {
-    fail("mediaplay: \(error.code): \(error.message)")
+    fail(describe(error))
 }
 
 // Progress every half second of movie time, from a periodic time observer, until the movie finishes.
 _ = try? player.addPeriodicTimeObserver(every: .milliseconds(500))
 
 for await event in events {
-    if case .periodicTime(_, let time) = event {
+    switch event {
+    case .periodicTime(_, let time):
         let frames = (sink as? FrameSink).map { ", \($0.framesDelivered) frames" } ?? ""
         print(String(format: "  %7.2f s%@", time.inSeconds, frames))
+    case .loadStateChanged(let state) where source.sourceType != .file:
+        print("  load state: \(state)")
+    case .playbackStateChanged(.interrupted):
+        print("  stalled: waiting for the network")
+    default:
+        break
     }
     guard case .playbackDidFinish(let reason, let error) = event else { continue }
-    if let error { fail("mediaplay: \(error.code): \(error.message)") }
+    if let error { fail(describe(error)) }
     let frames = (sink as? FrameSink).map { " (\($0.framesDelivered) frames)" } ?? ""
     print("finished: \(reason)\(frames)")
     break

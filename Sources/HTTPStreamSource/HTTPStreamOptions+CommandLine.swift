@@ -1,0 +1,38 @@
+import MediaEngine
+
+extension HTTPStreamOptions {
+    /// The command-line flags ``applyCommandLineFlag(_:_:)`` understands, curl's spelling, for a
+    /// tool's usage line.
+    public static let commandLineUsage =
+        "[--user USER:PASSWORD] [--header 'NAME: VALUE'] [--cookie NAME=VALUE] [--ca-file PEM]"
+
+    /// Applies one curl-style command-line flag: `--user USER:PASSWORD`, `--header 'NAME: VALUE'`,
+    /// `--cookie NAME=VALUE`, `--ca-file PEM`. The engine's examples use it; so can any tool.
+    /// - Parameters:
+    ///   - flag: The flag, with its dashes.
+    ///   - value: The value that followed it.
+    /// - Returns: Whether `flag` is one of these (false: not applied).
+    /// - Throws: ``MediaError/Code/invalidArgument`` for a header that is not `NAME: VALUE`.
+    public mutating func applyCommandLineFlag(_ flag: String, _ value: String) throws(MediaError) -> Bool {
+        switch flag {
+        case "--user":
+            let pair = value.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            credential = HTTPCredential(user: pair[0], password: pair.count > 1 ? pair[1] : "")
+        case "--header":
+            let pair = value.split(separator: ":", maxSplits: 1).map {
+                String($0.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+            }
+            guard pair.count == 2, !pair[0].isEmpty else {
+                throw MediaError(.invalidArgument, "a header is 'NAME: VALUE', not '\(value)'")
+            }
+            headers[pair[0]] = pair[1]
+        case "--cookie":
+            cookies.append(value)
+        case "--ca-file":
+            certificateAuthorityFile = value
+        default:
+            return false
+        }
+        return true
+    }
+}
