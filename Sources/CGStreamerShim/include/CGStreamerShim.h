@@ -56,6 +56,8 @@ const gchar *me_element_factory_name(GstElement *element);
 #define ME_MESSAGE_STATE_CHANGE_FAILED "me-state-change-failed"
 #define ME_MESSAGE_SOURCE_SETTINGS_FAILED "me-source-settings-failed"
 #define ME_MESSAGE_BUS_STOP "me-bus-stop"
+/// A network source delivered its whole stream (EOS passed its source pad): posted by transfer.c.
+#define ME_MESSAGE_DOWNLOAD_COMPLETE "me-download-complete"
 /// Followed by the epoch's number: "me-epoch-3" marks where a reloaded movie's messages begin.
 #define ME_MESSAGE_EPOCH_PREFIX "me-epoch-"
 /// Followed by a seek's sequence number: "me-seek-41" is posted just before that flushing seek is
@@ -321,3 +323,36 @@ GBytes *me_encode_rgba(const guint8 *rgba, gint width, gint height, gint stride,
                        gchar **error);
 /// Frees the encoders me_encode_rgba keeps between calls (before gst_deinit, for leak checks).
 void me_release_image_encoders(void);
+
+// MARK: Network buffering (buffering.c).
+/// The buffering elements of one playbin (queue2 for progressive downloads, decodebin's
+/// multiqueue for HLS and DASH), found as playbin adds them, with the player's thresholds.
+typedef struct MeBuffering MeBuffering;
+/// Watches `playbin` for buffering elements and gives each the thresholds, as fractions of its
+/// maximum (playbin's buffer-duration): `low` is where buffering starts (a stall), `high`
+/// where it ends (100 %). Freed with the playbin; the handle stays valid as long as it.
+MeBuffering *me_buffering_watch(GstElement *playbin, gdouble low, gdouble high);
+/// Moves the end of buffering (after the first start, to the resume threshold), on the elements
+/// found so far and those still to come.
+void me_buffering_set_high(MeBuffering *buffering, gdouble high);
+/// How much the progressive download's queue2 holds ahead of what it delivered, in time (queue2
+/// estimates it from the download rate), or -1 when there is no such queue.
+gint64 me_buffering_level_time(MeBuffering *buffering);
+/// In download mode, where the downloaded range that holds `position_percent` (of
+/// GST_FORMAT_PERCENT_MAX) ends, in the same unit; -1 when unknown.
+gint64 me_buffering_downloaded_until(GstElement *playbin, gint64 position_percent);
+
+// MARK: Bytes received (transfer.c).
+/// Counts the bytes a source element delivers (a probe on its source pad), and when the first
+/// and the latest arrived, for the access log's bytes transferred and observed bitrate.
+typedef struct MeTransferCounter MeTransferCounter;
+MeTransferCounter *me_transfer_counter_new(void);
+/// Counts what `source` delivers from now on (added to what earlier sources delivered), and posts
+/// ME_MESSAGE_DOWNLOAD_COMPLETE from it when its stream ends.
+void me_transfer_counter_watch(MeTransferCounter *counter, GstElement *source);
+/// Starts again from zero (another movie in the same pipeline).
+void me_transfer_counter_reset(MeTransferCounter *counter);
+/// The bytes so far, and the seconds between the first and the latest of them.
+void me_transfer_counter_read(MeTransferCounter *counter, guint64 *bytes, gdouble *seconds);
+/// Frees the counter once no probe can call it (each probe holds a reference).
+void me_transfer_counter_unref(MeTransferCounter *counter);

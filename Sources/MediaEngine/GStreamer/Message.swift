@@ -38,6 +38,17 @@ final class Message: @unchecked Sendable {
         return String(cString: name)
     }
 
+    /// Whether the message comes from an element whose factory's class names video (a video
+    /// decoder, converter or sink).
+    var sourceIsVideoElement: Bool {
+        guard let source = me_message_source(pointer),
+            g_type_check_instance_is_a(gcast(source, to: GTypeInstance.self), gst_element_get_type()) != 0,
+            let factory = gst_element_get_factory(gcast(source)),
+            let klass = gst_element_factory_get_metadata(factory, GST_ELEMENT_METADATA_KLASS)
+        else { return false }
+        return String(cString: klass).contains("Video")
+    }
+
     /// `gst_message_get_structure`, valid while this message lives.
     var structure: Structure? {
         gst_message_get_structure(pointer).map { Structure(borrowing: $0, owner: self) }

@@ -49,6 +49,13 @@ public protocol MediaSource: Sendable {
 }
 
 extension MediaSource {
+    /// Whether the movie is read over a network (any scheme but `file:`).
+    var isNetworkSource: Bool {
+        !uri.lowercased().hasPrefix("file:")
+    }
+}
+
+extension MediaSource {
     /// Accepts every source.
     public func validate() throws(MediaError) {}
     /// No settings.

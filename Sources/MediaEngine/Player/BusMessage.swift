@@ -15,9 +15,13 @@ enum BusMessage: Sendable {
     case warning(PipelineFailure)
     case durationChanged
     case tags([String: String])
-    case buffering(percent: Int)
+    case buffering(percent: Int, stats: BufferingStats)
     /// An HTTP source element reported a server's answer (or that none came).
     case httpResponse(HTTPResponse)
+    /// A network source delivered its whole stream.
+    case downloadComplete
+    /// A video element's QoS report: the frames it has dropped so far.
+    case framesDropped(element: String, count: Int)
     /// decodebin found no element for a stream.
     case missingPlugin(description: String, caps: String?)
     /// A typefind element recognised the stream (posted by the shim's typefind watch).
@@ -51,7 +55,7 @@ enum BusMessage: Sendable {
             | GST_MESSAGE_STATE_CHANGED.rawValue | GST_MESSAGE_ASYNC_DONE.rawValue
             | GST_MESSAGE_DURATION_CHANGED.rawValue | GST_MESSAGE_TAG.rawValue | GST_MESSAGE_BUFFERING.rawValue
             | GST_MESSAGE_ELEMENT.rawValue | GST_MESSAGE_APPLICATION.rawValue | GST_MESSAGE_CLOCK_LOST.rawValue
-            | GST_MESSAGE_LATENCY.rawValue | GST_MESSAGE_SEGMENT_DONE.rawValue)
+            | GST_MESSAGE_LATENCY.rawValue | GST_MESSAGE_SEGMENT_DONE.rawValue | GST_MESSAGE_QOS.rawValue)
 
     /// Translates a message, or returns nil for one the player does not need
     /// (a child's state change, an unrelated element message).
@@ -83,9 +87,30 @@ enum BusMessage: Sendable {
         case GST_MESSAGE_BUFFERING:
             var percent: gint = 0
             gst_message_parse_buffering(message.pointer, &percent)
-            self = .buffering(percent: Int(percent))
+            var mode = GST_BUFFERING_STREAM
+            var averageIn: gint = 0
+            var averageOut: gint = 0
+            var left: gint64 = -1
+            gst_message_parse_buffering_stats(message.pointer, &mode, &averageIn, &averageOut, &left)
+            self = .buffering(
+                percent: Int(percent),
+                stats: BufferingStats(
+                    mode: mode == GST_BUFFERING_DOWNLOAD ? .download : mode == GST_BUFFERING_LIVE ? .live : .stream,
+                    averageIn: Int(averageIn), averageOut: Int(averageOut),
+                    remaining: left >= 0 ? .milliseconds(left) : nil))
         case GST_MESSAGE_CLOCK_LOST:
             self = .clockLost
+        case GST_MESSAGE_QOS:
+            // Only video elements' drops count (an audio sink's QoS is about samples).
+            guard message.sourceIsVideoElement, let name = message.sourceName else { return nil }
+            var format = GST_FORMAT_UNDEFINED
+            var processed: guint64 = 0
+            var dropped: guint64 = 0
+            gst_message_parse_qos_stats(message.pointer, &format, &processed, &dropped)
+            guard format == GST_FORMAT_BUFFERS || format == GST_FORMAT_DEFAULT, dropped != UInt64.max else {
+                return nil
+            }
+            self = .framesDropped(element: name, count: Int(clamping: dropped))
         case GST_MESSAGE_LATENCY:
             self = .latencyChanged
         case GST_MESSAGE_ELEMENT:
@@ -131,6 +156,8 @@ enum BusMessage: Sendable {
                 self = .sourceSettingsFailed
             case ME_MESSAGE_BUS_STOP:
                 self = .stopBusThread
+            case ME_MESSAGE_DOWNLOAD_COMPLETE:
+                self = .downloadComplete
             case _ where name.hasPrefix(ME_MESSAGE_EPOCH_PREFIX):
                 guard let epoch = Int(name.dropFirst(ME_MESSAGE_EPOCH_PREFIX.count)) else { return nil }
                 self = .newEpoch(epoch)

@@ -9,6 +9,8 @@ final class PipelineSession: Sendable {
     /// soft-volume: playbin 1.22's playsink leaks its volume element (and its two pads) once
     /// per pipeline, which `GST_TRACERS=leaks` shows after every movie with sound.
     private static let playFlags = 0x01 | audioFlag | 0x40
+    /// GST_PLAY_FLAG_DOWNLOAD: progressive downloads go to a temporary file (queue2's download mode).
+    private static let downloadFlag = 0x80
     private static let audioFlag = 0x02
     /// The audio sink of a pipeline that plays no sound: never linked, never probed.
     private static let silentAudio = ElementDescription(factory: "fakesink", properties: ["sync": false])
@@ -26,6 +28,8 @@ final class PipelineSession: Sendable {
     private let keyframes: Locked<KeyframeTimes>
     /// Instant rate changes on their way to the sinks (see ``relayInstantRate(_:seqnum:from:)``).
     private let instantRates = Locked(InstantRates())
+    /// The buffering elements of a network movie and their thresholds.
+    private let buffering: BufferingThresholds
     /// Held while the pipeline's state changes; once `closed`, no state change but NULL happens,
     /// so a command racing with ``close()`` cannot bring a torn-down pipeline back to life.
     private let lifecycle = Locked(false)
@@ -38,12 +42,13 @@ final class PipelineSession: Sendable {
     ///   - audioOutput: Where the audio goes.
     ///   - overlays: What is drawn over the video.
     ///   - presentation: Orientation, scaling mode, background and view frame.
+    ///   - buffering: How much of a network movie to buffer.
     ///   - holdFirstFrame: Show nothing until the seek that applies the playback range.
     ///   - executor: The player's own thread.
     ///   - handler: Called on the bus thread with each message.
     init(
         id: Int, executor: PlayerExecutor, source: any MediaSource, videoSink: any VideoSink, audioOutput: AudioOutput,
-        overlays: VideoOverlays, presentation: VideoPresentation, holdFirstFrame: Bool,
+        overlays: VideoOverlays, presentation: VideoPresentation, buffering: BufferingPolicy, holdFirstFrame: Bool,
         handler: @escaping @Sendable (BusMessage) -> BusThread.Verdict
     ) throws(MediaError) {
         executor.assertCurrent("building a pipeline")
@@ -64,7 +69,12 @@ final class PipelineSession: Sendable {
             audioSink = try VideoOutputBin.makeElement(Self.silentAudio)
         }
         playbin.set("audio-sink", element: audioSink)
-        try playbin.set(["uri": .string(source.uri), "flags": .int(flags)])
+        if buffering.downloadsToCacheFile { flags |= Self.downloadFlag }
+        try playbin.set([
+            "uri": .string(source.uri), "flags": .int(flags),
+            "buffer-duration": .int(Int(buffering.maximum.inSeconds * 1e9)),
+        ])
+        self.buffering = BufferingThresholds(playbin: playbin, policy: buffering)
         playbin.set("video-sink", element: videoOutput.bin)
         sourceSetup = SourceSetup(settings: source.settings)
         keyframes = Locked(KeyframeTimes(source: source))
@@ -121,6 +131,7 @@ final class PipelineSession: Sendable {
     func reload(_ source: any MediaSource, epoch: Int, holdFirstFrame: Bool) throws(MediaError) {
         executor.assertCurrent("reloading a pipeline")
         sourceSetup.settings.withLock { $0 = source.settings }
+        sourceSetup.transfer.reset()
         keyframes.withLock { $0 = KeyframeTimes(source: source) }
         if holdFirstFrame { videoOutput.firstFrame.hold() }
         instantRates.withLock { $0.flushed() }
@@ -270,6 +281,27 @@ final class PipelineSession: Sendable {
         takeGString(me_find_stalled_demuxer(playbin.pointer))
     }
 
+    /// Playback has started once: buffering after a stall ends at the resume threshold.
+    func useResumeThreshold() {
+        buffering.useResumeThreshold()
+    }
+
+    /// How far ahead of `position` the movie can play from what has arrived: the end of the
+    /// downloaded range (download mode, as a share of the duration), else the progressive
+    /// download queue's level. Nil when the pipeline cannot tell (adaptive streams).
+    func bufferedAhead(of position: Duration, duration: Duration?) -> Duration? {
+        if buffering.policy.downloadsToCacheFile, let duration, duration > .zero {
+            let percentMax = 1_000_000.0  // GST_FORMAT_PERCENT_MAX
+            let at = gint64(min(1, position.inSeconds / duration.inSeconds) * percentMax)
+            let until = me_buffering_downloaded_until(playbin.pointer, at)
+            if until >= 0 {
+                let end = duration.inSeconds * Double(until) / percentMax
+                return .seconds(max(0, end - position.inSeconds))
+            }
+        }
+        return buffering.queuedAhead
+    }
+
     /// Recomputes the pipeline's latency after an element asked for it.
     func recalculateLatency() {
         executor.assertCurrent("recalculating latency")
@@ -286,6 +318,8 @@ final class SourceSetup: Sendable {
     let settings: Locked<SourceSettings>
     /// The first setting that did not fit, reported by the player as the preparation's error.
     let failure = Locked<MediaError?>(nil)
+    /// The bytes the source elements delivered (for the access log).
+    let transfer = TransferCounter()
 
     init(settings: SourceSettings) {
         self.settings = Locked(settings)
@@ -306,6 +340,7 @@ final class SourceSetup: Sendable {
     }
 
     private func apply(to source: Element) {
+        transfer.watch(source)
         let settings = self.settings.withLock { $0 }
         for key in settings.properties.keys.sorted() where source.hasProperty(key) {
             do {

@@ -52,10 +52,15 @@ extension PlayerCore {
             apply { $0.durationChanged(session: id, duration: duration) }
         case .tags(let tags):
             apply { $0.tagsArrived(session: id, tags) }
-        case .buffering(let percent):
-            apply { $0.buffering(session: id, percent: percent) }
+        case .buffering(let percent, let stats):
+            apply { $0.buffering(session: id, percent: percent, stats: stats) }
         case .httpResponse(let response):
             apply { $0.httpResponseArrived(session: id, response) }
+            logResponse(response, session: id)
+        case .downloadComplete:
+            apply { $0.downloadCompleted(session: id) }
+        case .framesDropped(let element, let count):
+            logDroppedFrames(count, by: element, session: id)
         case .clockLost:
             apply { $0.clockLost(session: id) }
         case .latencyChanged:

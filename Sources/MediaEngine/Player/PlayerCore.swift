@@ -30,6 +30,10 @@ final class PlayerCore: Sendable {
         var ownWindow: PlayerWindow?
         /// The own window's frame before it went fullscreen.
         var windowedFrame: ViewRect?
+        /// The access and error logs of network movies.
+        var networkLog = NetworkLogRecorder()
+        /// Frames each video element dropped (its latest QoS report), for the access log.
+        var droppedFrames: [String: Int] = [:]
     }
 
     let state: Locked<Owned>
@@ -39,6 +43,8 @@ final class PlayerCore: Sendable {
     let timeObservers = TimeObservers()
     /// The player's own thread.
     let executor = PlayerExecutor()
+    /// Names the player in the logs' playback session identifiers.
+    let logID = String(UUID().uuidString.prefix(8)).lowercased()
 
     init(source: any MediaSource, videoSink: any VideoSink, audioOutput: AudioOutput, preparationTimeout: Duration) {
         let machine = PlayerMachine(
@@ -127,7 +133,7 @@ final class PlayerCore: Sendable {
         if Self.tracing, !output.events.isEmpty || !output.actions.isEmpty {
             Self.trace("\(ObjectIdentifier(self)): \(output.events) \(output.actions)")
         }
-        hub.publish(output.events)
+        hub.publish(output.events + logOutput(output, &owned))
         var rearm = false
         for action in output.actions {
             switch action {
@@ -158,7 +164,7 @@ final class PlayerCore: Sendable {
                 }
             case .close(let id), .play(let id), .pause(let id), .restartClock(let id), .seek(let id, _, _),
                 .instantRate(let id, _), .applyPresentation(let id, _), .reload(let id, _, _, _),
-                .watchForStalledDemuxer(let id):
+                .watchForStalledDemuxer(let id), .useResumeThreshold(let id):
                 guard let session = owned.session, session.id == id else { continue }
                 if case .close = action { owned.session = nil }
                 executor.enqueue { [self] in run(action, on: session) }
@@ -202,6 +208,8 @@ final class PlayerCore: Sendable {
             }
         case .watchForStalledDemuxer:
             watchForStalledDemuxer(session)
+        case .useResumeThreshold:
+            session.useResumeThreshold()
         case .build, .scheduleTimeout, .startScanTimer, .cancelScanTimer, .resume, .rearmTimeObservers:
             break  // Performed under the lock.
         }
@@ -216,7 +224,7 @@ final class PlayerCore: Sendable {
             let session = try PipelineSession(
                 id: id, executor: executor, source: build.source, videoSink: build.videoSink,
                 audioOutput: build.audioOutput, overlays: overlays, presentation: build.presentation,
-                holdFirstFrame: build.holdFirstFrame
+                buffering: build.buffering, holdFirstFrame: build.holdFirstFrame
             ) { [weak self] message in
                 // The bus thread only hands messages over, in order.
                 guard let self else { return .exit }

@@ -62,6 +62,11 @@ extension Notification.Name {
     /// ``MoviePlayer/thumbnailErrorUserInfoKey``.
     public static let moviePlayerThumbnailImageRequestDidFinish = Notification.Name(
         "MoviePlayerThumbnailImageRequestDidFinishNotification")
+    /// A network movie's access log changed (MPMoviePlayerPlaybackAccessLogEntry...); read
+    /// ``MoviePlayer/accessLog``.
+    public static let moviePlayerAccessLogDidChange = Notification.Name("MoviePlayerAccessLogDidChangeNotification")
+    /// An entry was added to the error log; it is under ``MoviePlayer/eventUserInfoKey``'s event.
+    public static let moviePlayerErrorLogEntryAdded = Notification.Name("MoviePlayerErrorLogEntryAddedNotification")
     /// Playback finished (MPMoviePlayerPlaybackDidFinishNotification); the reason is under
     /// ``MoviePlayer/finishReasonUserInfoKey``, an error under ``MoviePlayer/errorUserInfoKey``.
     public static let moviePlayerPlaybackDidFinish = Notification.Name("MoviePlayerPlaybackDidFinishNotification")
@@ -116,6 +121,8 @@ extension PlayerEvent {
         case .overlayFailed: .moviePlayerOverlayDidFail
         case .overlayRegionActivated: .moviePlayerOverlayRegionActivated
         case .thumbnailRequestFinished: .moviePlayerThumbnailImageRequestDidFinish
+        case .accessLogChanged: .moviePlayerAccessLogDidChange
+        case .errorLogEntryAdded: .moviePlayerErrorLogEntryAdded
         }
     }
 

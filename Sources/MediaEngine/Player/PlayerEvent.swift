@@ -62,6 +62,11 @@ public enum PlayerEvent: Sendable, Hashable, CustomStringConvertible {
     /// ``MoviePlayer/cancelAllThumbnailImageRequests()``); announced once for every time
     /// (MPMoviePlayerThumbnailImageRequestDidFinishNotification).
     case thumbnailRequestFinished(ThumbnailResult)
+    /// The access log changed: a network movie's entry began, or one ended with its final
+    /// figures (``MoviePlayer/accessLog``).
+    case accessLogChanged
+    /// An entry was added to the error log (``MoviePlayer/errorLog``).
+    case errorLogEntryAdded(ErrorLogEvent)
 
     /// The event in a form for logs, for example `playbackStateChanged(playing)`; times exact to
     /// the nanosecond (`durationAvailable(10.000333333 seconds)`).
@@ -95,6 +100,8 @@ public enum PlayerEvent: Sendable, Hashable, CustomStringConvertible {
         case .overlayRegionActivated(let overlay, let region, let point):
             "overlayRegionActivated(\(overlay), \(region), \(point))"
         case .thumbnailRequestFinished(let result): "thumbnailRequestFinished(\(result))"
+        case .accessLogChanged: "accessLogChanged"
+        case .errorLogEntryAdded(let entry): "errorLogEntryAdded(\(entry.statusCode.map(String.init) ?? entry.domain))"
         }
     }
 }

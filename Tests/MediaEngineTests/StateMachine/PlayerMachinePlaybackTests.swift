@@ -152,16 +152,21 @@ struct PlayerMachinePlaybackTests {
     func buffering() {
         var h = MachineHarness()
         h.playing()
-        h.feed { $0.buffering(session: 1, percent: 40) }
+        h.feed { $0.buffering(session: 1, percent: 40, stats: BufferingStats()) }
         var (events, actions) = h.take()
         #expect(events == [.loadStateChanged([.playable, .stalled]), .playbackStateChanged(.interrupted)])
         #expect(actions == ["pause 1"])
-        h.feed { $0.buffering(session: 1, percent: 100) }
+        let keepingUp = BufferingStats(mode: .stream, averageIn: 500_000, averageOut: 250_000)
+        h.feed { $0.buffering(session: 1, percent: 100, stats: keepingUp) }
         (events, actions) = h.take()
         #expect(events == [.loadStateChanged([.playable, .playthroughOK])])
-        #expect(actions == ["play 1"])
+        #expect(actions == ["useResumeThreshold 1", "play 1"])
         h.feed { $0.pipelineReached(session: 1, playing: true) }
         #expect(h.machine.playbackState == .playing)
+        // The resume threshold is switched to once.
+        h.feed { $0.buffering(session: 1, percent: 10, stats: BufferingStats()) }
+        h.feed { $0.buffering(session: 1, percent: 100, stats: BufferingStats()) }
+        #expect(h.take().actions == ["pause 1", "play 1"])
     }
 
     @Test("a lost clock interrupts playback and restarts the pipeline's clock")

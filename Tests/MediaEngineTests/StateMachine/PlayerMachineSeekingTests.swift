@@ -165,7 +165,7 @@ struct PlayerMachineSeekingTests {
         h.feed { $0.asyncDone(session: 1, facts: MachineHarness.facts) }
         h.feed { $0.endOfStream(session: 1, position: .seconds(10)) }
         h.feed { $0.pipelineReached(session: 1, playing: true) }
-        h.feed { $0.buffering(session: 1, percent: 10) }
+        h.feed { $0.buffering(session: 1, percent: 10, stats: BufferingStats()) }
         let (events, actions) = h.take()
         #expect(events.isEmpty)
         #expect(actions.isEmpty)

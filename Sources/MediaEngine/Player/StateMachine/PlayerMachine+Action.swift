@@ -27,6 +27,8 @@ extension PlayerMachine {
         case scheduleTimeout(session: Int, epoch: Int)
         /// Look a few times for a demuxer that stopped without exposing a stream.
         case watchForStalledDemuxer(session: Int)
+        /// Playback started once: from now on, buffering ends at the resume threshold.
+        case useResumeThreshold(session: Int)
         /// Start (or restart) the timer that raises a scan's rate, and stop it.
         case startScanTimer
         case cancelScanTimer
@@ -43,6 +45,8 @@ extension PlayerMachine {
         let videoSink: any VideoSink
         let audioOutput: AudioOutput
         let presentation: VideoPresentation
+        /// How much of a network movie to buffer.
+        let buffering: BufferingPolicy
         /// Hold the first frame until the seek that applies the playback range, repeat mode or
         /// rate (``PlayerMachine/needsPreparationSeek``) has been sent.
         let holdFirstFrame: Bool
@@ -70,6 +74,7 @@ extension PlayerMachine.Action: CustomStringConvertible {
         case .applyPresentation(let session, _): "applyPresentation \(session)"
         case .scheduleTimeout(let session, let epoch): "scheduleTimeout \(session) epoch \(epoch)"
         case .watchForStalledDemuxer(let session): "watchForStalledDemuxer \(session)"
+        case .useResumeThreshold(let session): "useResumeThreshold \(session)"
         case .startScanTimer: "startScanTimer"
         case .cancelScanTimer: "cancelScanTimer"
         case .resume(let waiter, .success): "resume \(waiter)"

@@ -49,7 +49,7 @@ extension PlayerMachine {
             .build(
                 PipelineBuild(
                     session: id, source: source, videoSink: videoSink, audioOutput: audioOutput,
-                    presentation: presentation, holdFirstFrame: needsPreparationSeek)))
+                    presentation: presentation, buffering: bufferingPolicy, holdFirstFrame: needsPreparationSeek)))
     }
 
     /// The `contentURL` setter: ends the current movie and loads `newSource` in its place, in
@@ -147,8 +147,8 @@ extension PlayerMachine {
         setDuration(facts.duration)
         setMediaTypes(facts.mediaTypes)
         // A local file can always play through; a movie read over a network has to earn it
-        // (buffering reaches 100 %).
-        setLoadState(isNetworkSource ? .playable : [.playable, .playthroughOK])
+        // (buffering reaches 100 %, and the download keeps up).
+        setLoadState(loadStateWhenPrepared)
         if !metadata.isEmpty { publish(.metadataAvailable(metadata)) }
         setPrepared(true)
         if target == .paused && pauseWhenPrepared {
@@ -158,7 +158,12 @@ extension PlayerMachine {
         pauseWhenPrepared = false
         resolveWaiters(.prepared)
         if target == .playing && scan == nil && playbackState != .interrupted {
-            perform(.play(session: sessionID))
+            if isStarved {
+                // shouldAutoplay on a network movie: it starts once enough is buffered.
+                setPlaybackState(.interrupted)
+            } else {
+                perform(.play(session: sessionID))
+            }
         }
     }
 }

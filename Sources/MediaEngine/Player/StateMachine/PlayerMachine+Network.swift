@@ -3,7 +3,39 @@ extension PlayerMachine {
     /// Whether the movie is read over a network (any scheme but `file:`), so its load state
     /// follows buffering.
     var isNetworkSource: Bool {
-        !source.uri.lowercased().hasPrefix("file:")
+        source.isNetworkSource
+    }
+
+    /// Whether a network movie has less buffered than the policy asks for: playback waits
+    /// (`interrupted`) until it has.
+    var isStarved: Bool {
+        isNetworkSource && !downloadComplete && (buffering.map { $0.percent < 100 } ?? false)
+    }
+
+    /// The load state of a network movie with enough buffered: `playthroughOK` when the whole
+    /// movie has arrived, or when it arrives at least as fast as it plays; else `playable`.
+    func loadStateWhenBuffered(_ stats: BufferingStats) -> LoadState {
+        if downloadComplete || stats.mode == .download && stats.remaining == .zero {
+            return [.playable, .playthroughOK]
+        }
+        if stats.averageOut > 0 && stats.averageIn >= stats.averageOut { return [.playable, .playthroughOK] }
+        return .playable
+    }
+
+    /// The network source delivered its whole stream (a progressive download ended, or a
+    /// stream's last segment arrived): the movie can play through.
+    mutating func downloadCompleted(session: Int) {
+        // A manifest's download says nothing about its segments'.
+        guard accepts(session), sourceType != .streaming else { return }
+        downloadComplete = true
+        if phase == .prepared { setLoadState([.playable, .playthroughOK]) }
+    }
+
+    /// The load state a movie has when it is prepared.
+    var loadStateWhenPrepared: LoadState {
+        guard isNetworkSource, !downloadComplete else { return [.playable, .playthroughOK] }
+        guard let buffering else { return .playable }
+        return buffering.percent < 100 ? [.playable, .stalled] : loadStateWhenBuffered(buffering.stats)
     }
 
     /// An HTTP source element reported a server's answer (or that none came): kept to explain a

@@ -123,6 +123,7 @@ extension PlayerMachine {
         let type = StreamTypePolicy.mediaType(of: caps)
         if StreamTypePolicy.manifestTypes.contains(type) {
             setSourceType(.streaming)
+            downloadComplete = false  // the manifest's end, seen before its type
         } else if sourceType == .unknown {
             setSourceType(.file)
         }
@@ -151,10 +152,12 @@ extension PlayerMachine {
         mergeMetadata(tags)
     }
 
-    /// Buffering (network streams): below 100 % a playing movie pauses and is `interrupted`;
-    /// at 100 % it plays on.
-    mutating func buffering(session: Int, percent: Int) {
+    /// Buffering (network streams): below 100 % a playing movie pauses, is `interrupted` and
+    /// its load state `stalled` (a stall); at 100 % (the policy's threshold) it plays on, at the
+    /// same position. The first 100 % switches the threshold from start to resume.
+    mutating func buffering(session: Int, percent: Int, stats: BufferingStats) {
         guard accepts(session) else { return }
+        buffering = (percent, stats)
         if percent < 100 {
             if phase == .prepared { setLoadState([.playable, .stalled]) }
             guard playbackState == .playing else { return }
@@ -162,7 +165,11 @@ extension PlayerMachine {
             perform(.pause(session: session))
             return
         }
-        if phase == .prepared { setLoadState([.playable, .playthroughOK]) }
+        if !bufferedOnce {
+            bufferedOnce = true
+            perform(.useResumeThreshold(session: session))
+        }
+        if phase == .prepared { setLoadState(loadStateWhenBuffered(stats)) }
         guard target == .playing, phase == .prepared, playbackState == .interrupted || playbackState == .stopped
         else { return }
         perform(.play(session: session))

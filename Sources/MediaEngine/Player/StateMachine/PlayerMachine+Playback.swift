@@ -27,6 +27,11 @@ extension PlayerMachine {
                 lastPosition = startPosition
                 startSeek(plan(to: startPosition, accuracy: .exact), purpose: .user)
             }
+            if isStarved {
+                // Not enough of the network movie yet: it plays once buffering reaches 100 %.
+                setPlaybackState(.interrupted)
+                return .wait(waiter: addWaiter(.playbackState(.playing)))
+            }
             perform(.play(session: sessionID))
             return .wait(waiter: addWaiter(.playbackState(.playing)))
         }

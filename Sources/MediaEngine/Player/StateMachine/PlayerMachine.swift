@@ -38,6 +38,7 @@ struct PlayerMachine {
     var allowsExternalPlayback = true
     var presentation = VideoPresentation()
     var repeatMode = RepeatMode.none
+    var bufferingPolicy = BufferingPolicy()
     var initialPlaybackTime: Duration?
     var endPlaybackTime: Duration?
     /// The rate the app asked for (never 0; 0 means paused and is not stored).
@@ -87,6 +88,13 @@ struct PlayerMachine {
     var errorContext = PipelineErrorTranslator()
     /// The source was asked to answer an authentication challenge for this movie (only once).
     var authenticationAnswered = false
+    /// The network buffer's last report: how full (100: enough to play) and how fast it fills;
+    /// nil until the first (local files never report).
+    var buffering: (percent: Int, stats: BufferingStats)?
+    /// Buffering has reached its start threshold once; from then on it ends at the resume one.
+    var bufferedOnce = false
+    /// The network source delivered the whole movie: it can play through, whatever follows.
+    var downloadComplete = false
 
     // MARK: Seeks, scans, waiting commands
 
@@ -262,6 +270,9 @@ struct PlayerMachine {
         lastPosition = .zero
         errorContext = PipelineErrorTranslator()
         authenticationAnswered = false
+        buffering = nil
+        bufferedOnce = false
+        downloadComplete = false
         inFlightSeek = nil
         queuedSeek = nil
         looping = false

@@ -1,0 +1,113 @@
+// The thresholds of network buffering. playbin 1.22 exposes the maximum a stream buffers
+// (buffer-duration) but not where buffering starts and ends: those are properties of the
+// queue2 (progressive downloads) or multiqueue (adaptive streams) that uridecodebin and
+// decodebin make. deep-element-added runs after they are configured and before they start, so
+// the player's thresholds replace theirs there.
+#include "CGStreamerShim.h"
+
+#include <string.h>
+
+struct MeBuffering {
+    GMutex lock;
+    gdouble low;
+    gdouble high;
+    GPtrArray *elements;  // GWeakRef *, the buffering elements found so far
+};
+
+static gboolean is_buffering_element(GstElement *element) {
+    GstElementFactory *factory = gst_element_get_factory(element);
+    const gchar *name = factory ? GST_OBJECT_NAME(factory) : NULL;
+    return name && (strcmp(name, "queue2") == 0 || strcmp(name, "multiqueue") == 0);
+}
+
+static void apply(GstElement *element, gdouble low, gdouble high) {
+    g_object_set(element, "low-watermark", low, "high-watermark", high, NULL);
+}
+
+static void on_element_added(GstBin *bin, GstBin *sub_bin, GstElement *element, gpointer data) {
+    (void)bin;
+    (void)sub_bin;
+    MeBuffering *buffering = data;
+    if (!is_buffering_element(element)) return;
+    GWeakRef *reference = g_new0(GWeakRef, 1);
+    g_weak_ref_init(reference, element);
+    g_mutex_lock(&buffering->lock);
+    g_ptr_array_add(buffering->elements, reference);
+    gdouble low = buffering->low, high = buffering->high;
+    g_mutex_unlock(&buffering->lock);
+    apply(element, low, high);
+}
+
+static void free_reference(gpointer data) {
+    g_weak_ref_clear(data);
+    g_free(data);
+}
+
+static void free_buffering(gpointer data, GClosure *closure) {
+    (void)closure;
+    MeBuffering *buffering = data;
+    g_ptr_array_unref(buffering->elements);
+    g_mutex_clear(&buffering->lock);
+    g_free(buffering);
+}
+
+MeBuffering *me_buffering_watch(GstElement *playbin, gdouble low, gdouble high) {
+    MeBuffering *buffering = g_new0(MeBuffering, 1);
+    g_mutex_init(&buffering->lock);
+    buffering->low = low;
+    buffering->high = high;
+    buffering->elements = g_ptr_array_new_with_free_func(free_reference);
+    g_signal_connect_data(playbin, "deep-element-added", G_CALLBACK(on_element_added), buffering, free_buffering, 0);
+    return buffering;
+}
+
+/// The elements still alive (each a new reference), under the lock.
+static GPtrArray *live_elements(MeBuffering *buffering) {
+    GPtrArray *live = g_ptr_array_new_with_free_func(gst_object_unref);
+    for (guint i = 0; i < buffering->elements->len; i++) {
+        GstElement *element = g_weak_ref_get(g_ptr_array_index(buffering->elements, i));
+        if (element) g_ptr_array_add(live, element);
+    }
+    return live;
+}
+
+void me_buffering_set_high(MeBuffering *buffering, gdouble high) {
+    g_mutex_lock(&buffering->lock);
+    buffering->high = high;
+    gdouble low = buffering->low;
+    GPtrArray *live = live_elements(buffering);
+    g_mutex_unlock(&buffering->lock);
+    for (guint i = 0; i < live->len; i++) apply(g_ptr_array_index(live, i), low, high);
+    g_ptr_array_unref(live);
+}
+
+gint64 me_buffering_level_time(MeBuffering *buffering) {
+    g_mutex_lock(&buffering->lock);
+    GPtrArray *live = live_elements(buffering);
+    g_mutex_unlock(&buffering->lock);
+    gint64 level = -1;
+    for (guint i = 0; i < live->len; i++) {
+        GstElement *element = g_ptr_array_index(live, i);
+        if (strcmp(GST_OBJECT_NAME(gst_element_get_factory(element)), "queue2") != 0) continue;
+        guint64 time = 0;
+        g_object_get(element, "current-level-time", &time, NULL);
+        if ((gint64)time > level) level = (gint64)time;
+    }
+    g_ptr_array_unref(live);
+    return level;
+}
+
+gint64 me_buffering_downloaded_until(GstElement *playbin, gint64 position_percent) {
+    GstQuery *query = gst_query_new_buffering(GST_FORMAT_PERCENT);
+    gint64 until = -1;
+    if (gst_element_query(playbin, query)) {
+        guint ranges = gst_query_get_n_buffering_ranges(query);
+        for (guint i = 0; i < ranges; i++) {
+            gint64 start = 0, stop = 0;
+            if (!gst_query_parse_nth_buffering_range(query, i, &start, &stop)) continue;
+            if (start <= position_percent && stop >= position_percent && stop > until) until = stop;
+        }
+    }
+    gst_query_unref(query);
+    return until;
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// Network movies: how much is buffered, how the player buffers, and the access and error logs.
+extension MoviePlayer {
+    /// The access log of network movies (MPMoviePlayerController's `accessLog`): one entry per
+    /// preparation of a network movie and per variant switch, the open one with its figures as
+    /// they are now. Empty for local files. ``PlayerEvent/accessLogChanged`` says when an entry
+    /// begins or ends.
+    public var accessLog: AccessLog {
+        core.state.withLock { owned in
+            core.updateLogFigures(&owned)
+            return owned.networkLog.accessLog(at: Date())
+        }
+    }
+
+    /// The error log of network movies (MPMoviePlayerController's `errorLog`): servers' error
+    /// statuses, failed connections and the errors that ended playback, oldest first.
+    /// ``PlayerEvent/errorLogEntryAdded(_:)`` announces each.
+    public var errorLog: ErrorLog {
+        core.state.withLock { $0.networkLog.errorLog }
+    }
+
+    /// How much of a network movie the player buffers and when it plays (see
+    /// ``BufferingPolicy``); applies from the next preparation. Local files ignore it.
+    public var bufferingPolicy: BufferingPolicy {
+        get { core.read { $0.bufferingPolicy } }
+        set { core.apply { $0.bufferingPolicy = newValue } }
+    }
+
+    /// How far the movie can play from what has arrived (MPMoviePlayerController's
+    /// `playableDuration`): the whole duration for a local file or a finished download; for a
+    /// network movie, the position plus what is buffered ahead of it (the downloaded range in
+    /// ``BufferingPolicy/downloadsToCacheFile`` mode, else the download queue's level, which
+    /// GStreamer estimates from the download rate); the position alone for adaptive streams,
+    /// whose buffer the engine cannot see. Zero before the movie is prepared.
+    public var playableDuration: Duration {
+        let (session, network, duration, complete) = core.state.withLock { owned in
+            let machine = owned.machine
+            return (
+                machine.phase == .prepared ? owned.session : nil, machine.isNetworkSource, machine.duration,
+                machine.downloadComplete
+                    || machine.buffering.map { $0.stats.mode == .download && $0.stats.remaining == .zero } == true
+            )
+        }
+        guard let session else { return .zero }
+        guard network, !complete else { return duration ?? .zero }
+        let position = session.position ?? .zero
+        let ahead = session.bufferedAhead(of: position, duration: duration) ?? .zero
+        let end = position + ahead
+        return duration.map { min(end, $0) } ?? end
+    }
+}

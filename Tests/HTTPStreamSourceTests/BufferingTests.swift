@@ -1,0 +1,131 @@
+import Foundation
+import HTTPStreamSource
+import MediaEngine
+import MediaTestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Load state, stalls, playable duration and the download-to-file option, against nginx sending
+/// slower than the movie plays.
+@Suite("Buffering")
+struct BufferingTests {
+    /// A 4-second, 2 Mbit/s movie (`movie.mp4`) served at `bytesPerSecond`.
+    static func heavyMovie(bytesPerSecond: Int?) async throws -> (LoopbackHTTPServer, URL) {
+        let folder = try TestMedia.scratchDirectory()
+        try FileManager.default.copyItem(
+            at: try await TestMedia.url(for: TestMedia.heavyNumbered), to: folder.appendingPathComponent("movie.mp4"))
+        return (try await LoopbackHTTPServer(serving: folder, bytesPerSecond: bytesPerSecond), folder)
+    }
+
+    @Test("a stream slower than its bitrate stalls and recovers; each stall is counted, no frame is lost")
+    func stallsAreReportedAndRecovered() async throws {
+        // The movie needs about 250 kB/s; the server sends 150 kB/s.
+        let (server, folder) = try await Self.heavyMovie(bytesPerSecond: 150_000)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let frames = FrameRecorder()
+        let player = MoviePlayer(
+            source: try HTTPStreamSource(string: server.url("movie.mp4")), videoSink: frames.sink(),
+            audioOutput: .discard)
+        let recorder = EventRecorder(player)
+        try await withDeadline(.seconds(20), "play()") { try await player.play() }
+        let (reason, error) = try await recorder.waitForFinish(within: .seconds(40))
+        #expect(reason == .playbackEnded && error == nil, "\(recorder.events)")
+        // Stalls: playing, then interrupted.
+        let states = recorder.events.compactMap(\.playbackState)
+        let stalls = zip(states, states.dropFirst()).filter { $0 == .playing && $1 == .interrupted }.count
+        #expect(stalls >= 1, "\(states)")
+        #expect(recorder.events.contains(.loadStateChanged([.playable, .stalled])))
+        let log = player.accessLog
+        #expect(log.events.count == 1)
+        #expect(log.events.first?.numberOfStalls == stalls)
+        // Every frame of the 4-second movie, in order, once: a stall loses no position.
+        let times = frames.records.compactMap(\.presentationTime)
+        #expect(times.count == 120, "\(times.count) frames")
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 })
+        _ = server
+    }
+
+    @Test("the access log of a finished download: address, bytes, watched time, bitrates, requests")
+    func accessLog() async throws {
+        let (server, folder) = try await Self.heavyMovie(bytesPerSecond: nil)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let size =
+            try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("movie.mp4").path)[
+                .size] as? Int ?? 0
+        let player = MoviePlayer(
+            source: try HTTPStreamSource(string: server.url("movie.mp4")), videoSink: NullVideoSink(),
+            audioOutput: .discard)
+        let recorder = EventRecorder(player)
+        try await withDeadline(.seconds(10), "play()") { try await player.play() }
+        _ = try await recorder.waitForFinish(within: .seconds(15))
+        #expect(player.loadState == [.playable, .playthroughOK])
+        #expect(player.playableDuration == player.duration)
+        let entry = try #require(player.accessLog.events.first)
+        #expect(entry.uri == server.url("movie.mp4"))
+        #expect(entry.serverAddress == "127.0.0.1")
+        #expect(entry.bytesTransferred == size)
+        #expect(entry.numberOfMediaRequests >= 1)
+        #expect(entry.numberOfStalls == 0)
+        #expect(entry.playbackStartDate != nil)
+        #expect(entry.durationWatched > .seconds(3) && entry.durationWatched < .seconds(8), "\(entry.durationWatched)")
+        let indicated = try #require(entry.indicatedBitrate)
+        #expect(abs(indicated - Double(size) * 8 / 4) < Double(size) * 8 / 4 * 0.05, "\(indicated)")
+        #expect((entry.observedBitrate ?? 0) > indicated, "loopback is faster than the movie")
+        #expect(player.errorLog.events.isEmpty)
+        #expect(recorder.events.contains(.accessLogChanged))
+        let text = player.accessLog.extendedLogFileFormat
+        #expect(text.contains("\t127.0.0.1\t\"\(server.url("movie.mp4"))\"\t"))
+        _ = server
+    }
+
+    @Test("in download mode the playable duration grows as the file arrives, and the file is removed")
+    func downloadToCacheFile() async throws {
+        let (server, folder) = try await Self.heavyMovie(bytesPerSecond: 400_000)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // queue2 downloads into GLib's user cache folder (XDG_CACHE_HOME, else ~/.cache).
+        let cache =
+            ProcessInfo.processInfo.environment["XDG_CACHE_HOME"]
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache").path
+        func cacheFiles() -> Set<String> { Set((try? FileManager.default.contentsOfDirectory(atPath: cache)) ?? []) }
+        let before = cacheFiles()
+        let player = MoviePlayer(
+            source: try HTTPStreamSource(string: server.url("movie.mp4")), videoSink: NullVideoSink(),
+            audioOutput: .discard)
+        player.bufferingPolicy = BufferingPolicy(downloadsToCacheFile: true)
+        player.shouldAutoplay = false
+        try await withDeadline(.seconds(10), "prepareToPlay()") { try await player.prepareToPlay() }
+        let early = player.playableDuration
+        let duration = try #require(player.duration)
+        #expect(early < duration, "\(early) of \(duration) playable at once")
+        let downloading = cacheFiles().subtracting(before)
+        #expect(downloading.count == 1, "the download's file: \(downloading)")
+        try await withDeadline(.seconds(10), "the whole file") {
+            while player.playableDuration < duration { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        player.stop()
+        await player.shutdown()
+        #expect(cacheFiles().isDisjoint(with: downloading), "the download's file is removed")
+        _ = server
+    }
+
+    @Test("a 404 adds an error-log entry with its status and an event")
+    func errorLog() async throws {
+        let (server, folder) = try await Self.heavyMovie(bytesPerSecond: nil)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let player = MoviePlayer(
+            source: try HTTPStreamSource(string: server.url("nothing.mp4")), videoSink: NullVideoSink(),
+            audioOutput: .discard)
+        let recorder = EventRecorder(player)
+        await #expect(throws: MediaError.self) {
+            try await withDeadline(.seconds(5), "prepareToPlay()") { try await player.prepareToPlay() }
+        }
+        let entries = player.errorLog.events
+        #expect(entries.count == 1)
+        #expect(entries.first?.statusCode == 404 && entries.first?.uri == server.url("nothing.mp4"))
+        #expect(recorder.events.contains { if case .errorLogEntryAdded = $0 { true } else { false } })
+        _ = server
+    }
+}

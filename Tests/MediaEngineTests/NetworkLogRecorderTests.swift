@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+@testable import MediaEngine
+
+/// The access and error logs, replayed with made-up times: no pipeline, no clock.
+@Suite("Network logs")
+struct NetworkLogRecorderTests {
+    let start = Date(timeIntervalSince1970: 1_800_000_000)
+
+    func at(_ seconds: Double) -> Date { start.addingTimeInterval(seconds) }
+
+    @Test("watched time counts only playing; a stall is interrupted after playing, not waiting to start")
+    func watchedAndStalls() {
+        var log = NetworkLogRecorder()
+        #expect(log.sessionBegan(id: "p-1", uri: "http://u:pw@h/m.mp4") == [.accessLogChanged])
+        _ = log.observe([.playbackStateChanged(.interrupted)], at: at(0))  // waiting to start
+        _ = log.observe([.playbackStateChanged(.playing)], at: at(1))
+        _ = log.observe([.playbackStateChanged(.interrupted)], at: at(3))  // a stall
+        _ = log.observe([.playbackStateChanged(.playing)], at: at(4))
+        _ = log.observe([.playbackStateChanged(.paused)], at: at(5))
+        _ = log.observe([.playbackStateChanged(.playing)], at: at(10))
+        var entry = log.accessLog(at: at(10.5)).events[0]
+        #expect(entry.uri == "http://h/m.mp4")
+        #expect(entry.numberOfStalls == 1)
+        #expect(entry.durationWatched == .milliseconds(3500))
+        #expect(entry.playbackStartDate == at(1))
+        #expect(log.observe([.playbackDidFinish(.playbackEnded, nil)], at: at(11)) == [.accessLogChanged])
+        log.sessionEnded(at: at(12))
+        entry = log.accessLog(at: at(20)).events[0]
+        #expect(entry.durationWatched == .seconds(4))
+    }
+
+    @Test("error statuses and errors that end playback are logged once each, with no credential")
+    func errors() {
+        var log = NetworkLogRecorder()
+        _ = log.sessionBegan(id: "p-1", uri: "http://h/m.mp4")
+        let answered = log.responseArrived(
+            HTTPResponse(uri: "http://u:pw@h/m.mp4", statusCode: 404), at: at(1))
+        #expect(answered.count == 1)
+        // The error that follows carries the status: not logged twice.
+        let notFound = MediaError(.fileNotFound, "gone", httpStatusCode: 404)
+        #expect(log.observe([.playbackDidFinish(.playbackError, notFound)], at: at(1)) == [.accessLogChanged])
+        // A failed connection is logged by its error.
+        _ = log.sessionBegan(id: "p-2", uri: "http://h/m.mp4")
+        #expect(log.responseArrived(HTTPResponse(uri: "http://h/m.mp4", statusCode: 0), at: at(2)).isEmpty)
+        let refused = MediaError(.connectionRefused, "h refused the connection at http://u:pw@h/")
+        #expect(log.observe([.playbackDidFinish(.playbackError, refused)], at: at(2)).count == 2)
+        let errors = log.errorLog.events
+        #expect(errors.map(\.statusCode) == [404, nil])
+        #expect(errors.map(\.domain) == ["HTTP", "MediaEngine"])
+        #expect(errors.allSatisfy { !"\($0)".contains("pw") })
+        let text = log.errorLog.extendedLogFileFormat
+        #expect(text.hasPrefix("#Version: 1.0\n#Software: swift-media-engine error log\n#Fields: date\ttime\ts-ip"))
+        #expect(text.split(separator: "\n").count == 5)
+        #expect(text.contains("\t404\t\"HTTP\"\t\"HTTP 404\""))
+    }
+
+    @Test("the indicated bitrate: the container's tag, else the announced size over the duration")
+    func indicatedBitrate() {
+        var log = NetworkLogRecorder()
+        _ = log.sessionBegan(id: "p-1", uri: "http://h/m.mp4")
+        _ = log.responseArrived(
+            HTTPResponse(uri: "http://h/m.mp4", statusCode: 200, headers: ["Content-Length": "250000"]), at: at(0))
+        log.movieKnown(duration: .seconds(2), tags: [:])
+        #expect(log.accessLog(at: at(1)).events[0].indicatedBitrate == 1_000_000)
+        #expect(log.accessLog(at: at(1)).events[0].numberOfMediaRequests == 1)
+        _ = log.sessionBegan(id: "p-2", uri: "http://h/m.mp4")
+        log.movieKnown(duration: .seconds(2), tags: ["bitrate": "64000"])
+        #expect(log.accessLog(at: at(1)).events[1].indicatedBitrate == 64000)
+    }
+
+    @Test("the W3C text quotes URIs and comments, doubles quotes, and writes - for the unknown")
+    func extendedFormat() {
+        var event = AccessLogEvent(playbackSessionID: "p-1", uri: "http://h/a \"b\".mp4")
+        event.bytesTransferred = 1234
+        let text = AccessLog(events: [event]).extendedLogFileFormat
+        let row = text.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(row.hasPrefix("-\t-\t-\t\"http://h/a \"\"b\"\".mp4\"\t\"p-1\"\t0.000\t0\t1234\t-\t-\t0\t0\t0"))
+    }
+}

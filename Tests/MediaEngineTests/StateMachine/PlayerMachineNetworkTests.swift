@@ -1,0 +1,164 @@
+import Testing
+
+@testable import MediaEngine
+
+/// Network movies in the state machine: buffering before the start, load states, source type
+/// from the content, and a server's challenge answered once.
+@Suite("Player machine: network")
+struct PlayerMachineNetworkTests {
+    /// A network source that answers a challenge with a copy of itself (marked) when it may.
+    struct ChallengedSource: MediaSource {
+        var uri = "http://example.test/a.mp4"
+        var sourceType = MovieSourceType.unknown
+        var answers = true
+        var answered = false
+        func answering(_ challenge: AuthenticationChallenge) -> (any MediaSource)? {
+            guard answers, !answered else { return nil }
+            var copy = self
+            copy.answered = true
+            return copy
+        }
+    }
+
+    static let challenge = HTTPResponse(
+        uri: "http://example.test/a.mp4", statusCode: 401, headers: ["WWW-Authenticate": "Basic realm=\"Movies\""])
+    static let unauthorized = PipelineFailure(
+        domain: .resource, code: 0, message: "Unauthorized", elementName: "source", factoryName: "souphttpsrc",
+        httpStatusCode: 401)
+
+    @Test("a network movie prepared with too little buffered waits, interrupted, and plays at 100 %")
+    func autoplayWaitsForBuffering() {
+        var h = MachineHarness(source: ChallengedSource(), autoplay: true)
+        _ = h.feed { $0.prepare() }
+        h.feed { _ = $0.pipelineBuilt(session: 1) }
+        h.feed { $0.buffering(session: 1, percent: 30, stats: BufferingStats()) }
+        h.feed { $0.asyncDone(session: 1, facts: MachineHarness.facts) }
+        var (events, actions) = h.take()
+        #expect(events.contains(.loadStateChanged([.playable, .stalled])))
+        #expect(events.contains(.playbackStateChanged(.interrupted)))
+        #expect(!actions.contains("play 1"))
+        h.feed { $0.buffering(session: 1, percent: 100, stats: BufferingStats()) }
+        (events, actions) = h.take()
+        #expect(events == [.loadStateChanged(.playable)])
+        #expect(actions == ["useResumeThreshold 1", "play 1"])
+    }
+
+    @Test("play() on a prepared network movie that is short of data waits for buffering")
+    func playWaitsForBuffering() {
+        var h = MachineHarness(source: ChallengedSource())
+        h.prepared()
+        h.feed { $0.buffering(session: 1, percent: 50, stats: BufferingStats()) }
+        _ = h.take()
+        let wait = h.feed { $0.play() }
+        guard case .wait = wait else {
+            Issue.record("play() did not wait: \(wait)")
+            return
+        }
+        #expect(h.take().actions.isEmpty)
+        #expect(h.machine.playbackState == .interrupted)
+        h.feed { $0.buffering(session: 1, percent: 100, stats: BufferingStats()) }
+        #expect(h.take().actions.contains("play 1"))
+    }
+
+    @Test("a local file is playthroughOK when prepared and never waits for buffering")
+    func localFile() {
+        var h = MachineHarness()
+        h.prepared()
+        #expect(h.machine.loadState == [.playable, .playthroughOK])
+        #expect(!h.machine.isStarved)
+    }
+
+    @Test("a finished download, or one faster than playback, is playthroughOK; a slower one only playable")
+    func playthrough() {
+        let machine = PlayerMachine(
+            source: ChallengedSource(), videoSink: NullVideoSink(), audioOutput: .automatic, seqnums: { 1 })
+        #expect(
+            machine.loadStateWhenBuffered(BufferingStats(mode: .download, remaining: .zero)) == [
+                .playable, .playthroughOK,
+            ])
+        #expect(
+            machine.loadStateWhenBuffered(BufferingStats(averageIn: 300, averageOut: 200)) == [
+                .playable, .playthroughOK,
+            ])
+        #expect(machine.loadStateWhenBuffered(BufferingStats(averageIn: 100, averageOut: 200)) == .playable)
+        #expect(machine.loadStateWhenBuffered(BufferingStats()) == .playable)
+    }
+
+    @Test("the content's type settles an unknown source type: a manifest is a stream, the rest a file")
+    func sourceTypeFromContent() {
+        var h = MachineHarness(source: ChallengedSource())
+        _ = h.feed { $0.prepare() }
+        h.feed { _ = $0.pipelineBuilt(session: 1) }
+        h.feed { $0.streamTypeFound(session: 1, caps: "application/x-hls") }
+        #expect(h.machine.sourceType == .streaming)
+        var file = MachineHarness(source: ChallengedSource())
+        _ = file.feed { $0.prepare() }
+        file.feed { _ = $0.pipelineBuilt(session: 1) }
+        file.feed { $0.streamTypeFound(session: 1, caps: "video/quicktime, variant=iso") }
+        #expect(file.machine.sourceType == .file)
+    }
+
+    @Test("a 401 with a challenge is answered once in the same pipeline; a second 401 is unauthorized")
+    func challengeAnsweredOnce() {
+        var h = MachineHarness(source: ChallengedSource())
+        _ = h.feed { $0.prepare() }
+        h.feed { _ = $0.pipelineBuilt(session: 1) }
+        _ = h.take()
+        h.feed { $0.httpResponseArrived(session: 1, Self.challenge) }
+        h.feed { $0.pipelineError(session: 1, Self.unauthorized, position: nil) }
+        var (events, actions) = h.take()
+        #expect(events.isEmpty)
+        #expect(actions == ["reload 1 epoch 1", "scheduleTimeout 1 epoch 1"])
+        #expect((h.machine.source as? ChallengedSource)?.answered == true)
+        h.feed { $0.epochMarkerArrived(session: 1, epoch: 1) }
+        h.feed { $0.httpResponseArrived(session: 1, Self.challenge) }
+        h.feed { $0.pipelineError(session: 1, Self.unauthorized, position: nil) }
+        (events, actions) = h.take()
+        #expect(actions == ["close 1", "resume 1 unauthorized"])
+        guard case .playbackDidFinish(.playbackError, let error) = events.last else {
+            Issue.record("no finish: \(events)")
+            return
+        }
+        #expect(error?.code == .unauthorized && error?.httpStatusCode == 401)
+    }
+
+    @Test("a source with no credential for the challenge fails at once with unauthorized")
+    func challengeUnanswered() {
+        var h = MachineHarness(source: ChallengedSource(answers: false))
+        _ = h.feed { $0.prepare() }
+        h.feed { _ = $0.pipelineBuilt(session: 1) }
+        h.feed { $0.httpResponseArrived(session: 1, Self.challenge) }
+        h.feed { $0.pipelineError(session: 1, Self.unauthorized, position: nil) }
+        #expect(h.machine.lastError?.code == .unauthorized)
+        #expect(h.machine.phase == .idle)
+    }
+
+    @Test("WWW-Authenticate headers: Digest preferred, realms with escaped quotes, unknown schemes skipped")
+    func challengeParsing() {
+        let offers = AuthenticationChallenge.challenges(
+            in: #"Negotiate abc==, Basic realm="A \"quoted\" realm", Digest realm="D", qop="auth", nonce="x,y""#)
+        #expect(offers.map(\.method) == [.basic, .digest])
+        #expect(offers.first?.realm == #"A "quoted" realm"#)
+        let response = HTTPResponse(
+            uri: "https://user:pw@Example.test:8443/m.mp4", statusCode: 401,
+            headers: ["www-authenticate": #"Basic realm="B", Digest realm="D", nonce="n""#])
+        let challenge = AuthenticationChallenge(response)
+        #expect(
+            challenge?.protectionSpace
+                == ProtectionSpace(host: "example.test", port: 8443, scheme: "https", realm: "D", method: .digest))
+        #expect(
+            challenge?.uri == "https://example.test:8443/m.mp4" || challenge?.uri == "https://Example.test:8443/m.mp4")
+        for garbage in ["", "Basic", "realm=", "\"\"\"", ",,,", "Basic realm=\"unterminated"] {
+            _ = AuthenticationChallenge.challenges(in: garbage)  // never traps
+        }
+    }
+
+    @Test("user information is removed from every URI in a text")
+    func redaction() {
+        #expect(
+            URIRedaction.redacting("GET http://u:p@h/x failed, see https://a@b:1/y")
+                == "GET http://h/x failed, see https://b:1/y")
+        #expect(URIRedaction.redacting("mail me@host, no URI") == "mail me@host, no URI")
+        #expect(URIRedaction.redacting("http://h/a@b") == "http://h/a@b")
+    }
+}
