@@ -30,6 +30,8 @@ final class PlayerCore: Sendable {
         var ownWindow: PlayerWindow?
         /// The own window's frame before it went fullscreen.
         var windowedFrame: ViewRect?
+        /// The one-shot timer of the next timed metadata item (``PlayerMachine/Action/scheduleTimedMetadata(session:after:)``).
+        var timedMetadataTimer: DispatchWorkItemBox?
     }
 
     let state: Locked<Owned>
@@ -149,6 +151,8 @@ final class PlayerCore: Sendable {
             case .cancelScanTimer:
                 owned.scanTimer?.cancel()
                 owned.scanTimer = nil
+            case .scheduleTimedMetadata(let id, let wait):
+                scheduleTimedMetadataTick(session: id, after: wait, owned: &owned)
             case .build(let build):
                 executor.enqueue { [self] in start(build) }
             case .scheduleTimeout(let id, let epoch):
@@ -164,7 +168,10 @@ final class PlayerCore: Sendable {
                 executor.enqueue { [self] in run(action, on: session) }
             }
         }
-        if rearm { timeObservers.playbackChanged(self) }
+        if rearm {
+            timeObservers.playbackChanged(self)
+            lookAtTimedMetadata()
+        }
     }
 
     /// Performs one pipeline action, on the player's thread.
@@ -202,7 +209,8 @@ final class PlayerCore: Sendable {
             }
         case .watchForStalledDemuxer:
             watchForStalledDemuxer(session)
-        case .build, .scheduleTimeout, .startScanTimer, .cancelScanTimer, .resume, .rearmTimeObservers:
+        case .build, .scheduleTimeout, .startScanTimer, .cancelScanTimer, .resume, .rearmTimeObservers,
+            .scheduleTimedMetadata:
             break  // Performed under the lock.
         }
     }
