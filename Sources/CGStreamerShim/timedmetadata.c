@@ -516,6 +516,47 @@ static void on_id3demux_pad_added(GstElement *demuxer, GstPad *pad, gpointer use
     }
 }
 
+// MARK: Packed audio read by a parser
+
+/// A buffer entering aacparse that starts with an ID3 tag: GStreamer 1.22's typefinder takes an
+/// .aac file (or an HLS packed-audio segment) that begins with an ID3 tag for AAC straight away
+/// (it looks past the tag), so no id3demux is plugged and aacparse skips the tag unread. The tag
+/// is where its audio starts: the buffer's time through a TIME segment when it has one (pushed
+/// segments), otherwise the stream's start for the buffer at byte 0 (a file read in pull mode).
+static GstPadProbeReturn on_packed_audio_buffer(GstPad *pad, GstPadProbeInfo *info, gpointer user_data) {
+    (void)user_data;
+    GstBuffer *buffer = GST_PAD_PROBE_INFO_BUFFER(info);
+    guint8 magic[4];
+    if (!buffer || gst_buffer_extract(buffer, 0, magic, 4) != 4 || memcmp(magic, "ID3", 3) != 0) {
+        return GST_PAD_PROBE_OK;
+    }
+    GstSegment segment;
+    guint32 seqnum = 0;
+    guint64 stream_time = GST_CLOCK_TIME_NONE;
+    if (GST_BUFFER_PTS_IS_VALID(buffer) && pad_segment(pad, &segment, &seqnum)) {
+        stream_time = gst_segment_to_stream_time(&segment, GST_FORMAT_TIME, GST_BUFFER_PTS(buffer));
+    } else if (GST_BUFFER_OFFSET(buffer) == 0) {
+        stream_time = 0;
+        seqnum = 0;  // a byte segment's number says nothing about the seek that led here
+    }
+    guint tag_size = gst_tag_get_id3v2_tag_size(buffer);
+    if (stream_time == GST_CLOCK_TIME_NONE || tag_size < 10 || tag_size > gst_buffer_get_size(buffer)) {
+        return GST_PAD_PROBE_OK;
+    }
+    GstTagList *tags = gst_tag_list_from_id3v2_tag(buffer);
+    GstElement *parser = gst_pad_get_parent_element(pad);
+    if (tags && parser) {
+        post_timed_metadata(parser, tags, stream_time, seqnum, magic[3]);
+    }
+    if (tags) {
+        gst_tag_list_unref(tags);
+    }
+    if (parser) {
+        gst_object_unref(parser);
+    }
+    return GST_PAD_PROBE_OK;
+}
+
 // MARK: decodebin
 
 /// decodebin's autoplug-continue: a KLV stream (what the rewritten ID3 streams are, and real KLV
@@ -540,6 +581,12 @@ void me_watch_timed_metadata(GstElement *element) {
     }
     if (g_str_equal(factory, "tsdemux")) {
         watch_tsdemux(element);
+    } else if (g_str_equal(factory, "aacparse")) {
+        GstPad *sink = gst_element_get_static_pad(element, "sink");
+        if (sink) {
+            gst_pad_add_probe(sink, GST_PAD_PROBE_TYPE_BUFFER, on_packed_audio_buffer, NULL, NULL);
+            gst_object_unref(sink);
+        }
     } else if (g_str_equal(factory, "id3demux")) {
         g_signal_connect(element, "pad-added", G_CALLBACK(on_id3demux_pad_added), NULL);
     } else if (g_str_equal(factory, "decodebin")) {

@@ -137,7 +137,7 @@ public enum TimedMetadataTransportStream {
     }
 
     /// CRC-32/MPEG-2.
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+    public static func crc32(_ bytes: [UInt8]) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
         for byte in bytes {
             crc ^= UInt32(byte) << 24

@@ -62,7 +62,7 @@ const gchar *me_element_factory_name(GstElement *element);
 /// sent, so an ASYNC_DONE before it on the bus (a pause's, say) is known not to be the seek's.
 #define ME_MESSAGE_SEEK_PREFIX "me-seek-"
 /// ID3 tags found in the stream with their time (fields "tags" (GstTagList), "stream-time" (guint64),
-/// "seqnum" (the segment's), "id3-version"): see me_watch_timed_metadata.
+/// "seqnum" (the segment's; 0 unknown), "id3-version"): see me_watch_timed_metadata.
 #define ME_MESSAGE_TIMED_METADATA "me-timed-metadata"
 
 gboolean me_post_application_message(GstElement *element, const gchar *name);

@@ -17,7 +17,7 @@ enum BusMessage: Sendable {
     case tags([String: String])
     /// The items of an ID3 tag the stream carries (a TS metadata stream, the start of packed
     /// audio), at their presentation time, read in the segment numbered `seqnum`.
-    case timedMetadata(items: [TimedMetadataItem], time: Duration, seqnum: UInt32)
+    case timedMetadata(items: [TimedMetadataItem], time: Duration, seqnum: UInt32?)
     case buffering(percent: Int)
     /// decodebin found no element for a stream.
     case missingPlugin(description: String, caps: String?)
@@ -155,7 +155,8 @@ enum BusMessage: Sendable {
         let version = Int(structure.uint("id3-version") ?? 4)
         let items = TimedMetadataItem.items(
             id3Tags: list.assumingMemoryBound(to: GstTagList.self), version: version, at: time)
-        let seqnum = UInt32(truncatingIfNeeded: structure.uint("seqnum") ?? 0)
+        // GST_SEQNUM_INVALID (0): a segment without a seek's number.
+        let seqnum = structure.uint("seqnum").map { UInt32(truncatingIfNeeded: $0) }.flatMap { $0 == 0 ? nil : $0 }
         return .timedMetadata(items: items, time: time, seqnum: seqnum)
     }
 
