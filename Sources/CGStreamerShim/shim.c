@@ -57,6 +57,7 @@ static void on_have_type(GstElement *typefind, guint probability, GstCaps *caps,
 
 static void on_deep_element_added(GstBin *bin, GstBin *sub_bin, GstElement *element, gpointer user_data) {
     (void)bin; (void)sub_bin; (void)user_data;
+    me_watch_timed_metadata(element);
     const gchar *factory = me_element_factory_name(element);
     if (factory && g_str_equal(factory, "typefind")) {
         g_signal_connect(element, "have-type", G_CALLBACK(on_have_type), NULL);

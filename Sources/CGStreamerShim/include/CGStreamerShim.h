@@ -63,6 +63,9 @@ const gchar *me_element_factory_name(GstElement *element);
 /// Followed by a seek's sequence number: "me-seek-41" is posted just before that flushing seek is
 /// sent, so an ASYNC_DONE before it on the bus (a pause's, say) is known not to be the seek's.
 #define ME_MESSAGE_SEEK_PREFIX "me-seek-"
+/// ID3 tags found in the stream with their time (fields "tags" (GstTagList), "stream-time" (guint64),
+/// "seqnum" (the segment's; 0 unknown), "id3-version"): see me_watch_timed_metadata.
+#define ME_MESSAGE_TIMED_METADATA "me-timed-metadata"
 
 gboolean me_post_application_message(GstElement *element, const gchar *name);
 
@@ -356,3 +359,22 @@ void me_transfer_counter_reset(MeTransferCounter *counter);
 void me_transfer_counter_read(MeTransferCounter *counter, guint64 *bytes, gdouble *seconds);
 /// Frees the counter once no probe can call it (each probe holds a reference).
 void me_transfer_counter_unref(MeTransferCounter *counter);
+
+// MARK: Timed metadata (timedmetadata.c)
+/// Called for every element added anywhere in a player's pipeline: on a tsdemux, makes an ID3
+/// timed-metadata stream (PMT stream type 0x15) visible and posts ME_MESSAGE_TIMED_METADATA for
+/// each ID3 tag it carries, at the tag's presentation time, as the demuxer reads it; on an
+/// id3demux, posts the tag at the start of packed audio; on a decodebin, keeps KLV streams
+/// (which the rewritten ID3 streams look like to tsdemux) from being reported as a missing plugin.
+void me_watch_timed_metadata(GstElement *element);
+/// Rewrites, in one 188-byte TS packet holding a whole PMT section with an intact CRC, each
+/// entry of an ID3 metadata stream (stream type 0x15 described by a metadata or registration
+/// descriptor 'ID3 ') into a private stream (0x06) registered 'KLVA', which tsdemux 1.22 exposes,
+/// and recomputes the CRC. Writes the rewritten streams' PIDs to `pids` (up to `capacity`) and
+/// returns how many; 0, the packet untouched, for any other packet, however malformed.
+int me_ts_rewrite_id3_pmt(guint8 *packet, guint16 *pids, int capacity);
+/// gst_tag_to_id3_tag: the ID3v2 frame ID of a GStreamer tag ("title" -> "TIT2"), or NULL.
+const gchar *me_tag_to_id3_frame(const gchar *tag);
+/// GST_TYPE_TAG_LIST and GST_TYPE_SAMPLE (macros).
+GType me_type_tag_list(void);
+GType me_type_sample(void);

@@ -15,6 +15,9 @@ enum BusMessage: Sendable {
     case warning(PipelineFailure)
     case durationChanged
     case tags([String: String])
+    /// The items of an ID3 tag the stream carries (a TS metadata stream, the start of packed
+    /// audio), at their presentation time, read in the segment numbered `seqnum`.
+    case timedMetadata(items: [TimedMetadataItem], time: Duration, seqnum: UInt32?)
     case buffering(percent: Int, stats: BufferingStats)
     /// An HTTP source element reported a server's answer (or that none came).
     case httpResponse(HTTPResponse)
@@ -154,6 +157,9 @@ enum BusMessage: Sendable {
                 self = .stateChangeFailed
             case ME_MESSAGE_SOURCE_SETTINGS_FAILED:
                 self = .sourceSettingsFailed
+            case ME_MESSAGE_TIMED_METADATA:
+                guard let timed = Self.timedMetadata(in: structure) else { return nil }
+                self = timed
             case ME_MESSAGE_BUS_STOP:
                 self = .stopBusThread
             case ME_MESSAGE_DOWNLOAD_COMPLETE:
@@ -195,6 +201,21 @@ enum BusMessage: Sendable {
         return HTTPResponse(
             uri: structure.string("uri") ?? "", redirectedURI: structure.string("redirection-uri"),
             statusCode: Int(structure.uint("http-status-code") ?? 0), headers: headers)
+    }
+
+    /// The items of an ME_MESSAGE_TIMED_METADATA message (posted by `timedmetadata.c`).
+    private static func timedMetadata(in structure: Structure) -> BusMessage? {
+        guard let streamTime = structure.uint64("stream-time"),
+            let time = Duration(clockTime: GstClockTime(streamTime)),
+            let value = gst_structure_get_value(structure.pointer, "tags"), me_value_type(value) == me_type_tag_list(),
+            let list = g_value_get_boxed(value)
+        else { return nil }
+        let version = Int(structure.uint("id3-version") ?? 4)
+        let items = TimedMetadataItem.items(
+            id3Tags: list.assumingMemoryBound(to: GstTagList.self), version: version, at: time)
+        // GST_SEQNUM_INVALID (0): a segment without a seek's number.
+        let seqnum = structure.uint("seqnum").map { UInt32(truncatingIfNeeded: $0) }.flatMap { $0 == 0 ? nil : $0 }
+        return .timedMetadata(items: items, time: time, seqnum: seqnum)
     }
 
     private static func tags(in message: Message) -> [String: String] {

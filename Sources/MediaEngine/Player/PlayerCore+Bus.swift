@@ -51,7 +51,11 @@ extension PlayerCore {
             let duration = session.duration
             apply { $0.durationChanged(session: id, duration: duration) }
         case .tags(let tags):
-            apply { $0.tagsArrived(session: id, tags) }
+            let position = read { $0.phase == .prepared || $0.isICYStream } ? session.position : nil
+            apply { $0.tagsArrived(session: id, tags, position: position) }
+        case .timedMetadata(let items, let time, let seqnum):
+            let position = read { $0.phase == .prepared } ? session.position : nil
+            apply { $0.timedMetadataArrived(session: id, items, time: time, seqnum: seqnum, position: position) }
         case .buffering(let percent, let stats):
             apply { $0.buffering(session: id, percent: percent, stats: stats) }
         case .httpResponse(let response):

@@ -34,6 +34,8 @@ final class PlayerCore: Sendable {
         var networkLog = NetworkLogRecorder()
         /// Frames each video element dropped (its latest QoS report), for the access log.
         var droppedFrames: [String: Int] = [:]
+        /// The one-shot timer of the next timed metadata item (``PlayerMachine/Action/scheduleTimedMetadata(session:after:)``).
+        var timedMetadataTimer: DispatchWorkItemBox?
     }
 
     let state: Locked<Owned>
@@ -155,6 +157,8 @@ final class PlayerCore: Sendable {
             case .cancelScanTimer:
                 owned.scanTimer?.cancel()
                 owned.scanTimer = nil
+            case .scheduleTimedMetadata(let id, let wait):
+                scheduleTimedMetadataTick(session: id, after: wait, owned: &owned)
             case .build(let build):
                 executor.enqueue { [self] in start(build) }
             case .scheduleTimeout(let id, let epoch):
@@ -170,7 +174,10 @@ final class PlayerCore: Sendable {
                 executor.enqueue { [self] in run(action, on: session) }
             }
         }
-        if rearm { timeObservers.playbackChanged(self) }
+        if rearm {
+            timeObservers.playbackChanged(self)
+            lookAtTimedMetadata()
+        }
     }
 
     /// Performs one pipeline action, on the player's thread.
@@ -210,7 +217,8 @@ final class PlayerCore: Sendable {
             watchForStalledDemuxer(session)
         case .useResumeThreshold:
             session.useResumeThreshold()
-        case .build, .scheduleTimeout, .startScanTimer, .cancelScanTimer, .resume, .rearmTimeObservers:
+        case .build, .scheduleTimeout, .startScanTimer, .cancelScanTimer, .resume, .rearmTimeObservers,
+            .scheduleTimedMetadata:
             break  // Performed under the lock.
         }
     }

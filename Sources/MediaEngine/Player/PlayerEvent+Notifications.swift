@@ -48,7 +48,11 @@ extension Notification.Name {
     public static let moviePlayerDidExitFullscreen = Notification.Name("MoviePlayerDidExitFullscreenNotification")
     /// A time observer fired (periodic or boundary).
     public static let moviePlayerTimeObserverDidFire = Notification.Name("MoviePlayerTimeObserverDidFireNotification")
-    /// New metadata arrived (MPMoviePlayerTimedMetadataUpdatedNotification).
+    /// The movie's metadata became known or grew (``PlayerEvent/metadataAvailable(_:)``).
+    public static let movieMetadataAvailable = Notification.Name("MovieMetadataAvailableNotification")
+    /// Playback reached timed metadata (``PlayerEvent/timedMetadataChanged(_:)``;
+    /// MPMoviePlayerTimedMetadataUpdatedNotification): the items under
+    /// ``MoviePlayer/timedMetadataUserInfoKey``.
     public static let moviePlayerTimedMetadataUpdated = Notification.Name(
         "MoviePlayerTimedMetadataUpdatedNotification")
     /// An overlay could not draw and is skipped (``PlayerEvent/overlayFailed(_:_:)``).
@@ -90,6 +94,9 @@ extension MoviePlayer {
     public static let thumbnailTimeUserInfoKey = "MoviePlayerThumbnailTimeKey"
     /// The userInfo key of a failed thumbnail's ``MediaError`` (MPMoviePlayerThumbnailErrorKey).
     public static let thumbnailErrorUserInfoKey = "MoviePlayerThumbnailErrorKey"
+    /// The userInfo key of a timed-metadata notification's items, a `[TimedMetadataItem]`
+    /// (MPMoviePlayerTimedMetadataUserInfoKey).
+    public static let timedMetadataUserInfoKey = "MPMoviePlayerTimedMetadataUserInfoKey"
 }
 
 extension PlayerEvent {
@@ -116,7 +123,8 @@ extension PlayerEvent {
         case .willExitFullscreen: .moviePlayerWillExitFullscreen
         case .didExitFullscreen: .moviePlayerDidExitFullscreen
         case .periodicTime, .boundaryTimeReached: .moviePlayerTimeObserverDidFire
-        case .metadataAvailable: .moviePlayerTimedMetadataUpdated
+        case .metadataAvailable: .movieMetadataAvailable
+        case .timedMetadataChanged: .moviePlayerTimedMetadataUpdated
         case .playbackDidFinish: .moviePlayerPlaybackDidFinish
         case .overlayFailed: .moviePlayerOverlayDidFail
         case .overlayRegionActivated: .moviePlayerOverlayRegionActivated
@@ -141,6 +149,7 @@ extension PlayerEvent {
             case .failure(let error): info[MoviePlayer.thumbnailErrorUserInfoKey] = error
             }
         }
+        if case .timedMetadataChanged(let items) = self { info[MoviePlayer.timedMetadataUserInfoKey] = items }
         if case .playbackDidFinish(let reason, let error) = self {
             info[MoviePlayer.finishReasonUserInfoKey] = reason
             if let error { info[MoviePlayer.errorUserInfoKey] = error }

@@ -45,8 +45,13 @@ public enum PlayerEvent: Sendable, Hashable, CustomStringConvertible {
     case periodicTime(TimeObserver, Duration)
     /// Playback crossed one of a boundary time observer's times.
     case boundaryTimeReached(TimeObserver, Duration)
-    /// The movie's metadata (title, codecs, ...) became known or grew (MPMoviePlayerTimedMetadataUpdatedNotification).
+    /// The movie's metadata (title, codecs, ...) became known or grew.
     case metadataAvailable([String: String])
+    /// Playback reached timed metadata (an ID3 tag of a TS metadata stream or of packed audio, an
+    /// ICY stream title, a tag that changed while playing): the items of that moment, now
+    /// ``MoviePlayer/timedMetadata``, one event per presentation time, in order. An empty list: a
+    /// seek, a stop or a new movie left the earlier items behind (MPMoviePlayerTimedMetadataUpdatedNotification).
+    case timedMetadataChanged([TimedMetadataItem])
     /// Playback finished, with the reason and, for ``FinishReason/playbackError``, the error
     /// (MPMoviePlayerPlaybackDidFinishNotification).
     case playbackDidFinish(FinishReason, MediaError?)
@@ -94,6 +99,8 @@ public enum PlayerEvent: Sendable, Hashable, CustomStringConvertible {
         case .periodicTime(let observer, let time): "periodicTime(\(observer), \(time.exactDescription))"
         case .boundaryTimeReached(let observer, let time): "boundaryTimeReached(\(observer), \(time.exactDescription))"
         case .metadataAvailable(let tags): "metadataAvailable(\(tags.count) tags)"
+        case .timedMetadataChanged(let items):
+            "timedMetadataChanged(\(items.map(\.description).joined(separator: ", ")))"
         case .playbackDidFinish(let reason, let error):
             error.map { "playbackDidFinish(\(reason), \($0.code))" } ?? "playbackDidFinish(\(reason))"
         case .overlayFailed(let id, let error): "overlayFailed(\(id), \(error.code))"

@@ -32,6 +32,9 @@ extension PlayerMachine {
         /// Start (or restart) the timer that raises a scan's rate, and stop it.
         case startScanTimer
         case cancelScanTimer
+        /// Look at the position again after this long (wall clock) and report it with
+        /// ``PlayerMachine/timedMetadataTick(session:position:)``; replaces the previous such request.
+        case scheduleTimedMetadata(session: Int, after: Duration)
         /// Complete a waiting command.
         case resume(waiter: Int, Result<Void, MediaError>)
         /// Playback started, stopped, moved or changed speed: time observers re-arm.
@@ -77,6 +80,8 @@ extension PlayerMachine.Action: CustomStringConvertible {
         case .useResumeThreshold(let session): "useResumeThreshold \(session)"
         case .startScanTimer: "startScanTimer"
         case .cancelScanTimer: "cancelScanTimer"
+        case .scheduleTimedMetadata(let session, let wait):
+            "scheduleTimedMetadata \(session) after \(wait.formattedSeconds)"
         case .resume(let waiter, .success): "resume \(waiter)"
         case .resume(let waiter, .failure(let error)): "resume \(waiter) \(error.code)"
         case .rearmTimeObservers: "rearmTimeObservers"

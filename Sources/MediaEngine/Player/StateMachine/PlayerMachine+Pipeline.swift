@@ -111,6 +111,7 @@ extension PlayerMachine {
     mutating func streamTypeFound(session: Int, caps: String) {
         guard accepts(session) else { return }
         errorContext.streamCaps = caps
+        if caps.hasPrefix("application/x-icy") { isICYStream = true }
         guard StreamTypePolicy.isPlayable(caps) else {
             let type = StreamTypePolicy.mediaType(of: caps)
             pipelineFailed(
@@ -147,9 +148,11 @@ extension PlayerMachine {
         setDuration(duration)
     }
 
-    mutating func tagsArrived(session: Int, _ tags: [String: String]) {
+    mutating func tagsArrived(session: Int, _ tags: [String: String], position: Duration? = nil) {
         guard accepts(session) else { return }
+        let previous = metadata
         mergeMetadata(tags)
+        timedTagsArrived(tags, previous: previous, position: position)
     }
 
     /// Buffering (network streams): below 100 % a playing movie pauses, is `interrupted` and

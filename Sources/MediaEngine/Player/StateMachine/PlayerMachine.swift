@@ -57,6 +57,10 @@ struct PlayerMachine {
     var videoDecoder: String?
     var sourceType = MovieSourceType.unknown
     var metadata: [String: String] = [:]
+    /// Timed metadata read from the stream: what waits for its time, and what was handed out last.
+    var timedMetadata = TimedMetadataQueue()
+    /// The stream is an ICY (Shoutcast) stream: its title tag is its StreamTitle.
+    var isICYStream = false
     /// Where playback was when the pipeline last went away (or the end, after the end).
     var lastPosition = Duration.zero
     var lastError: MediaError?
@@ -150,6 +154,8 @@ struct PlayerMachine {
     }
 
     mutating func perform(_ action: Action) {
+        // Every seek reaches the pipeline through here: the timed metadata read before it may be stale.
+        if case .seek(_, let plan, let seqnum) = action { timedMetadataSeekSent(seqnum: seqnum, plan: plan) }
         output.actions.append(action)
     }
 
@@ -265,6 +271,8 @@ struct PlayerMachine {
         mediaTypes = []
         videoDecoder = nil
         metadata = [:]
+        if timedMetadata.reset() { publish(.timedMetadataChanged([])) }
+        isICYStream = false
         lastError = nil
         atEnd = false
         lastPosition = .zero
@@ -302,6 +310,7 @@ struct PlayerMachine {
         setReadyForDisplay(false)
         setPrepared(false)
         setLoadState(.unknown)
+        if timedMetadata.reset() { publish(.timedMetadataChanged([])) }
         if let reason { publish(.playbackDidFinish(reason, error)) }
         failWaiters(error ?? MediaError(.cancelled, "playback was stopped"))
         perform(.rearmTimeObservers)
