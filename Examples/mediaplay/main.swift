@@ -1,8 +1,8 @@
 // {file | http(s) URL} ! playbin ! {null | frames | any registered sink}
 //
 // Plays a movie (a file, a web server's movie, an HLS or DASH stream) to a video sink chosen by
-// name and prints a progress line, and for network streams the load state and stalls as they
-// happen.
+// name and prints a progress line, timed metadata (ID3 in the stream, ICY titles) as playback
+// reaches it, and for network streams the load state and stalls as they happen.
 // Usage: mediaplay [--sink NAME[:key=value,...]] [--list-sinks] [--user USER:PASSWORD]
 //                  [--header 'NAME: VALUE'] [--cookie NAME=VALUE] [--ca-file PEM] FILE|URL
 import FileSource
@@ -131,6 +131,8 @@ for await event in events {
         print("  load state: \(state)")
     case .playbackStateChanged(.interrupted):
         print("  stalled: waiting for the network")
+    case .timedMetadataChanged(let items):
+        for item in items { print("  metadata: \(item)") }
     default:
         break
     }

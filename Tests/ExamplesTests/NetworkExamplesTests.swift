@@ -1,0 +1,70 @@
+import Foundation
+import MediaTestSupport
+import Testing
+
+/// The examples on network movies and timed metadata, run as a user would: URLs, curl's
+/// flags, error lines with the HTTP status, metadata printed as playback reaches it.
+@Suite("Examples on the network")
+struct NetworkExamplesTests {
+    @Test("mediaprobe takes an http URL, sends --header and --cookie, and reports a 404 with its status")
+    func probeURL() async throws {
+        let folder = try TestMedia.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.copyItem(
+            at: try await TestMedia.url(for: TestMedia.bars), to: folder.appendingPathComponent("movie.mp4"))
+        let server = try await LoopbackHTTPServer(serving: folder)
+        let probe = BuildProducts.executable("mediaprobe")
+        let result = try await ProcessRunner.run(
+            probe, ["--header", "X-Test: yes", "--cookie", "session=abc", server.url("movie.mp4")])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("file:        \(server.url("movie.mp4"))"))
+        #expect(result.standardOutput.contains("duration:    2.000 s"))
+        #expect(result.standardOutput.contains("source type: file"))
+        let missing = try await ProcessRunner.run(probe, [server.url("missing.mp4")])
+        #expect(missing.status == 1)
+        #expect(missing.standardError.hasPrefix("mediaprobe: fileNotFound (HTTP 404): "), "\(missing.standardError)")
+        let badHeader = try await ProcessRunner.run(probe, ["--header", "no colon", server.url("movie.mp4")])
+        #expect(badHeader.status == 2)
+        #expect(badHeader.standardError.contains("a header is 'NAME: VALUE'"))
+        _ = server
+    }
+
+    @Test("mediaprobe names a refused connection and never prints a URL's password")
+    func probeRefused() async throws {
+        let result = try await ProcessRunner.run(
+            BuildProducts.executable("mediaprobe"), ["http://user:hunter2@127.0.0.1:1/movie.mp4"])
+        #expect(result.status == 1)
+        #expect(result.standardError.hasPrefix("mediaprobe: connectionRefused: "), "\(result.standardError)")
+        #expect(!result.standardError.contains("hunter2"))
+    }
+
+    @Test("mediaplay prints timed metadata as playback reaches it")
+    func playPrintsTimedMetadata() async throws {
+        let folder = try TestMedia.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let movie = try await TimedMetadataMedia.transportStream(
+            with: [
+                (.milliseconds(500), ID3TagWriter.tag([.text("TIT2", "Opening")])),
+                (.milliseconds(1500), ID3TagWriter.tag([.userText(description: "cue", value: "second")])),
+            ], in: folder)
+        let result = try await ProcessRunner.run(
+            BuildProducts.executable("mediaplay"), ["--sink", "null", movie.path])
+        #expect(result.status == 0, "\(result.standardError)")
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        let metadata = lines.filter { $0.hasPrefix("  metadata: ") }
+        #expect(metadata.count == 2, "\(lines)")
+        #expect(metadata.first?.contains("TIT2") == true && metadata.first?.contains("Opening") == true)
+        #expect(metadata.last?.contains("TXXX[cue]") == true && metadata.last?.contains("second") == true)
+        // Printed as playback reaches them: after every progress line of an earlier time, before
+        // every one of a later time (progress lines come every half second).
+        for (line, time) in [(metadata[0], 0.5), (metadata[1], 1.5)] {
+            let index = try #require(lines.firstIndex(of: line))
+            let progress = lines.enumerated().compactMap { offset, text -> (Int, Double)? in
+                guard text.hasSuffix(" s"), let seconds = Double(text.dropLast(2).trimmingCharacters(in: .whitespaces))
+                else { return nil }
+                return (offset, seconds)
+            }
+            #expect(progress.allSatisfy { $0.1 < time - 0.1 ? $0.0 < index : $0.1 > time + 0.1 ? $0.0 > index : true })
+        }
+    }
+}
