@@ -95,3 +95,18 @@ MeProbeResult me_probe_connection(const char *host, int port, int tls, const cha
 }
 
 void me_probe_free_detail(char *detail) { g_free(detail); }
+
+int me_set_tls_authorities(void *element, const char *ca_file, char **error) {
+    *error = NULL;
+    if (!g_object_class_find_property(G_OBJECT_GET_CLASS(element), "tls-database")) return 1;
+    GError *failure = NULL;
+    GTlsDatabase *database = g_tls_file_database_new(ca_file, &failure);
+    if (!database) {
+        *error = g_strdup(failure->message);
+        g_error_free(failure);
+        return 0;
+    }
+    g_object_set(element, "tls-database", database, NULL);
+    g_object_unref(database);
+    return 1;
+}

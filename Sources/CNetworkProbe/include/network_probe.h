@@ -23,6 +23,11 @@ typedef enum {
 MeProbeResult me_probe_connection(
     const char *host, int port, int tls, const char *ca_file, int strict, unsigned timeout_seconds, char **detail);
 
+/// Sets an HTTP source element's `tls-database` to the authorities in `ca_file` (PEM), when the
+/// element has that property (souphttpsrc with libsoup 3 ignores `ssl-ca-file`). Returns 0 with
+/// `*error` set (g_free it) when the file cannot be read, 1 otherwise.
+int me_set_tls_authorities(void *element, const char *ca_file, char **error);
+
 /// Frees a detail sentence of me_probe_connection.
 void me_probe_free_detail(char *detail);
 

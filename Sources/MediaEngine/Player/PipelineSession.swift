@@ -76,7 +76,7 @@ final class PipelineSession: Sendable {
         ])
         self.buffering = BufferingThresholds(playbin: playbin, policy: buffering)
         playbin.set("video-sink", element: videoOutput.bin)
-        sourceSetup = SourceSetup(settings: source.settings)
+        sourceSetup = SourceSetup(source: source)
         keyframes = Locked(KeyframeTimes(source: source))
         sourceSetup.connect(to: playbin)
         me_watch_stream_types(playbin.pointer)
@@ -130,8 +130,7 @@ final class PipelineSession: Sendable {
     /// old movie's late messages can be told apart, and up to `PAUSED` again.
     func reload(_ source: any MediaSource, epoch: Int, holdFirstFrame: Bool) throws(MediaError) {
         executor.assertCurrent("reloading a pipeline")
-        sourceSetup.settings.withLock { $0 = source.settings }
-        sourceSetup.transfer.reset()
+        sourceSetup.replace(with: source)
         keyframes.withLock { $0 = KeyframeTimes(source: source) }
         if holdFirstFrame { videoOutput.firstFrame.hold() }
         instantRates.withLock { $0.flushed() }
@@ -316,13 +315,23 @@ final class SourceSetup: Sendable {
 
     /// The settings of the movie being loaded (replaced when the pipeline is reused).
     let settings: Locked<SourceSettings>
+    /// The source itself, when it configures its element further (``SourceElementConfiguring``).
+    let configuring: Locked<(any SourceElementConfiguring)?>
     /// The first setting that did not fit, reported by the player as the preparation's error.
     let failure = Locked<MediaError?>(nil)
     /// The bytes the source elements delivered (for the access log).
     let transfer = TransferCounter()
 
-    init(settings: SourceSettings) {
-        self.settings = Locked(settings)
+    init(source: any MediaSource) {
+        settings = Locked(source.settings)
+        configuring = Locked(source as? any SourceElementConfiguring)
+    }
+
+    /// Another movie in the same pipeline.
+    func replace(with source: any MediaSource) {
+        settings.withLock { $0 = source.settings }
+        configuring.withLock { $0 = source as? any SourceElementConfiguring }
+        transfer.reset()
     }
 
     func connect(to playbin: Element) {
@@ -350,6 +359,13 @@ final class SourceSetup: Sendable {
                 source.postApplicationMessage(ME_MESSAGE_SOURCE_SETTINGS_FAILED)
                 return
             }
+        }
+        guard let configuring = configuring.withLock({ $0 }) else { return }
+        do {
+            try configuring.configure(sourceElement: UnsafeMutableRawPointer(source.pointer))
+        } catch {
+            failure.withLock { $0 = $0 ?? error }
+            source.postApplicationMessage(ME_MESSAGE_SOURCE_SETTINGS_FAILED)
         }
     }
 }

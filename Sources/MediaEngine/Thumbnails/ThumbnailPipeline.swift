@@ -38,7 +38,7 @@ final class ThumbnailPipeline {
         }
         // The source's settings (headers, credentials, timeouts of an HTTP source) go to the
         // element uridecodebin makes to read it, as the player's do (`SourceSetup`).
-        let setup = SourceSetup(settings: source.settings)
+        let setup = SourceSetup(source: source)
         setup.connect(to: Element(borrowing: me_thumbnailer_decodebin(raw)))
         canceller.attach(raw)
         let result = me_thumbnailer_open(raw, timeout.clockTime)
