@@ -36,7 +36,7 @@ struct HTTPTestServerTests {
         #expect(part.status == 206)
         #expect(part.headers["content-range"] == "bytes 1000-1999/100000")
         #expect(part.body == Self.data[1000..<2000])
-        #expect(try server.accessLog().map(\.range) == ["", "bytes=1000-1999"])
+        #expect(try await server.accessLog(atLeast: 2).map(\.range) == ["", "bytes=1000-1999"])
     }
 
     @Test("/basic/ asks for the Movies realm and serves only the configured user")
@@ -58,7 +58,7 @@ struct HTTPTestServerTests {
             port: port, "/basic/data.bin", headers: [basic("alice:s3cret pass"), "Range: bytes=10-19"])
         #expect(right.status == 206)
         #expect(right.body == Self.data[10..<20])
-        #expect(try server.accessLog().map(\.user) == ["", "alice", "alice"])
+        #expect(try await server.accessLog(atLeast: 3).map(\.user) == ["", "alice", "alice"])
     }
 
     @Test("error statuses, redirect chains, a redirect loop and an HTML page with status 200")
@@ -126,7 +126,7 @@ struct HTTPTestServerTests {
         #expect(file.status == 200)
         #expect(file.body == Self.data)
         #expect(try await RawClient.get(port: port, "/echo-headers/data.bin").status == 403)
-        let logged = try #require(try server.accessLog().first)
+        let logged = try #require(try await server.accessLog(atLeast: 9).first)
         #expect([logged.token, logged.sessionCookie, logged.userAgent] == ["t-1", "s-2", "TestPlayer/1.0"])
     }
 
@@ -184,7 +184,7 @@ struct HTTPTestServerTests {
                 + ["!", "filesink", "location=\(copy.path)"], environment: ["LD_PRELOAD": "libsoup-2.4.so.1"])
         #expect(fetched.status == 0, "\(fetched.standardError)")
         #expect(try Data(contentsOf: copy) == Self.data)
-        #expect(try server.accessLog().filter { $0.scheme == "https" }.map(\.status) == [200])
+        #expect(try await server.accessLog(atLeast: 1).map { [$0.scheme, "\($0.status)"] } == [["https", "200"]])
     }
 
     // MARK: Helpers

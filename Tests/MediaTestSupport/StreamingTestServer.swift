@@ -1,4 +1,9 @@
 import Foundation
+import MediaEngine
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// nginx on loopback offering, from one folder, everything an HTTP streaming test needs from a
 /// real server: plain and HTTPS ports, Range requests, Basic authentication, a throttled path,
@@ -144,16 +149,46 @@ public final class StreamingTestServer: Sendable {
     /// The HTTPS URL (trusted with ``caFile``) for a path.
     public func httpsURL(_ path: String) -> String { "\(httpsBaseURL)/\(path)" }
 
-    /// Every request nginx has finished so far, oldest first (nginx writes a line when it has
-    /// sent the response, so one still being sent is not there yet).
+    /// Every request nginx has logged so far, oldest first. nginx logs a request after it has
+    /// sent the response, so a client can have the whole response before its line is written:
+    /// use ``accessLog(atLeast:)`` to wait for it.
     /// - Throws: When the log cannot be read or a line is not what nginx was told to write.
     /// - Returns: The requests.
     public func accessLog() throws -> [LoggedRequest] {
-        let text = try String(contentsOf: nginx.directory.appendingPathComponent("access.log"), encoding: .utf8)
-        return try text.split(separator: "\n").map {
+        let text = try String(contentsOf: accessLogFile, encoding: .utf8)
+        // Only whole lines: nginx may be writing the next one.
+        return try text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map {
             try JSONDecoder().decode(LoggedRequest.self, from: Data($0.utf8))
         }
     }
+
+    /// The access log once it holds at least `count` requests; waits on inotify for nginx's
+    /// writes, on a thread of its own, for at most 5 s (scaled).
+    /// - Parameter count: How many requests to wait for.
+    /// - Throws: ``TestMediaError`` when fewer are logged in time; what ``accessLog()`` throws.
+    /// - Returns: The requests.
+    public func accessLog(atLeast count: Int) async throws -> [LoggedRequest] {
+        try await OwnThread.run { [self] in
+            let watch = inotify_init1(Int32(IN_CLOEXEC))
+            defer { close(watch) }
+            inotify_add_watch(watch, accessLogFile.path, UInt32(IN_MODIFY))
+            let clock = ContinuousClock()
+            let deadline = clock.now + Duration.seconds(5).scaled
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let log = try accessLog()
+                if log.count >= count { return log }
+                let remaining = deadline - clock.now
+                guard remaining > .zero else {
+                    throw TestMediaError(message: "\(log.count) requests logged, not \(count), within 5 s: \(log)")
+                }
+                var event = pollfd(fd: watch, events: Int16(POLLIN), revents: 0)
+                if poll(&event, 1, Int32(remaining.inSeconds * 1000) + 1) > 0 { _ = read(watch, &buffer, buffer.count) }
+            }
+        }
+    }
+
+    private var accessLogFile: URL { nginx.directory.appendingPathComponent("access.log") }
 
     private static func isSafeInConfiguration(_ value: String) -> Bool {
         !value.contains { "\"'\\$;{}\r\n".contains($0) }
