@@ -6,7 +6,7 @@ import Testing
     import Glibc
 #endif
 
-/// The test servers themselves (``StreamingTestServer``), checked
+/// The test servers themselves (``StreamingTestServer``, ``FaultInjectingServer``), checked
 /// with a raw-socket client that shows every byte and every reset, so the player's tests can
 /// trust what the servers do. Each test stops its servers when its values go away, pass or fail.
 @Suite("HTTP test servers")
@@ -185,6 +185,251 @@ struct HTTPTestServerTests {
         #expect(fetched.status == 0, "\(fetched.standardError)")
         #expect(try Data(contentsOf: copy) == Self.data)
         #expect(try await server.accessLog(atLeast: 1).map { [$0.scheme, "\($0.status)"] } == [["https", "200"]])
+    }
+
+    // MARK: Fault-injecting server
+
+    @Test("the fault-free server answers whole, ranged, unsatisfiable and HEAD requests on one connection")
+    func plainServer() async throws {
+        let server = try FaultInjectingServer(serving: Self.data)
+        let responses = try await OwnThread.run {
+            let client = try RawClient(port: server.port)
+            defer { client.close() }
+            return try [
+                "GET /a.mp4 HTTP/1.1", "GET /a.mp4 HTTP/1.1\r\nRange: bytes=100-199",
+                "GET /a.mp4 HTTP/1.1\r\nRange: bytes=-10",
+                "GET /a.mp4 HTTP/1.1\r\nRange: bytes=99990-200000", "GET /a.mp4 HTTP/1.1\r\nRange: bytes=100000-",
+                "HEAD /a.mp4 HTTP/1.1",
+            ].map { request in
+                try client.send(request + "\r\nHost: 127.0.0.1\r\n\r\n")
+                return try client.readResponse(bodyless: request.hasPrefix("HEAD"))
+            }
+        }
+        #expect(responses.map(\.status) == [200, 206, 206, 206, 416, 200])
+        #expect(responses[0].body == Self.data)
+        #expect(responses[0].headers["content-type"] == "video/mp4")
+        #expect(responses[1].body == Self.data[100..<200])
+        #expect(responses[1].headers["content-range"] == "bytes 100-199/100000")
+        #expect(responses[2].body == Self.data.suffix(10))
+        #expect(responses[3].body == Self.data.suffix(10))
+        #expect(responses[4].headers["content-range"] == "bytes */100000")
+        #expect(responses[5].headers["content-length"] == "100000")
+        #expect(responses[5].body.isEmpty)
+        #expect(server.requests.map(\.status) == [200, 206, 206, 206, 416, 200])
+        #expect(server.requests[1].value(of: "range") == "bytes=100-199")
+    }
+
+    @Test("a reset after N body bytes, once; the next request is served whole")
+    func resetInTheMiddle() async throws {
+        let server = try FaultInjectingServer(serving: Self.data, fault: .resetAfter(bytes: 5000), faultLimit: 1)
+        let first = try await RawClient.get(port: server.port, "/movie.mp4")
+        #expect(first.status == 200)
+        #expect(first.headers["content-length"] == "100000")
+        #expect(first.body == Self.data.prefix(5000))
+        #expect(first.ending == .error(ECONNRESET))
+        let rest = try await RawClient.get(port: server.port, "/movie.mp4", headers: ["Range: bytes=5000-"])
+        #expect(rest.status == 206)
+        #expect(rest.body == Self.data.dropFirst(5000))
+        #expect(rest.ending == .complete)
+        #expect(server.requests.map(\.faulted) == [true, false])
+    }
+
+    @Test("a body shorter than its Content-Length, then a normal close")
+    func shortBody() async throws {
+        let server = try FaultInjectingServer(serving: Self.data, fault: .shortBody(bytes: 3000))
+        let response = try await RawClient.get(port: server.port, "/movie.mp4", headers: ["Range: bytes=1000-"])
+        #expect(response.status == 206)
+        #expect(response.headers["content-length"] == "99000")
+        #expect(response.body == Self.data[1000..<4000])
+        #expect(response.ending == .closed)
+    }
+
+    @Test("garbage with status 200: the right length, the same every time, not the file")
+    func garbage() async throws {
+        let server = try FaultInjectingServer(serving: Self.data, fault: .garbage)
+        let first = try await RawClient.get(port: server.port, "/movie.mp4")
+        let second = try await RawClient.get(port: server.port, "/movie.mp4", headers: ["Range: bytes=50-99"])
+        #expect(first.status == 200)
+        #expect(first.body.count == Self.data.count)
+        #expect(first.body != Self.data)
+        #expect(second.body == first.body[50..<100])
+        #expect(Set(first.body).count > 200)
+    }
+
+    @Test("a server that never answers holds one connection while serving others, until it stops")
+    func neverAnswer() async throws {
+        let server = try FaultInjectingServer(serving: Self.data, fault: .neverAnswer, faultLimit: 1)
+        let silent = try RawClient(port: server.port)
+        defer { silent.close() }
+        try silent.send("GET /movie.mp4 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        let seen = try await withDeadline(.seconds(5), "the request to arrive") { await server.requests(atLeast: 1) }
+        #expect(seen.map(\.status) == [nil])
+        let served = try await RawClient.get(port: server.port, "/movie.mp4")
+        #expect(served.body == Self.data)
+        let quiet = try await OwnThread.run { silent.receive(for: .milliseconds(100)).bytes }
+        #expect(quiet == 0)
+        #expect(server.openConnections == 1)
+        server.stop()
+        #expect(server.runningThreads == 0)
+        #expect(server.openConnections == 0)
+        let afterStop = try await OwnThread.run { try silent.readResponse() }
+        #expect(afterStop.ending == .closed)
+        #expect(afterStop.status == nil)
+        #expect(throws: (any Error).self) { try RawClient(port: server.port) }
+    }
+
+    @Test("ICY metadata every metaint bytes, the title changing over the stream; plain bytes without Icy-MetaData")
+    func icy() async throws {
+        let titles = ["First song", "Second song", "It's the third"]
+        let server = try FaultInjectingServer(
+            serving: Self.data, contentType: "audio/mpeg", fault: .icy(metaint: 4096, titles: titles))
+        let radio = try await RawClient.get(port: server.port, "/stream", headers: ["Icy-MetaData: 1"])
+        #expect(radio.status == 200)
+        #expect(radio.headers["icy-metaint"] == "4096")
+        #expect(radio.headers["content-length"] == nil)
+        var body = Data()
+        var blocks: [String] = []
+        var stream = radio.body[...]
+        while !stream.isEmpty {
+            body += stream.prefix(4096)
+            stream = stream.dropFirst(4096)
+            guard let length = stream.first else { break }
+            let block = stream.dropFirst().prefix(Int(length) * 16)
+            blocks.append(String(decoding: block.prefix { $0 != 0 }, as: UTF8.self))
+            stream = stream.dropFirst(1 + Int(length) * 16)
+        }
+        #expect(body == Self.data)
+        #expect(blocks.count == Self.data.count / 4096)
+        #expect(blocks.filter { !$0.isEmpty } == titles.map { "StreamTitle='\($0)';" })
+        #expect(blocks.first == "StreamTitle='First song';")
+        let plain = try await RawClient.get(port: server.port, "/stream")
+        #expect(plain.headers["icy-metaint"] == nil)
+        #expect(plain.body == Self.data)
+    }
+
+    @Test("GStreamer's icydemux reads the ICY titles in order")
+    func icyWithIcydemux() async throws {
+        // 2 s of a tone in MP3 (icydemux needs a payload it can recognise), made once.
+        let tone = try await TestMedia.url(
+            for: .init(
+                fileExtension: "mp3",
+                pipeline: """
+                    audiotestsrc num-buffers=86 ! audio/x-raw,rate=44100,channels=1 ! audioconvert ! \
+                    lamemp3enc bitrate=64 ! filesink location=LOCATION
+                    """))
+        let server = try FaultInjectingServer(
+            serving: tone, contentType: "audio/mpeg", fault: .icy(metaint: 2048, titles: ["First song", "Second song"]))
+        let result = try await ProcessRunner.run(
+            "gst-launch-1.0",
+            ["-t", "souphttpsrc", "location=\(server.url("radio"))", "!", "icydemux", "!", "fakesink"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let titles = result.standardOutput.split(separator: "\n").compactMap { line in
+            line.split(separator: "title: ", maxSplits: 1).dropFirst().first.map(String.init)
+        }
+        #expect(titles == ["First song", "Second song"])
+        #expect(server.requests.first?.value(of: "icy-metadata") == "1")
+    }
+
+    @Test("Digest: a challenge, then the file with Range for the right answer only; no secret recorded")
+    func digest() async throws {
+        let server = try FaultInjectingServer(
+            serving: Self.data, digest: .init(user: "viewer", password: "popcorn", realm: "Movies"))
+        let (challenge, answers) = try await OwnThread.run {
+            let client = try RawClient(port: server.port)
+            defer { client.close() }
+            try client.send("GET /m.mp4 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            let challenge = try client.readResponse()
+            let parameters = HTTPDigest.parameters(
+                String(challenge.headers["www-authenticate"]?.dropFirst("Digest ".count) ?? ""))
+            let answers = try ["popcorn", "butter"].map { password in
+                let nonce = parameters["nonce"] ?? ""
+                let response = HTTPDigest.response(
+                    user: "viewer", password: password, realm: "Movies", method: "GET", uri: "/m.mp4", nonce: nonce)
+                try client.send(
+                    "GET /m.mp4 HTTP/1.1\r\nHost: 127.0.0.1\r\nRange: bytes=0-99\r\nAuthorization: Digest "
+                        + "username=\"viewer\", realm=\"Movies\", nonce=\"\(nonce)\", uri=\"/m.mp4\", qop=auth, "
+                        + "nc=00000001, cnonce=\"0a4f113b\", response=\"\(response)\", "
+                        + "opaque=\"\(parameters["opaque"] ?? "")\", algorithm=MD5\r\n\r\n")
+                return try client.readResponse()
+            }
+            return (challenge, answers)
+        }
+        #expect(challenge.status == 401)
+        let parameters = HTTPDigest.parameters(
+            String(try #require(challenge.headers["www-authenticate"]).dropFirst("Digest ".count)))
+        #expect(parameters["realm"] == "Movies")
+        #expect(parameters["qop"] == "auth")
+        #expect(parameters["algorithm"] == "MD5")
+        #expect(parameters["nonce"]?.isEmpty == false)
+        #expect(answers.map(\.status) == [206, 401])
+        #expect(answers[0].body == Self.data.prefix(100))
+        #expect(server.requests.map { $0.value(of: "authorization") } == [nil, "Digest", "Digest"])
+    }
+
+    @Test("GStreamer's HTTP source gets the file through Digest authentication")
+    func digestWithSouphttpsrc() async throws {
+        let server = try FaultInjectingServer(serving: Self.data, digest: .init(user: "viewer", password: "popcorn"))
+        let folder = try TestMedia.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let copy = folder.appendingPathComponent("copy.bin")
+        let fetched = try await ProcessRunner.run(
+            "gst-launch-1.0",
+            ["-q", "souphttpsrc", "location=\(server.url())", "user-id=viewer", "user-pw=popcorn"]
+                + ["!", "filesink", "location=\(copy.path)"])
+        #expect(fetched.status == 0, "\(fetched.standardError)")
+        #expect(try Data(contentsOf: copy) == Self.data)
+        #expect(server.requests.map(\.status).last == 200)
+    }
+
+    @Test("MD5 and the Digest response match RFC 1321's and RFC 2617's examples")
+    func digestVectors() {
+        #expect(MD5.hex("") == "d41d8cd98f00b204e9800998ecf8427e")
+        #expect(MD5.hex("abc") == "900150983cd24fb0d6963f7d28e17f72")
+        #expect(MD5.hex("message digest") == "f96b697d7cb7938d525a2f31aaf161d0")
+        #expect(MD5.hex(String(repeating: "1234567890", count: 8)) == "57edf4a22be3c955ac49da2e2107b67a")
+        #expect(
+            HTTPDigest.response(
+                user: "Mufasa", password: "Circle Of Life", realm: "testrealm@host.com", method: "GET",
+                uri: "/dir/index.html", nonce: "dcd98b7102dd2f0e8b11d0f600bfb0c093", qop: "auth", nc: "00000001",
+                cnonce: "0a4f113b") == "6629fae49393a05397450978507c4ef1")
+    }
+
+    @Test("dropping the server ends idle and busy connections and its threads")
+    func deinitStops() async throws {
+        let (port, idle, waiting) = try await Self.clientsOfADroppedServer()
+        defer {
+            idle.close()
+            waiting.close()
+        }
+        for client in [idle, waiting] {
+            let ending = try await OwnThread.run { try client.readResponse().ending }
+            #expect(ending == .closed)
+        }
+        #expect(throws: (any Error).self) { try RawClient(port: port) }
+    }
+
+    @Test("stop() wakes a thread blocked sending to a client that does not read")
+    func stopWhileSending() async throws {
+        // More than loopback's socket buffers hold (a few MB each way), so send() blocks.
+        let server = try FaultInjectingServer(serving: Data(count: 32 << 20))
+        let client = try RawClient(port: server.port)
+        defer { client.close() }
+        try client.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        _ = try await withDeadline(.seconds(5), "the request to arrive") { await server.requests(atLeast: 1) }
+        try await withDeadline(.seconds(2), "stop()") { try await OwnThread.run { server.stop() } }
+        #expect(server.runningThreads == 0)
+        #expect(server.openConnections == 0)
+    }
+
+    /// Two connections to a server that never answers, one idle and one waiting for an answer,
+    /// made and left open while the server goes away with this function's scope.
+    static func clientsOfADroppedServer() async throws -> (Int, RawClient, RawClient) {
+        let server = try FaultInjectingServer(serving: Self.data, fault: .neverAnswer)
+        let idle = try RawClient(port: server.port)
+        let waiting = try RawClient(port: server.port)
+        try waiting.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        _ = try await withDeadline(.seconds(5), "the request to arrive") { await server.requests(atLeast: 1) }
+        return (server.port, idle, waiting)
     }
 
     // MARK: Helpers
