@@ -25,7 +25,7 @@ import MediaEngine
 /// - `/echo-headers`: 200 when the request carries every header value the configuration
 ///   expects (`X-Test-Token`, the `session` cookie, `User-Agent`; nil ones are not checked),
 ///   403 otherwise; the body, plain text, lists the values received either way.
-///   `/echo-headers/NAME` serves the file under the same check (403 without the body).
+///   `/echo-headers/NAME` serves the file under the same check (403 with nginx's error page).
 /// - Digest authentication is not here: nginx has no Digest module. ``FaultInjectingServer``
 ///   serves a file behind Digest.
 ///
@@ -107,6 +107,10 @@ public final class StreamingTestServer: Sendable {
     /// `https://127.0.0.1:PORT` with an expired certificate.
     public let expiredBaseURL: String
     /// The CA certificate (PEM) a client must trust for ``httpsBaseURL``.
+    ///
+    /// For GStreamer's `souphttpsrc`: on libsoup 3 (what GStreamer 1.22 loads first) its
+    /// `ssl-ca-file` property is ignored; set `tls-database` to a `GTlsDatabase` made from this
+    /// file (`g_tls_file_database_new`) instead.
     public let caFile: URL
     /// What the server was started with.
     public let configuration: Configuration
