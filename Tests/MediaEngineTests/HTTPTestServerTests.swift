@@ -381,6 +381,15 @@ struct HTTPTestServerTests {
         #expect(server.requests.map(\.status).last == 200)
     }
 
+    @Test("nginx's password file: APR1 hashes match what openssl passwd -apr1 wrote")
+    func apr1() {
+        #expect(APR1.hash("popcorn", salt: "abcdefgh") == "$apr1$abcdefgh$ptBCS4AXdJVjlwgTMerLk.")
+        #expect(APR1.hash("s3cret pass", salt: "Zz9.x/") == "$apr1$Zz9.x/$2kfLM3UZzEiK6i5Onn1qg.")
+        #expect(
+            APR1.hash("a password longer than sixteen bytes", salt: "12345678")
+                == "$apr1$12345678$73hG3Nj0llBBNcNjFBzc4/")
+    }
+
     @Test("MD5 and the Digest response match RFC 1321's and RFC 2617's examples")
     func digestVectors() {
         #expect(MD5.hex("") == "d41d8cd98f00b204e9800998ecf8427e")
