@@ -1,6 +1,7 @@
 #include "network_probe.h"
 
 #include <gio/gio.h>
+#include <string.h>
 
 typedef struct {
     GTlsDatabase *database;
@@ -48,8 +49,25 @@ static char *describe_certificate(GTlsCertificateFlags flags) {
     return g_string_free(text, FALSE);
 }
 
+/// Sends a HEAD request for `path` and waits for the first byte of an answer (the socket's
+/// timeout bounds the wait). FALSE when none comes in time.
+static gboolean answers(GSocketConnection *connection, const char *host, const char *path) {
+    gchar *request = g_strdup_printf("HEAD %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n", path, host);
+    GOutputStream *output = g_io_stream_get_output_stream(G_IO_STREAM(connection));
+    gboolean sent = g_output_stream_write_all(output, request, strlen(request), NULL, NULL, NULL);
+    g_free(request);
+    if (!sent) return TRUE;  // a write error is not a silence
+    char byte;
+    GError *error = NULL;
+    GInputStream *input = g_io_stream_get_input_stream(G_IO_STREAM(connection));
+    gssize got = g_input_stream_read(input, &byte, 1, NULL, &error);
+    gboolean timed_out = got < 0 && g_error_matches(error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT);
+    if (error) g_error_free(error);
+    return !timed_out;
+}
+
 MeProbeResult me_probe_connection(const char *host, int port, int tls, const char *ca_file, int strict,
-                                  unsigned timeout_seconds, char **detail) {
+                                  unsigned timeout_seconds, const char *path, char **detail) {
     *detail = NULL;
     ProbeTLS state = {NULL, strict, 0};
     GError *error = NULL;
@@ -68,6 +86,10 @@ MeProbeResult me_probe_connection(const char *host, int port, int tls, const cha
     GSocketConnection *connection = g_socket_client_connect_to_host(client, host, (guint16)port, NULL, &error);
     MeProbeResult result = ME_PROBE_CONNECTED;
     if (connection) {
+        if (path && !answers(connection, host, path)) {
+            result = ME_PROBE_TIMED_OUT;
+            *detail = g_strdup_printf("the server accepted the connection but sent nothing within %u s", timeout_seconds);
+        }
         g_io_stream_close(G_IO_STREAM(connection), NULL, NULL);
         g_object_unref(connection);
     } else if (state.refused) {

@@ -13,12 +13,13 @@ struct ConnectionProbe {
 
     /// Connects to `host:port` and disconnects. Blocks for at most `timeout`.
     static func probe(
-        host: String, port: Int, tls: Bool, certificateAuthorityFile: String?, strict: Bool, timeout: Duration
+        host: String, port: Int, tls: Bool, certificateAuthorityFile: String?, strict: Bool, timeout: Duration,
+        path: String?
     ) -> ConnectionProbe {
         var detail: UnsafeMutablePointer<CChar>?
         let result = me_probe_connection(
             host, Int32(clamping: port), tls ? 1 : 0, certificateAuthorityFile, strict ? 1 : 0,
-            UInt32(clamping: max(1, timeout.components.seconds)), &detail)
+            UInt32(clamping: max(1, timeout.components.seconds)), path, &detail)
         let text = detail.map { String(cString: $0) }
         me_probe_free_detail(detail)
         let outcome: Outcome =
@@ -53,7 +54,7 @@ struct ConnectionProbe {
             refined.message = "\(host) refused the connection (nothing listens on that port)"
         case .timedOut:
             refined.code = .timedOut
-            refined.message = "\(host) did not answer in time"
+            refined.message = "\(host) did not answer in time\(detail)"
         case .tlsFailed:
             refined.code = .tlsFailure
             refined.message = "the TLS connection to \(host) failed\(detail)"

@@ -142,7 +142,7 @@ public struct HTTPStreamSource: MediaSource {
             host: host, port: url.port ?? (secure ? 443 : 80), tls: secure,
             certificateAuthorityFile: options.certificateAuthorityFile,
             strict: !options.insecurelyAcceptsAnyCertificate,
-            timeout: options.timeout)
+            timeout: options.timeout, path: url.path.isEmpty ? "/" : url.path)
         return diagnosis.refine(error, host: host)
     }
 

@@ -80,8 +80,15 @@ extension PipelineErrorTranslator {
         guard fromSource else { return nil }
         let response = lastHTTPResponse
         let status = failure.httpStatusCode ?? response?.statusCode
-        guard let status, status != 200, status != 206 else { return nil }
         let uri = response?.finalURI ?? ""
+        if status == 200 || status == 206, failure.domain == .stream || failure.domain == .resource {
+            // The server answered, then the body stopped: a reset, or retries spent on a body
+            // that ends early.
+            return MediaError(
+                .connectionLost, "the connection to the server broke while the movie was read (\(uri))",
+                debugDetail: failure.debug, element: failure.elementName)
+        }
+        guard let status, status != 200, status != 206 else { return nil }
         let at = uri.isEmpty ? "" : " (\(uri))"
         func error(_ code: MediaError.Code, _ message: String) -> MediaError {
             MediaError(

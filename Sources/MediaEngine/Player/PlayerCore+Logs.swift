@@ -7,7 +7,9 @@ extension PlayerCore {
     /// events, published after the machine's. Under the lock.
     func logOutput(_ output: PlayerMachine.Output, _ owned: inout Owned) -> [PlayerEvent] {
         let now = Date()
-        var events: [PlayerEvent] = []
+        // The events belong to the movie loaded so far (a finish, a stall); a pipeline closed or
+        // built by the same input ends that entry, or begins the next, after them.
+        var events = owned.networkLog.observe(output.events, at: now)
         for action in output.actions {
             switch action {
             case .build(let build):
@@ -31,7 +33,7 @@ extension PlayerCore {
                 break
             }
         }
-        return events + owned.networkLog.observe(output.events, at: now)
+        return events
     }
 
     /// The open entry's final figures, then closed.
