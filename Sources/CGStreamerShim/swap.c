@@ -1,8 +1,8 @@
 // Swapping a running pipeline's video output. The new output is made ready on the caller's
 // thread (the player's): added to the bin, linked inside, brought to the bin's state. Then a
 // probe waits until the pad feeding the output is idle (between two buffers) and there, on the
-// streaming thread, only moves the link: old output unlinked and handed to another thread to
-// shut down, new one linked. The next buffer goes to the new output: none is lost or repeated.
+// streaming thread, only moves the link: old output unlinked (the player's thread shuts it down
+// afterwards), new one linked. The next buffer goes to the new output: none is lost or repeated.
 //
 // All the work that can wait is kept off the streaming thread: under load (the whole test suite
 // on 2 cores) each millisecond of work there is a chance to be preempted, and a preempted
@@ -51,20 +51,20 @@ static void set_sinks_async(GPtrArray *chain, gboolean async) {
     }
 }
 
-// Takes an unlinked output out of the bin (on a GStreamer worker thread, see on_idle_swap).
-static void shut_down_old_chain(GstElement *bin, gpointer data) {
-    GPtrArray *chain = data;
-    for (guint i = 0; i < chain->len; i++) {
-        GstElement *element = g_ptr_array_index(chain, i);
-        gst_element_set_state(element, GST_STATE_NULL);
-        GstObject *parent = gst_object_get_parent(GST_OBJECT(element));
-        if (parent == GST_OBJECT(bin)) {
-            gst_bin_remove(GST_BIN(bin), element);
-        }
-        if (parent) {
-            gst_object_unref(parent);
-        }
+gboolean me_swap_remove_replaced(GstElement *bin, GstElement *element) {
+    // Not yet taken out by its swap's probe (which locks its state): still the running output.
+    if (!gst_element_is_locked_state(element)) {
+        return FALSE;
     }
+    gst_element_set_state(element, GST_STATE_NULL);
+    GstObject *parent = gst_object_get_parent(GST_OBJECT(element));
+    if (parent == GST_OBJECT(bin)) {
+        gst_bin_remove(GST_BIN(bin), element);
+    }
+    if (parent) {
+        gst_object_unref(parent);
+    }
+    return TRUE;
 }
 
 static GstPadProbeReturn on_idle_swap(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
@@ -78,15 +78,15 @@ static GstPadProbeReturn on_idle_swap(GstPad *pad, GstPadProbeInfo *info, gpoint
         gst_pad_unlink(pad, old_input);
         gst_object_unref(old_input);
     }
-    // The old output is shut down on another thread: its state change waits for its pads'
-    // locks, which an event on its way upstream through it (the segment seek that starts the
-    // next pass of a repeating movie) may hold while it waits for this very streaming thread to
-    // move on. Locked, it ignores the bin's state changes.
+    // The old output is shut down and taken out of the bin by the player's thread when it
+    // handles the message posted below (me_swap_remove_replaced), before any later seek: its
+    // state change waits for its pads' locks, which an event on its way upstream through it may
+    // hold while it waits for this very streaming thread to move on; and while it is in the bin,
+    // a seek sent to the bin goes to its sink too, which refuses it (a bin's send_event needs
+    // every sink to take the event). Locked, it ignores the bin's state changes meanwhile.
     for (guint i = 0; i < plan->old_chain->len; i++) {
         gst_element_set_locked_state(g_ptr_array_index(plan->old_chain, i), TRUE);
     }
-    gst_element_call_async(GST_ELEMENT(plan->bin), shut_down_old_chain, g_ptr_array_ref(plan->old_chain),
-                           (GDestroyNotify)g_ptr_array_unref);
     // Only a new size renegotiates (the scaler ignores a property set to the value it has).
     g_object_set(plan->upstream, "width", plan->width, "height", plan->height, NULL);
     // The link needs no caps query down the new output (a not-negotiated output fails on its
