@@ -48,28 +48,47 @@ static GstStaticPadTemplate sink_template =
 static GstStaticPadTemplate src_template =
     GST_STATIC_PAD_TEMPLATE("src", GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS(GST_VIDEO_CAPS_MAKE(ME_SCALER_FORMATS)));
 
+// Stores `value` in `field`, saying whether it changed.
+#define ME_SCALER_STORE(field, value)                                                                                \
+    do {                                                                                                               \
+        __typeof__(field) stored = (value);                                                                            \
+        changed = field != stored;                                                                                     \
+        field = stored;                                                                                                \
+    } while (0)
+
 static void me_scaler_set_property(GObject *object, guint id, const GValue *value, GParamSpec *spec) {
     MeScaler *self = (MeScaler *)object;
+    gboolean changed = FALSE;
     g_mutex_lock(&self->lock);
     switch (id) {
-    case PROP_WIDTH: self->out_width = g_value_get_uint(value); break;
-    case PROP_HEIGHT: self->out_height = g_value_get_uint(value); break;
-    case PROP_MODE: self->mode = g_value_get_int(value); break;
-    case PROP_BACKGROUND: self->background = g_value_get_uint(value); break;
-    case PROP_N_THREADS: self->n_threads = g_value_get_uint(value); break;
-    case PROP_VIEW_X: self->view_x = g_value_get_int(value); break;
-    case PROP_VIEW_Y: self->view_y = g_value_get_int(value); break;
-    case PROP_VIEW_WIDTH: self->view_width = g_value_get_uint(value); break;
-    case PROP_VIEW_HEIGHT: self->view_height = g_value_get_uint(value); break;
-    case PROP_COMPOSITING: g_atomic_int_set(&self->compositing, g_value_get_boolean(value)); break;
+    case PROP_WIDTH: ME_SCALER_STORE(self->out_width, g_value_get_uint(value)); break;
+    case PROP_HEIGHT: ME_SCALER_STORE(self->out_height, g_value_get_uint(value)); break;
+    case PROP_MODE: ME_SCALER_STORE(self->mode, g_value_get_int(value)); break;
+    case PROP_BACKGROUND: ME_SCALER_STORE(self->background, g_value_get_uint(value)); break;
+    case PROP_N_THREADS: ME_SCALER_STORE(self->n_threads, g_value_get_uint(value)); break;
+    case PROP_VIEW_X: ME_SCALER_STORE(self->view_x, g_value_get_int(value)); break;
+    case PROP_VIEW_Y: ME_SCALER_STORE(self->view_y, g_value_get_int(value)); break;
+    case PROP_VIEW_WIDTH: ME_SCALER_STORE(self->view_width, g_value_get_uint(value)); break;
+    case PROP_VIEW_HEIGHT: ME_SCALER_STORE(self->view_height, g_value_get_uint(value)); break;
+    case PROP_COMPOSITING: {
+        gint compositing = g_value_get_boolean(value) ? TRUE : FALSE;
+        changed = g_atomic_int_exchange(&self->compositing, compositing) != compositing;
+        break;
+    }
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, spec); break;
     }
     g_mutex_unlock(&self->lock);
     // A new size renegotiates (set_caps rebuilds the converter); a new mode or colour with the
-    // same caps only marks the converter stale, and the next frame rebuilds it.
-    g_atomic_int_set(&self->dirty, TRUE);
-    gst_base_transform_reconfigure_src(GST_BASE_TRANSFORM(self));
+    // same caps only marks the converter stale, and the next frame rebuilds it. A value set to
+    // what it was changes nothing: the player sets the whole presentation at once (after every
+    // output swap, too), and each renegotiation is work for the streaming thread.
+    if (changed) {
+        g_atomic_int_set(&self->dirty, TRUE);
+        gst_base_transform_reconfigure_src(GST_BASE_TRANSFORM(self));
+    }
 }
+
+#undef ME_SCALER_STORE
 
 static void me_scaler_get_property(GObject *object, guint id, GValue *value, GParamSpec *spec) {
     MeScaler *self = (MeScaler *)object;

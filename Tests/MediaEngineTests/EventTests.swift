@@ -40,6 +40,38 @@ struct EventTests {
             ])
     }
 
+    @Test("the NotificationCenter mirror does not keep a released player alive, even one let go of while it posts")
+    func notificationsDoNotExtendLifetime() async throws {
+        // The owner's only reference is in `owner`; an observer drops it from inside the mirror's
+        // post. The player must then go (its event streams end, which only its release does)
+        // once that post returns: the mirror holds it weakly, and strongly only for the post
+        // itself, where the notification's `object` is the player.
+        let owner = Locked<MoviePlayer?>(nil)
+        let events: PlayerEvents
+        let observer: any NSObjectProtocol
+        do {
+            let player = MoviePlayer(
+                source: FileSource(url: try await TestMedia.url(for: TestMedia.bars)), videoSink: NullVideoSink())
+            events = player.events
+            owner.withLock { $0 = player }
+            // `object: nil`: an observer registered for one object keeps that object alive.
+            observer = NotificationCenter.default.addObserver(
+                forName: .moviePlayerScalingModeDidChange, object: nil, queue: nil
+            ) { _ in
+                owner.withLock { $0 = nil }
+            }
+            player.scalingMode = .fill
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        let seen = try await withDeadline(.seconds(5), "the released player's event stream to end") {
+            var collected: [PlayerEvent] = []
+            for await event in events { collected.append(event) }
+            return collected
+        }
+        #expect(seen.first == .scalingModeChanged(.fill), "\(seen)")
+        #expect(owner.withLock { $0 == nil })
+    }
+
     @Test("notifications mirror MPMoviePlayerController's, with the player as object and the finish reason")
     func notifications() async throws {
         let player = MoviePlayer(

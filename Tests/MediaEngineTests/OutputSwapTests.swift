@@ -62,10 +62,11 @@ struct OutputSwapTests {
         let jitter =
             all.indices.dropFirst().filter { !nearSwaps.contains($0) }.map { lateness(all[$0], after: all[$0 - 1]) }
             .max() ?? .zero
-        // A swap adds one scheduling round of its own (the new sink is brought up and linked on
-        // the streaming thread), which a loaded machine delays as much as any other: twice the
-        // run's jitter (a full parallel test run measured swapped frames 62-70 ms late against
-        // 21-25 ms of jitter elsewhere; quiet, within 2 ms).
+        // A swap adds one scheduling round of its own (the relink, and the first frame's
+        // renegotiation with the new sink, on the streaming thread; the new sink itself is
+        // brought up beforehand on the player's thread), which a loaded machine delays as much as
+        // any other: twice the run's jitter (a full parallel test run measured swapped frames
+        // 62-70 ms late against 21-25 ms of jitter elsewhere; quiet, within 2 ms).
         let allowed = Duration.milliseconds(33) + max(jitter, .zero) * 2
         for swap in swaps where swap + 2 < all.count {
             for record in all[swap...(swap + 2)] {

@@ -161,6 +161,8 @@ final class PipelineSession: Sendable {
         }
         thread?.stop()
         instantRates.withLock { $0.flushed() }
+        // An output a swap unlinked ignores the pipeline's state (locked): shut it down too.
+        videoOutput.removeReplacedOutputs()
         lifecycle.withLock { closed in
             closed = true
             playbin.setState(GST_STATE_NULL)

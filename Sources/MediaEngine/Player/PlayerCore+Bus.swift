@@ -73,6 +73,8 @@ extension PlayerCore {
             let position = session.position
             apply { $0.stateChangeFailed(session: id, position: position) }
         case .outputSwapped:
+            // Before anything else reaches the pipeline: a seek would go to the old sink too.
+            session.videoOutput.removeReplacedOutputs()
             apply { $0.outputSwapped(session: id) }
         case .sourceSettingsFailed:
             guard let error = session.sourceSetup.failure.withLock({ $0 }) else { break }

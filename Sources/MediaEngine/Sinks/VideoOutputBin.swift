@@ -34,6 +34,8 @@ final class VideoOutputBin: Sendable {
     let scaler: Element
     let firstFrame: FirstFrameWatch
     private let chain: Locked<OutputChain>
+    /// The elements of outputs a swap replaced, until the player's thread removes them.
+    private let replaced = Locked<[Element]>([])
     /// The windows window sinks of this output draw in, watched for X errors until the output
     /// goes (with its pipeline, in NULL by then).
     private let windowWatches = Locked<[UInt: WindowErrorWatch]>([:])
@@ -123,18 +125,31 @@ final class VideoOutputBin: Sendable {
 
     /// Replaces the output while the pipeline runs (see `me_swap_chain`): between two frames when
     /// playing; when paused, the old output is shut down first to free the streaming thread it
-    /// holds. Posts `ME_MESSAGE_OUTPUT_SWAPPED` when the new output is linked.
+    /// holds. Posts `ME_MESSAGE_OUTPUT_SWAPPED` when the new output is linked; the player's thread
+    /// then calls ``removeReplacedOutputs()``.
     func swap(to output: OutputChain, presentation: VideoPresentation, paused: Bool) {
         let old = chain.withLock { chain in
             defer { chain = output }
             return chain.elements
         }
+        replaced.withLock { $0 += old }
         let size = presentation.scalerGeometry(for: output).canvas
         var oldPointers = old.map { Optional($0.pointer) }
         var newPointers = output.elements.map { Optional($0.pointer) }
         me_swap_chain(
             bin.pointer, scaler.pointer, &oldPointers, guint(oldPointers.count), &newPointers,
             guint(newPointers.count), guint(size?.width ?? 0), guint(size?.height ?? 0), paused ? 1 : 0)
+    }
+
+    /// Shuts down and takes out of the bin the outputs swaps have unlinked (see
+    /// `me_swap_remove_replaced`), on the player's thread, when it handles the swap's message.
+    func removeReplacedOutputs() {
+        let elements = replaced.withLock { replaced in
+            defer { replaced.removeAll() }
+            return replaced
+        }
+        let kept = elements.filter { me_swap_remove_replaced(bin.pointer, $0.pointer) == 0 }
+        if !kept.isEmpty { replaced.withLock { $0.insert(contentsOf: kept, at: 0) } }
     }
 
     /// Whether the current output draws into a window.
