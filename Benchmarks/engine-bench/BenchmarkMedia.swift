@@ -67,7 +67,7 @@ enum BenchmarkMedia {
             """)
     }
 
-    private static func make(_ name: String, _ pipeline: String) throws -> URL {
+    static func make(_ name: String, _ pipeline: String) throws -> URL {
         let url = directory.appendingPathComponent(name)
         if FileManager.default.fileExists(atPath: url.path) { return url }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
