@@ -39,6 +39,7 @@ public struct HTTPStreamOptions: Sendable, Hashable {
     /// Default options.
     public init() {}
 
+    /// Whether two sets of options are the same (the same credential store object, too).
     public static func == (lhs: HTTPStreamOptions, rhs: HTTPStreamOptions) -> Bool {
         lhs.headers == rhs.headers && lhs.cookies == rhs.cookies && lhs.userAgent == rhs.userAgent
             && lhs.timeout == rhs.timeout && lhs.retries == rhs.retries
@@ -48,6 +49,7 @@ public struct HTTPStreamOptions: Sendable, Hashable {
             && lhs.sourceTypeHint == rhs.sourceTypeHint
     }
 
+    /// Hashes the options (the store by nothing: equal options have equal stores).
     public func hash(into hasher: inout Hasher) {
         hasher.combine(headers)
         hasher.combine(cookies)

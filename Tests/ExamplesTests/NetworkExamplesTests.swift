@@ -31,10 +31,14 @@ struct NetworkExamplesTests {
 
     @Test("mediaprobe names a refused connection and never prints a URL's password")
     func probeRefused() async throws {
+        // With the engine's trace on, every decision and bus message is printed too.
         let result = try await ProcessRunner.run(
-            BuildProducts.executable("mediaprobe"), ["http://user:hunter2@127.0.0.1:1/movie.mp4"])
+            BuildProducts.executable("mediaprobe"), ["http://user:hunter2@127.0.0.1:1/movie.mp4"],
+            environment: ["MEDIA_ENGINE_TRACE": "1"])
         #expect(result.status == 1)
-        #expect(result.standardError.hasPrefix("mediaprobe: connectionRefused: "), "\(result.standardError)")
+        let lines = result.standardError.split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("mediaprobe: connectionRefused: ") }, "\(result.standardError)")
+        #expect(lines.count > 5, "the trace was printed")
         #expect(!result.standardError.contains("hunter2"))
     }
 

@@ -280,7 +280,8 @@ final class PlayerCore: Sendable {
 
     static func trace(_ line: String) {
         let now = Double(DispatchTime.now().uptimeNanoseconds / 1000) / 1000
-        FileHandle.standardError.write(Data("[media-engine] \(now) ms \(line)\n".utf8))
+        // No credential in a log line: a URI's user information is removed.
+        FileHandle.standardError.write(Data("[media-engine] \(now) ms \(URIRedaction.redacting(line))\n".utf8))
     }
 
     // MARK: Lifetime
