@@ -56,8 +56,9 @@ public struct FileSource: MediaSource {
     /// - Parameter error: The error the engine reported.
     /// - Returns: The more precise error, or `error` unchanged.
     public func interpret(_ error: MediaError) -> MediaError {
-        guard error.code == .corruptContainer || error.code == .streamFailure || error.code == .notAMovie
-            || error.code == .truncatedMovie
+        guard
+            error.code == .corruptContainer || error.code == .streamFailure || error.code == .notAMovie
+                || error.code == .truncatedMovie
         else { return error }
         if let truncation = truncation() {
             return MediaError(

@@ -46,7 +46,8 @@ enum MatroskaClusterExtent {
         for _ in 0..<elementLimit {
             guard offset < size else {
                 // The file ends between two elements: cut there only if the Segment says so.
-                guard let segmentSize = segment.size, segment.payload.addingReportingOverflow(segmentSize).partialValue > size,
+                guard let segmentSize = segment.size,
+                    segment.payload.addingReportingOverflow(segmentSize).partialValue > size,
                     let lastCluster, let ticks = latestCommonTime(source, lastCluster, fileSize: size)
                 else { return nil }
                 return result(ticks: ticks, scale: timecodeScale, duration: durationTicks)

@@ -42,4 +42,38 @@ struct TruncationExtentTests {
         #expect(found.playableDuration.inSeconds >= expected - 0.45, "\(name) at \(fraction): \(found)")
         #expect(found.playableDuration < duration)
     }
+
+    @Test("lying sample tables and cluster sizes give an answer or none, never a trap")
+    func hostileTables() async throws {
+        let mp4 = [UInt8](try Data(contentsOf: try await TestMedia.cut(TestMedia.barsWithAudio, keeping: 0.5)))
+        let webm = [UInt8](try Data(contentsOf: try await TestMedia.cut(TestMedia.barsWithAudioWebM, keeping: 0.5)))
+        var mutants: [[UInt8]] = []
+        // Every table's count, fixed size and first entries set to all ones, then to zero.
+        for box in ["stsz", "stco", "stsc", "stts", "mdhd", "mvhd", "elst"] {
+            guard let at = mp4.indices.dropLast(4).first(where: { mp4[$0..<($0 + 4)].elementsEqual(box.utf8) }) else {
+                continue
+            }
+            for fill: UInt8 in [0xFF, 0x00] {
+                var mutant = mp4
+                for index in (at + 4)..<min(at + 28, mutant.count) { mutant[index] = fill }
+                mutants.append(mutant)
+            }
+        }
+        // Each of the WebM file's first cluster's size bytes, and its block headers, set to all ones.
+        let cluster: [UInt8] = [0x1F, 0x43, 0xB6, 0x75]
+        if let at = webm.indices.dropLast(4).first(where: { webm[$0..<($0 + 4)].elementsEqual(cluster) }) {
+            for offset in 4..<40 {
+                var mutant = webm
+                mutant[at + offset] = 0xFF
+                mutants.append(mutant)
+            }
+        }
+        #expect(mutants.count > 20)
+        for mutant in mutants {
+            if let found = ContainerInspector.truncation(bytes: mutant) {
+                #expect(found.playableDuration >= .zero)
+                #expect(found.duration.map { found.playableDuration <= $0 } ?? true)
+            }
+        }
+    }
 }
