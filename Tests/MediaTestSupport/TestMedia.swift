@@ -175,6 +175,14 @@ public enum TestMedia {
             audiotestsrc num-buffers=87 wave=sine ! audio/x-raw,rate=44100,channels=2 ! audioconvert ! avenc_aac ! mux.
             """)
 
+    /// Ten frames of bars as Motion JPEG in Matroska, 320x240: each frame a JPEG with its own header.
+    public static let motionJPEG = Clip(
+        fileExtension: "mkv",
+        pipeline: """
+            videotestsrc num-buffers=10 pattern=smpte ! video/x-raw,width=320,height=240,framerate=10/1 ! jpegenc ! \
+            matroskamux ! filesink location=LOCATION
+            """)
+
     /// Bars with a tone in WebM (VP8 and Vorbis), 2 s, clusters and cues as webmmux writes them.
     public static let barsWithAudioWebM = Clip(
         fileExtension: "webm",
