@@ -66,10 +66,12 @@ struct BoundedResourceTests {
                 Issue.record("\(url.lastPathComponent) was accepted")
             } catch {
                 #expect(error.code == .tooLarge, "\(url.lastPathComponent): \(error)")
-                #expect(error.message.contains("60000x60000"))
+                #expect(error.message.contains("claims 60000x60000"), "\(error)")
             }
         }
-        #expect(Self.peakResident() - before < 64 << 20, "peak grew by \(Self.peakResident() - before) bytes")
+        // Refused from the header ("claims"), not by a decoder. The peak is shared with the tests
+        // running beside this one, so the bound is loose; decoding would need 14.4 GB.
+        #expect(Self.peakResident() - before < 512 << 20, "peak grew by \(Self.peakResident() - before) bytes")
         #expect(MediaLimits.allows(width: 7680, height: 4320))
         #expect(!MediaLimits.allows(width: 16385, height: 16))
         #expect(!MediaLimits.allows(width: 16384, height: 16384))
@@ -88,15 +90,13 @@ struct BoundedResourceTests {
         #expect(patched > 0)
         let url = folder.appendingPathComponent("huge-frames.mkv")
         try Data(movie).write(to: url)
-        let player = MoviePlayer(source: FileSource(url: url), videoSink: NullVideoSink(), audioOutput: .discard)
-        player.shouldAutoplay = false
-        do {
-            try await player.prepareToPlay()
-            Issue.record("the movie was prepared")
-        } catch {
-            #expect(error.code == .tooLarge, "\(error)")
-        }
-        await player.shutdown()
+        // In a child process: GstVideoDecoder allocates one frame (1.35 GB) after the refused
+        // negotiation, which must not count against the tests running beside this one.
+        let result = try await ProcessRunner.run(BuildProducts.executable("mediaprobe"), [url.path])
+        #expect(result.status == 1)
+        #expect(
+            result.standardError.hasPrefix("mediaprobe: tooLarge: the video frames are 30000x30000"),
+            "\(result.standardError)")
     }
 
     @Test("writing a picture to a read-only folder or a full disk is a typed error, and leaves no file")
