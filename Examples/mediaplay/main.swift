@@ -114,6 +114,9 @@ do {
     print(
         "playing \(source.uri.hasPrefix("file:") ? file : source.uri): \(player.naturalSize), \(player.movieMediaTypes), \(duration) to '\(arguments.sink.name)'"
     )
+    if let truncation = player.truncation {
+        print("  warning: the file is cut short, \(truncation)")
+    }
     try await player.play()
 } catch {
     fail(describe(error))

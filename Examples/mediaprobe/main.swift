@@ -73,6 +73,9 @@ do {
 }
 
 let seconds = player.duration?.inSeconds
+// A file cut short plays only up to where its data ends (its container's tables say where).
+let playable = player.playableDuration.inSeconds
+let truncated = player.truncation != nil
 let size = player.naturalSize
 let tags = player.metadata
 
@@ -80,6 +83,8 @@ if json {
     let object: [String: Any] = [
         "path": source.uri.hasPrefix("file:") ? path : source.uri,
         "duration": seconds.map { $0 as Any } ?? NSNull(),
+        "playableDuration": playable,
+        "truncated": truncated,
         "width": size.width,
         "height": size.height,
         "mediaTypes": player.movieMediaTypes.names,
@@ -92,6 +97,7 @@ if json {
 } else {
     print("file:        \(source.uri.hasPrefix("file:") ? path : source.uri)")
     print("duration:    \(seconds.map { String(format: "%.3f s", $0) } ?? "unknown")")
+    if truncated { print("playable:    \(String(format: "%.3f s", playable)) (the file is cut short)") }
     print("size:        \(size.width)x\(size.height)")
     print("media types: \(player.movieMediaTypes.names.joined(separator: ", "))")
     print("source type: \(player.movieSourceType)")

@@ -8,12 +8,18 @@ import MediaEngine
 /// A parser may refuse an input with a typed error; a trap, an out-of-bounds access (AddressSanitizer),
 /// a hang or a broken invariant below is a finding.
 package enum ParserFuzzing {
-    /// `ContainerInspector.isTruncated(bytes:)`: MP4 box sizes, EBML sizes; and
+    /// `ContainerInspector.isTruncated(bytes:)`: MP4 box sizes, EBML sizes;
+    /// `ContainerInspector.truncation(bytes:)`: MP4 sample offsets, sizes and chunks, Matroska
+    /// clusters and blocks, whose playable part must be from zero to the stated duration; and
     /// `MP4KeyframeIndex.keyframeTimes(bytes:)`: MP4 sample tables and edit lists, whose times
     /// must be ascending and not negative.
     /// - Parameter bytes: A whole file's bytes.
     package static func containerInspector(_ bytes: [UInt8]) {
         _ = ContainerInspector.isTruncated(bytes: bytes)
+        if let truncation = ContainerInspector.truncation(bytes: bytes) {
+            precondition(truncation.playableDuration >= .zero, "negative playable part \(truncation)")
+            precondition(truncation.duration.map { truncation.playableDuration <= $0 } ?? true, "\(truncation)")
+        }
         if let times = MP4KeyframeIndex.keyframeTimes(bytes: bytes) {
             precondition(!times.isEmpty && times.first! >= 0, "bad keyframe times \(times.prefix(4))")
             precondition(zip(times, times.dropFirst()).allSatisfy { $0 <= $1 }, "keyframe times out of order")

@@ -3,11 +3,13 @@
 // first frame or the first error, then torn down.
 #include "CGStreamerShim.h"
 
-GstSample *me_decode_image(const guint8 *data, gsize size, guint64 timeout_ns, gchar **error) {
+GstSample *me_decode_image(
+    const guint8 *data, gsize size, guint64 timeout_ns, guint max_side, guint64 max_pixels, gchar **error) {
     *error = NULL;
     GError *parse_error = NULL;
     GstElement *pipeline = gst_parse_launch(
-        "appsrc name=source ! decodebin ! videoconvert ! video/x-raw,format=RGBA ! appsink name=sink sync=false",
+        "appsrc name=source ! decodebin ! videoconvert name=convert ! video/x-raw,format=RGBA ! appsink name=sink "
+        "sync=false",
         &parse_error);
     if (!pipeline) {
         *error = g_strdup(parse_error ? parse_error->message : "cannot build the image decoder");
@@ -17,6 +19,12 @@ GstSample *me_decode_image(const guint8 *data, gsize size, guint64 timeout_ns, g
     g_clear_error(&parse_error);
     GstElement *source = gst_bin_get_by_name(GST_BIN(pipeline), "source");
     GstElement *sink = gst_bin_get_by_name(GST_BIN(pipeline), "sink");
+    // A header may claim any size: the decoder is refused one it could not allocate (framelimit.c).
+    GstElement *convert = gst_bin_get_by_name(GST_BIN(pipeline), "convert");
+    GstPad *input = gst_element_get_static_pad(convert, "sink");
+    me_limit_frame_size(input, pipeline, max_side, max_pixels);
+    gst_object_unref(input);
+    gst_object_unref(convert);
     gst_element_set_state(pipeline, GST_STATE_PLAYING);
     GstBuffer *buffer = gst_buffer_new_memdup(data, size);
     gst_app_src_push_buffer(GST_APP_SRC(source), buffer);

@@ -1,4 +1,5 @@
 import Foundation
+import MediaEngine
 
 /// Reads just enough of a container's structure to tell a truncated file from a corrupt one.
 ///
@@ -34,6 +35,32 @@ package enum ContainerInspector {
     static func isTruncated(_ source: some ByteSource) -> Bool {
         guard source.size > 0 else { return false }
         return isoBoxesRunPastEnd(source) || matroskaSegmentRunsPastEnd(source)
+    }
+
+    /// How much of the file's movie is present, by its container's own tables: an MP4's sample
+    /// offsets and sizes (``MP4SampleExtent``), a Matroska file's clusters (``MatroskaClusterExtent``).
+    /// - Parameter path: A local file.
+    /// - Returns: The playable time and the header's duration when a stream's data is cut short;
+    ///   nil when every frame is present, or the container cannot tell.
+    package static func truncation(path: String) -> MovieTruncation? {
+        guard let file = FileByteSource(path: path) else { return nil }
+        return truncation(file)
+    }
+
+    /// ``truncation(path:)`` for a whole file's bytes (tests and the fuzzer).
+    /// - Parameter bytes: A whole file's bytes.
+    /// - Returns: The playable time and the header's duration, or nil.
+    package static func truncation(bytes: [UInt8]) -> MovieTruncation? {
+        truncation(MemoryByteSource(bytes: bytes))
+    }
+
+    static func truncation(_ source: some ByteSource) -> MovieTruncation? {
+        guard source.size > 0,
+            let (playable, duration) = MP4SampleExtent.truncation(source) ?? MatroskaClusterExtent.truncation(source)
+        else { return nil }
+        return MovieTruncation(
+            playableDuration: .nanoseconds(Int64(clamping: playable)),
+            duration: duration.map { .nanoseconds(Int64(clamping: $0)) })
     }
 
     /// Walks the top-level boxes; true when a recognised box claims more bytes than remain.

@@ -50,16 +50,32 @@ public struct FileSource: MediaSource {
     }
 
     /// Turns a container error into ``MediaError/Code/truncatedMovie`` when the file's own
-    /// structure says it is cut short (an MP4 box or Matroska segment running past the end).
+    /// structure says it is cut short (an MP4 box or Matroska segment running past the end, or a
+    /// sample or cluster the tables place past it), and names how much is present when the
+    /// tables tell.
     /// - Parameter error: The error the engine reported.
     /// - Returns: The more precise error, or `error` unchanged.
     public func interpret(_ error: MediaError) -> MediaError {
-        guard error.code == .corruptContainer || error.code == .streamFailure || error.code == .notAMovie,
-            ContainerInspector.isTruncated(path: path)
+        guard
+            error.code == .corruptContainer || error.code == .streamFailure || error.code == .notAMovie
+                || error.code == .truncatedMovie
         else { return error }
+        if let truncation = truncation() {
+            return MediaError(
+                .truncatedMovie, "\(path) is cut short: \(truncation)", debugDetail: error.debugDetail ?? error.message,
+                element: error.element)
+        }
+        guard error.code != .truncatedMovie, ContainerInspector.isTruncated(path: path) else { return error }
         return MediaError(
             .truncatedMovie, "\(path) is cut short: its container runs past the end of the file",
             debugDetail: error.description, element: error.element)
+    }
+
+    /// How much of the movie the file holds, from its MP4 sample tables or Matroska clusters;
+    /// nil when every frame is present or the container cannot tell.
+    /// - Returns: The playable time and the header's duration, or nil.
+    public func truncation() -> MovieTruncation? {
+        ContainerInspector.truncation(path: path)
     }
 
     /// The video keyframes of an MP4 or MOV file, from its sample tables (``MP4KeyframeIndex``);

@@ -107,7 +107,7 @@ package enum MP4KeyframeIndex {
     }
 
     /// The `moov` box's contents, from wherever it is among the top-level boxes.
-    private static func readMoov(_ source: some ByteSource) -> ArraySlice<UInt8>? {
+    static func readMoov(_ source: some ByteSource) -> ArraySlice<UInt8>? {
         let size = source.size
         var offset: UInt64 = 0
         for _ in 0..<boxLimit {
@@ -340,12 +340,12 @@ package enum MP4KeyframeIndex {
 
 extension ArraySlice<UInt8> {
     /// The big-endian 32-bit value at `index` (the caller has checked that 4 bytes are there).
-    fileprivate func uint32(at index: Int) -> UInt32 {
+    func uint32(at index: Int) -> UInt32 {
         self[index..<index + 4].reduce(0) { $0 << 8 | UInt32($1) }
     }
 
     /// The big-endian 64-bit value at `index` (the caller has checked that 8 bytes are there).
-    fileprivate func uint64(at index: Int) -> UInt64 {
+    func uint64(at index: Int) -> UInt64 {
         self[index..<index + 8].reduce(0) { $0 << 8 | UInt64($1) }
     }
 }

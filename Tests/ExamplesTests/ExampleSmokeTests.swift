@@ -22,6 +22,24 @@ struct ExampleSmokeTests {
         #expect(object["videoDecoder"] as? String == "meh264dec")
         let tags = try #require(object["tags"] as? [String: String])
         #expect(tags["audio-codec"]?.contains("AAC") == true)
+        #expect(object["truncated"] as? Bool == false)
+        #expect(object["playableDuration"] as? Double == duration)
+    }
+
+    @Test("mediaprobe --json tells a movie cut short, and how much of it plays", arguments: [0.01, 0.5, 0.99])
+    func probeTruncated(fraction: Double) async throws {
+        let clip = try await TestMedia.cut(TestMedia.barsWithAudio, keeping: fraction)
+        let result = try await ProcessRunner.run(BuildProducts.executable("mediaprobe"), ["--json", clip.path])
+        #expect(result.status == 0, "\(result.standardError)")
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let duration = try #require(object["duration"] as? Double)
+        let playable = try #require(object["playableDuration"] as? Double)
+        #expect(object["truncated"] as? Bool == true)
+        #expect(abs(duration - 2.0) < 0.1)
+        #expect(playable >= 0 && playable <= duration * fraction + 0.1, "\(playable) of \(duration)")
+        let text = try await ProcessRunner.run(BuildProducts.executable("mediaprobe"), [clip.path])
+        #expect(text.standardOutput.contains("(the file is cut short)"), "\(text.standardOutput)")
     }
 
     @Test("mediaprobe prints a readable summary")

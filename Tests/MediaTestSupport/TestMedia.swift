@@ -164,6 +164,34 @@ public enum TestMedia {
             audiotestsrc num-buffers=87 wave=sine ! audio/x-raw,rate=44100,channels=2 ! audioconvert ! avenc_aac ! mux.
             """)
 
+    /// ``barsWithAudio`` with the moov box at the end (mp4mux's default layout), sound and
+    /// video interleaved.
+    public static let barsWithAudioMoovAtEnd = Clip(
+        fileExtension: "mp4",
+        pipeline: """
+            videotestsrc num-buffers=60 pattern=smpte ! video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! \
+            x264enc key-int-max=15 speed-preset=ultrafast ! h264parse ! mp4mux name=mux ! \
+            filesink location=LOCATION \
+            audiotestsrc num-buffers=87 wave=sine ! audio/x-raw,rate=44100,channels=2 ! audioconvert ! avenc_aac ! mux.
+            """)
+
+    /// Ten frames of bars as Motion JPEG in Matroska, 320x240: each frame a JPEG with its own header.
+    public static let motionJPEG = Clip(
+        fileExtension: "mkv",
+        pipeline: """
+            videotestsrc num-buffers=10 pattern=smpte ! video/x-raw,width=320,height=240,framerate=10/1 ! jpegenc ! \
+            matroskamux ! filesink location=LOCATION
+            """)
+
+    /// Bars with a tone in WebM (VP8 and Vorbis), 2 s, clusters and cues as webmmux writes them.
+    public static let barsWithAudioWebM = Clip(
+        fileExtension: "webm",
+        pipeline: """
+            videotestsrc num-buffers=60 pattern=smpte ! video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! \
+            vp8enc deadline=1 keyframe-max-dist=15 ! webmmux name=mux ! filesink location=LOCATION \
+            audiotestsrc num-buffers=87 wave=sine ! audio/x-raw,rate=44100,channels=2 ! audioconvert ! vorbisenc ! mux.
+            """)
+
     /// The bars with a tone, 1 s, tagged `title=Bars`, `artist=Engine`, `album=Tests` (taginject
     /// before mp4mux, which writes them as the `©nam`, `©ART` and `©alb` boxes).
     public static let taggedBarsWithAudio = Clip(
@@ -377,6 +405,24 @@ public struct TestMediaError: Error, CustomStringConvertible {
 }
 
 extension TestMedia {
+    /// The first `fraction` of a clip's bytes, in a file of its own (made once per clip and fraction).
+    /// - Parameters:
+    ///   - clip: The clip to cut.
+    ///   - fraction: How much of it to keep, 0 to 1.
+    /// - Returns: The cut file's URL.
+    public static func cut(_ clip: Clip, keeping fraction: Double) async throws -> URL {
+        let source = try await url(for: clip)
+        let target = directory.appendingPathComponent("cut\(Int(fraction * 1000))-" + source.lastPathComponent)
+        if FileManager.default.fileExists(atPath: target.path) { return target }
+        let data = try Data(contentsOf: source)
+        let partial = directory.appendingPathComponent("partial-\(UUID().uuidString)." + clip.fileExtension)
+        try data.prefix(Int(Double(data.count) * fraction)).write(to: partial)
+        if (try? FileManager.default.moveItem(at: partial, to: target)) == nil {
+            try? FileManager.default.removeItem(at: partial)  // another test made it first
+        }
+        return target
+    }
+
     /// The bars clip as a phone would store a portrait video: pixels as recorded (320x240),
     /// with the MP4 track matrix saying "turn a quarter clockwise to show".
     public static func portraitBars() async throws -> URL {

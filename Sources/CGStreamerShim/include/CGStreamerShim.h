@@ -138,7 +138,12 @@ guint me_video_frame_plane_count(GstVideoFrame *frame);
 
 // MARK: Still images (image.c).
 /// Decodes an image held in memory to one RGBA sample, or NULL with `error` set (g_free it).
-GstSample *me_decode_image(const guint8 *data, gsize size, guint64 timeout_ns, gchar **error);
+GstSample *me_decode_image(
+    const guint8 *data, gsize size, guint64 timeout_ns, guint max_side, guint64 max_pixels, gchar **error);
+
+// framelimit.c: refuses raw video caps over max_side a side or max_pixels in all (ACCEPT_CAPS
+// answered "no" on `pad`), posting one error on `poster` (debug detail "me-frame-too-large").
+void me_limit_frame_size(GstPad *pad, GstElement *poster, guint max_side, guint64 max_pixels);
 
 // MARK: Pointer clicks.
 typedef void (*me_pointer_callback)(gdouble x, gdouble y, gpointer data);

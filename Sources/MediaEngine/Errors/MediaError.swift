@@ -13,7 +13,7 @@ public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
             case notAMovie, corruptContainer, truncatedMovie, missingPlugin
             case invalidProperty, invalidArgument, notPrepared, cancelled, timedOut
             case pipelineFailure, streamFailure, unknownSink, duplicateSink, unsupportedOperation
-            case notAnImage, invalidSubtitles, overlayFailed, invalidWindow, noVideo
+            case notAnImage, invalidSubtitles, overlayFailed, invalidWindow, noVideo, tooLarge, diskFull
             case unauthorized, forbidden, httpError, tooManyRedirects, hostNotFound, connectionRefused
             case connectionFailed, connectionLost, tlsFailure, invalidPlaylist
         }
@@ -79,6 +79,13 @@ public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The movie has no video stream (sound only), so there is no picture to take a
         /// thumbnail of.
         public static let noVideo = Code(.noVideo)
+        /// The input claims more than the engine will allocate for it: a picture or video frames
+        /// larger than ``MediaLimits/maximumFrameSide`` a side or ``MediaLimits/maximumFramePixels``
+        /// in all (refused from the header, before any pixel is decoded).
+        public static let tooLarge = Code(.tooLarge)
+        /// A file could not be written for lack of space: the device is full, a quota is spent,
+        /// or the process's file size limit was reached. Nothing incomplete is left in its place.
+        public static let diskFull = Code(.diskFull)
         /// The server wants credentials (HTTP 401, or 407 from a proxy) and none were given, or the
         /// ones given were refused. The engine tries a credential once; it never loops.
         public static let unauthorized = Code(.unauthorized)

@@ -25,6 +25,7 @@ struct PipelineErrorTranslator {
             MediaError(code, message, debugDetail: failure.debug, element: element)
         }
         if let http = httpError(failure) { return http }
+        if failure.debug == MediaLimits.frameTooLargeDetail { return error(.tooLarge, failure.message) }
         if let missingPlugin {
             if let caps = missingPlugin.caps, !StreamTypePolicy.isPlayable(caps) {
                 return error(.notAMovie, "the content is \(StreamTypePolicy.mediaType(of: caps)), not a movie")

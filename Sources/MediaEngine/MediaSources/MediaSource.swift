@@ -38,6 +38,16 @@ public protocol MediaSource: Sendable {
     /// - Returns: The times, or nil.
     func videoKeyframeTimes() -> [Duration]?
 
+    /// How much of the movie is present when the source is cut short (a partial download or
+    /// copy), judged from the container's own tables against what the source holds; nil when
+    /// every frame is present or the source cannot tell. With it the player reports the playable
+    /// part when the movie is prepared (``PlayerEvent/truncationDetected(playable:duration:)``,
+    /// ``MoviePlayer/playableDuration``) and finishes with ``MediaError/Code/truncatedMovie`` when
+    /// playback reaches the cut, whichever element notices it, or none.
+    /// Called once per movie, on the player's thread, when the movie has prerolled.
+    /// - Returns: The truncation, or nil.
+    func truncation() -> MovieTruncation?
+
     /// Answers a server's demand for credentials (HTTP 401 or 407) while the movie prepares: a
     /// copy of this source that carries a credential for the challenge's protection space, which
     /// the player then loads in the same pipeline; or nil, and preparation fails with
@@ -64,6 +74,8 @@ extension MediaSource {
     public func interpret(_ error: MediaError) -> MediaError { error }
     /// Unknown: the demuxer decides.
     public func videoKeyframeTimes() -> [Duration]? { nil }
+    /// Unknown: the movie is taken as whole.
+    public func truncation() -> MovieTruncation? { nil }
     /// No answer: preparation fails with ``MediaError/Code/unauthorized``.
     public func answering(_ challenge: AuthenticationChallenge) -> (any MediaSource)? { nil }
 }

@@ -93,6 +93,8 @@ public struct ImageOverlay: VideoOverlay {
         let bytes = try OverlayFile.read(url, kind: "picture")
         do {
             return try OverlayBitmap(decoding: bytes)
+        } catch  where error.code == .tooLarge {
+            throw MediaError(.tooLarge, "\(url.path): \(error.message)", debugDetail: error.debugDetail)
         } catch {
             throw MediaError(
                 .notAnImage, "\(url.path) is not a picture: \(error.message)", debugDetail: error.debugDetail)
@@ -116,17 +118,28 @@ extension OverlayBitmap {
     /// Decodes a picture (PNG, JPEG, ...) held in memory, on the calling thread (which waits for
     /// GStreamer, up to 5 seconds for damaged data): for code outside any task.
     /// - Parameter encoded: The file's bytes.
-    /// - Throws: ``MediaError/Code/notAnImage`` when GStreamer cannot decode it.
+    /// - Throws: ``MediaError/Code/notAnImage`` when GStreamer cannot decode it,
+    ///   ``MediaError/Code/tooLarge`` when it is larger than ``MediaLimits`` allow.
     @available(*, noasync, message: "decodes on the calling thread; from a task, use OverlayBitmap.decoding(_:)")
     public convenience init(decoding encoded: [UInt8]) throws(MediaError) {
+        // The header's size first: a few bytes may claim a picture of gigabytes.
+        if let size = ImageHeader.size(of: encoded), !MediaLimits.allows(width: size.width, height: size.height) {
+            throw MediaError(
+                .tooLarge,
+                "the picture claims \(size.width)x\(size.height) pixels, more than the engine decodes "
+                    + "(\(MediaLimits.maximumFrameSide) a side, \(MediaLimits.maximumFramePixels) pixels)")
+        }
         try GStreamer.initialize()
         var message: UnsafeMutablePointer<gchar>?
         let raw = encoded.withUnsafeBufferPointer { bytes in
-            me_decode_image(bytes.baseAddress, gsize(bytes.count), 5_000_000_000, &message)
+            me_decode_image(
+                bytes.baseAddress, gsize(bytes.count), 5_000_000_000, guint(MediaLimits.maximumFrameSide),
+                guint64(MediaLimits.maximumFramePixels), &message)
         }
         guard let raw else {
             let detail = message.map { String(cString: $0) } ?? "unknown"
             g_free(message)
+            if detail.hasPrefix("the video frames are") { throw MediaError(.tooLarge, detail) }
             throw MediaError(.notAnImage, "the data is not a picture GStreamer can decode", debugDetail: detail)
         }
         guard let image = VideoImage(copying: Sample(owning: raw), as: .rgba), image.format == .rgba else {

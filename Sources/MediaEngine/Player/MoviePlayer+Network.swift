@@ -28,7 +28,8 @@ extension MoviePlayer {
     }
 
     /// How far the movie can play from what has arrived (MPMoviePlayerController's
-    /// `playableDuration`): the whole duration for a local file or a finished download; for a
+    /// `playableDuration`): the whole duration for a local file or a finished download (for a
+    /// file cut short, the part its container's tables say is present: ``truncation``); for a
     /// network movie, the position plus what is buffered ahead of it (the downloaded range in
     /// ``BufferingPolicy/downloadsToCacheFile`` mode, else the download queue's level, which
     /// GStreamer estimates from the download rate); the position alone for adaptive streams,
@@ -37,7 +38,8 @@ extension MoviePlayer {
         let (session, network, duration, complete) = core.state.withLock { owned in
             let machine = owned.machine
             return (
-                machine.phase == .prepared ? owned.session : nil, machine.isNetworkSource, machine.duration,
+                machine.phase == .prepared ? owned.session : nil, machine.isNetworkSource,
+                machine.truncation?.playableDuration ?? machine.duration,
                 machine.downloadComplete
                     || machine.buffering.map { $0.stats.mode == .download && $0.stats.remaining == .zero } == true
             )

@@ -26,6 +26,8 @@ final class PipelineSession: Sendable {
     private let busThread: Locked<BusThread?>
     /// The movie's video keyframes, for keyframe seeks (see ``keyframeSnapped(_:)``).
     private let keyframes: Locked<KeyframeTimes>
+    /// How much of the movie its source holds, asked once per movie (see ``truncation``).
+    private let truncationReport: Locked<TruncationReport>
     /// Instant rate changes on their way to the sinks (see ``relayInstantRate(_:seqnum:from:)``).
     private let instantRates = Locked(InstantRates())
     /// The buffering elements of a network movie and their thresholds.
@@ -78,6 +80,7 @@ final class PipelineSession: Sendable {
         playbin.set("video-sink", element: videoOutput.bin)
         sourceSetup = SourceSetup(source: source)
         keyframes = Locked(KeyframeTimes(source: source))
+        truncationReport = Locked(TruncationReport(source: source))
         sourceSetup.connect(to: playbin)
         me_watch_stream_types(playbin.pointer)
         busThread = Locked(try BusThread(pipeline: playbin, handler: handler))
@@ -132,6 +135,7 @@ final class PipelineSession: Sendable {
         executor.assertCurrent("reloading a pipeline")
         sourceSetup.replace(with: source)
         keyframes.withLock { $0 = KeyframeTimes(source: source) }
+        truncationReport.withLock { $0 = TruncationReport(source: source) }
         if holdFirstFrame { videoOutput.firstFrame.hold() }
         instantRates.withLock { $0.flushed() }
         let result: Result<Void, MediaError> = lifecycle.withLock { closed in
@@ -211,6 +215,13 @@ final class PipelineSession: Sendable {
         let seqnum = SeekEvents.seqnum(event)
         instantRates.withLock { $0.sent(seqnum) }
         return send(event)
+    }
+
+    /// Whether the movie's source is cut short, and how much of it is present
+    /// (``MediaSource/truncation()``, read from the file the first time it is asked, on the
+    /// player's thread).
+    var truncation: MovieTruncation? {
+        truncationReport.withLock { $0.value() }
     }
 
     /// A keyframe seek made exact, to the video keyframe at or before its position, when the
@@ -433,5 +444,22 @@ private struct KeyframeTimes {
         let times = source.videoKeyframeTimes()
         loaded = .some(times)
         return times
+    }
+}
+
+/// A movie's truncation, asked of its source once.
+private struct TruncationReport {
+    let source: any MediaSource
+    private var loaded: MovieTruncation??
+
+    init(source: any MediaSource) {
+        self.source = source
+    }
+
+    mutating func value() -> MovieTruncation? {
+        if let loaded { return loaded }
+        let found = source.truncation()
+        loaded = .some(found)
+        return found
     }
 }

@@ -87,9 +87,11 @@ extension PlayerCore {
 
     /// What the pipeline knows now, when the machine may need it.
     private func facts(of session: PipelineSession) -> PlayerMachine.PipelineFacts {
-        guard read({ $0.needsFacts(session: session.id) }) else { return PlayerMachine.PipelineFacts() }
+        let (needed, preparing) = read { ($0.needsFacts(session: session.id), $0.phase == .preparing) }
+        guard needed else { return PlayerMachine.PipelineFacts() }
         return PlayerMachine.PipelineFacts(
-            position: session.position, duration: session.duration, mediaTypes: session.mediaTypes)
+            position: session.position, duration: session.duration, mediaTypes: session.mediaTypes,
+            truncation: preparing ? session.truncation : nil)
     }
 
     /// decodebin drops the error a demuxer posts while decodebin is still setting it up, which

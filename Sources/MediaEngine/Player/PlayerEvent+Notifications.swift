@@ -74,6 +74,9 @@ extension Notification.Name {
     /// Playback finished (MPMoviePlayerPlaybackDidFinishNotification); the reason is under
     /// ``MoviePlayer/finishReasonUserInfoKey``, an error under ``MoviePlayer/errorUserInfoKey``.
     public static let moviePlayerPlaybackDidFinish = Notification.Name("MoviePlayerPlaybackDidFinishNotification")
+    /// The prepared movie's file is cut short (``PlayerEvent/truncationDetected(playable:duration:)``,
+    /// under ``MoviePlayer/eventUserInfoKey``); ``MoviePlayer/playableDuration`` says how much is present.
+    public static let moviePlayerTruncationDetected = Notification.Name("MoviePlayerTruncationDetectedNotification")
 }
 
 extension MoviePlayer {
@@ -126,6 +129,7 @@ extension PlayerEvent {
         case .metadataAvailable: .movieMetadataAvailable
         case .timedMetadataChanged: .moviePlayerTimedMetadataUpdated
         case .playbackDidFinish: .moviePlayerPlaybackDidFinish
+        case .truncationDetected: .moviePlayerTruncationDetected
         case .overlayFailed: .moviePlayerOverlayDidFail
         case .overlayRegionActivated: .moviePlayerOverlayRegionActivated
         case .thumbnailRequestFinished: .moviePlayerThumbnailImageRequestDidFinish

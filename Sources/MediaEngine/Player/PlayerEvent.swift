@@ -55,6 +55,11 @@ public enum PlayerEvent: Sendable, Hashable, CustomStringConvertible {
     /// Playback finished, with the reason and, for ``FinishReason/playbackError``, the error
     /// (MPMoviePlayerPlaybackDidFinishNotification).
     case playbackDidFinish(FinishReason, MediaError?)
+    /// A warning when the movie is prepared: its file is cut short (a partial download or copy),
+    /// and only the first `playable` of its `duration` is present (the container's own tables
+    /// say so, ``MediaSource/truncation()``). ``MoviePlayer/playableDuration`` is `playable`;
+    /// playback can go up to there and then finishes with ``MediaError/Code/truncatedMovie``.
+    case truncationDetected(playable: Duration, duration: Duration)
     /// An overlay could not draw (its bitmap threw); it is skipped until it draws again, and
     /// playback goes on. Announced once per failure, not once per frame.
     case overlayFailed(VideoOverlays.ID, MediaError)
@@ -103,6 +108,8 @@ public enum PlayerEvent: Sendable, Hashable, CustomStringConvertible {
             "timedMetadataChanged(\(items.map(\.description).joined(separator: ", ")))"
         case .playbackDidFinish(let reason, let error):
             error.map { "playbackDidFinish(\(reason), \($0.code))" } ?? "playbackDidFinish(\(reason))"
+        case .truncationDetected(let playable, let duration):
+            "truncationDetected(playable: \(playable.exactDescription), duration: \(duration.exactDescription))"
         case .overlayFailed(let id, let error): "overlayFailed(\(id), \(error.code))"
         case .overlayRegionActivated(let overlay, let region, let point):
             "overlayRegionActivated(\(overlay), \(region), \(point))"

@@ -72,6 +72,9 @@ final class VideoOutputBin: Sendable {
             throw MediaError(.pipelineFailure, "the video bin has no input")
         }
         firstFrame = shown.watchFirstFrame(postingOn: bin, hold: holdFirstFrame)
+        // Frames too large to allocate are refused before the decoder allocates one (tooLarge).
+        me_limit_frame_size(
+            input.pointer, bin.pointer, guint(MediaLimits.maximumFrameSide), guint64(MediaLimits.maximumFramePixels))
         orientation = OrientationStage(between: convert, flip: flip, and: scaler)
         OverlayCompositor.install(on: scaler, overlays: overlays)
         overlays.watchClicks(on: scaler)

@@ -112,8 +112,14 @@ extension VideoImage {
             try data.write(to: url, options: .atomic)
         } catch {
             let folder = url.deletingLastPathComponent().path
+            // Foundation reports ENOSPC and EDQUOT as fileWriteOutOfSpace; EFBIG (a file size limit) by its errno.
+            let posix = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.code
+            let outOfSpace =
+                (error as? CocoaError)?.code == .fileWriteOutOfSpace
+                || [Int(ENOSPC), Int(EFBIG), Int(EDQUOT)].contains(posix ?? 0)
             let code: MediaError.Code =
-                FileManager.default.fileExists(atPath: folder) ? .permissionDenied : .fileNotFound
+                outOfSpace
+                ? .diskFull : FileManager.default.fileExists(atPath: folder) ? .permissionDenied : .fileNotFound
             throw MediaError(code, "cannot write \(url.path): \(error.localizedDescription)")
         }
     }

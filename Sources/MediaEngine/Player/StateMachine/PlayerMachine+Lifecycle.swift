@@ -23,6 +23,8 @@ extension PlayerMachine {
         var position: Duration?
         var duration: Duration?
         var mediaTypes: MovieMediaTypes = []
+        /// The source is cut short (asked of it once per movie, while preparing).
+        var truncation: MovieTruncation?
     }
 
     // MARK: Commands
@@ -146,6 +148,7 @@ extension PlayerMachine {
         phase = .prepared
         setDuration(facts.duration)
         setMediaTypes(facts.mediaTypes)
+        noteTruncation(facts.truncation)
         // A local file can always play through; a movie read over a network has to earn it
         // (buffering reaches 100 %, and the download keeps up).
         setLoadState(loadStateWhenPrepared)

@@ -43,7 +43,7 @@ extension PlayerMachine {
         guard let flight = inFlightSeek, flight.markerSeen || !flight.plan.flush else { return }
         let noFrameExpected =
             !mediaTypes.contains(.video) && phase == .prepared || flight.plan.accuracy == .keyFramesOnly
-            || duration.map { flight.plan.position + Self.truncationTolerance(for: $0) >= $0 } ?? false
+            || lastFramePosition.map { flight.plan.position + Self.truncationTolerance(for: $0) >= $0 } ?? false
         if let landing = flight.landing {
             landSeek(seqnum: flight.seqnum, at: landing, facts: facts)
         } else if noFrameExpected {
@@ -210,14 +210,11 @@ extension PlayerMachine {
             perform(.rearmTimeObservers)
             return
         }
-        let expectedEnd = rate > 0 ? (endPlaybackTime ?? duration) : nil
-        if let expectedEnd, let position, position + Self.truncationTolerance(for: expectedEnd) < expectedEnd {
-            let error = MediaError(
-                .truncatedMovie,
-                "the movie ends at \(position.formattedSeconds) but its header says \(expectedEnd.formattedSeconds)")
-            pipelineFailed(session: session, error: source.interpret(error), position: position)
+        if let error = truncatedEnd(at: position) {
+            pipelineFailed(session: session, error: error, position: position)
             return
         }
+        let expectedEnd = rate > 0 ? (endPlaybackTime ?? duration) : nil
         if repeatMode == .one {
             // Not in looping mode (repeat was turned on at the very end): start again with a flush.
             loops += 1

@@ -64,6 +64,8 @@ struct PlayerMachine {
     /// Where playback was when the pipeline last went away (or the end, after the end).
     var lastPosition = Duration.zero
     var lastError: MediaError?
+    /// The movie's file is cut short: how much of it is present (announced when prepared).
+    var truncation: MovieTruncation?
 
     // MARK: The pipeline
 
@@ -274,6 +276,7 @@ struct PlayerMachine {
         if timedMetadata.reset() { publish(.timedMetadataChanged([])) }
         isICYStream = false
         lastError = nil
+        truncation = nil
         atEnd = false
         lastPosition = .zero
         errorContext = PipelineErrorTranslator()
