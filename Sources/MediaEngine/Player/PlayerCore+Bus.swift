@@ -56,6 +56,8 @@ extension PlayerCore {
             apply { $0.buffering(session: id, percent: percent) }
         case .httpResponse(let response):
             apply { $0.httpResponseArrived(session: id, response) }
+        case .adaptiveStreaming(let report):
+            apply { $0.adaptiveStreamingReported(session: id, report) }
         case .clockLost:
             apply { $0.clockLost(session: id) }
         case .latencyChanged:

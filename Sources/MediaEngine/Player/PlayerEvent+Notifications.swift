@@ -62,6 +62,8 @@ extension Notification.Name {
     /// ``MoviePlayer/thumbnailErrorUserInfoKey``.
     public static let moviePlayerThumbnailImageRequestDidFinish = Notification.Name(
         "MoviePlayerThumbnailImageRequestDidFinishNotification")
+    /// An HLS stream moved to another variant (``PlayerEvent/variantSwitched(_:)``).
+    public static let moviePlayerVariantDidSwitch = Notification.Name("MoviePlayerVariantDidSwitchNotification")
     /// Playback finished (MPMoviePlayerPlaybackDidFinishNotification); the reason is under
     /// ``MoviePlayer/finishReasonUserInfoKey``, an error under ``MoviePlayer/errorUserInfoKey``.
     public static let moviePlayerPlaybackDidFinish = Notification.Name("MoviePlayerPlaybackDidFinishNotification")
@@ -116,6 +118,7 @@ extension PlayerEvent {
         case .overlayFailed: .moviePlayerOverlayDidFail
         case .overlayRegionActivated: .moviePlayerOverlayRegionActivated
         case .thumbnailRequestFinished: .moviePlayerThumbnailImageRequestDidFinish
+        case .variantSwitched: .moviePlayerVariantDidSwitch
         }
     }
 

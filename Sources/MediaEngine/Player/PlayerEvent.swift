@@ -62,6 +62,10 @@ public enum PlayerEvent: Sendable, Hashable, CustomStringConvertible {
     /// ``MoviePlayer/cancelAllThumbnailImageRequests()``); announced once for every time
     /// (MPMoviePlayerThumbnailImageRequestDidFinishNotification).
     case thumbnailRequestFinished(ThumbnailResult)
+    /// An HLS stream moved to another variant (its rendition at another bitrate, often another
+    /// size: a ``naturalSizeAvailable(_:)`` follows with the first frame of a new size). Where
+    /// MPMoviePlayerController's access log starts a new entry.
+    case variantSwitched(VariantSwitch)
 
     /// The event in a form for logs, for example `playbackStateChanged(playing)`; times exact to
     /// the nanosecond (`durationAvailable(10.000333333 seconds)`).
@@ -95,6 +99,7 @@ public enum PlayerEvent: Sendable, Hashable, CustomStringConvertible {
         case .overlayRegionActivated(let overlay, let region, let point):
             "overlayRegionActivated(\(overlay), \(region), \(point))"
         case .thumbnailRequestFinished(let result): "thumbnailRequestFinished(\(result))"
+        case .variantSwitched(let change): "variantSwitched(\(change.indicatedBitrate))"
         }
     }
 }
