@@ -1,0 +1,136 @@
+import Foundation
+import HTTPStreamSource
+import MediaEngine
+import MediaTestSupport
+import Testing
+
+/// HLS (and DASH) through ``HTTPStreamSource`` against nginx on loopback: streams made with
+/// `hlssink2` and `dashsink` (``AdaptiveStreamMedia``), played to the end frame by frame, sought,
+/// started at a segment boundary, and switching variants.
+@Suite("HLS and DASH")
+struct HLSTests {
+    /// The bars' frame numbers as a stream of `count` frames shows them (they wrap at 80).
+    static func numbers(_ range: Range<Int>) -> [Int] { range.map { $0 % 80 } }
+
+    /// A player of `path` on `server`, its frames recorded at 320x240 whatever the variant's size.
+    static func player(
+        _ server: LoopbackHTTPServer, _ path: String, options: HTTPStreamOptions = HTTPStreamOptions(),
+        frames: FrameRecorder, synchronized: Bool = false
+    ) throws -> MoviePlayer {
+        MoviePlayer(
+            source: try HTTPStreamSource(string: server.url(path), options: options),
+            videoSink: frames.sink(
+                format: .rgba, size: VideoSize(width: 320, height: 240), synchronized: synchronized),
+            audioOutput: .discard)
+    }
+
+    /// Options that keep a stream on its 320x240 variant (650 kbit/s fits in 700 kbit/s).
+    static var midVariantOnly: HTTPStreamOptions {
+        var options = HTTPStreamOptions()
+        options.adaptive = AdaptiveStreamingOptions(fixedBandwidth: 1_000_000)
+        return options
+    }
+
+    @Test("an HLS stream plays to its end, every frame in order; a stream of known duration")
+    func vodPlaysToTheEnd() async throws {
+        let server = try await LoopbackHTTPServer(serving: try await AdaptiveStreamMedia.hlsVariants())
+        let frames = FrameRecorder()
+        let player = try Self.player(server, "master.m3u8", options: Self.midVariantOnly, frames: frames)
+        let recorder = EventRecorder(player)
+        try await withDeadline(.seconds(10), "play()") { try await player.play() }
+        let (reason, error) = try await recorder.waitForFinish(within: .seconds(10))
+        #expect(reason == .playbackEnded && error == nil, "\(String(describing: error))")
+        #expect(frames.records.compactMap(\.number) == Self.numbers(0..<180))
+        #expect(player.movieSourceType == .streaming)
+        #expect(recorder.events.contains(.sourceTypeAvailable(.streaming)))
+        #expect(player.duration?.isClose(to: .milliseconds(5967), within: .milliseconds(100)) == true)
+        #expect(player.naturalSize == VideoSize(width: 320, height: 240))
+        #expect(!recorder.events.contains { if case .variantSwitched = $0 { true } else { false } })
+    }
+
+    @Test("seeking in an HLS stream shows the frame asked for, in another segment")
+    func vodSeeks() async throws {
+        let server = try await LoopbackHTTPServer(serving: try await AdaptiveStreamMedia.hlsVariants())
+        let frames = FrameRecorder()
+        let player = try Self.player(server, "mid.m3u8", frames: frames, synchronized: true)
+        player.shouldAutoplay = false
+        try await withDeadline(.seconds(10), "prepareToPlay()") { try await player.prepareToPlay() }
+        // hlssink2's segments carry the encoder's 125 ms delay: frame N shows from start + N/30 s.
+        let start = try #require(frames.records.first?.presentationTime)
+        #expect(player.seekableRange.map { $0.lowerBound == .zero && $0.upperBound > .seconds(5) } == true)
+        #expect(!player.isLiveStream)
+        for time in [Duration.milliseconds(4500), .milliseconds(1000)] {
+            let frame = Int(((time - start).inSeconds * Double(AdaptiveStreamMedia.framesPerSecond)).rounded(.down))
+            frames.reset()
+            try await withDeadline(.seconds(10), "seek to \(time)") { try await player.seek(to: time) }
+            try await frames.waitUntil("frame \(frame % 80)", within: .seconds(3)) {
+                $0.contains { $0.number == frame % 80 }
+            }
+            #expect(frames.records.first?.number == frame % 80, "\(frames.records.prefix(3))")
+            #expect(player.currentPlaybackTime.isClose(to: time, within: .milliseconds(40)))
+        }
+        player.stop()
+    }
+
+    @Test("a stream starts on its lowest variant, climbs as the bandwidth allows, and says so")
+    func variantSwitching() async throws {
+        let server = try await LoopbackHTTPServer(serving: try await AdaptiveStreamMedia.hlsVariants())
+        let frames = FrameRecorder()
+        let player = try Self.player(server, "master.m3u8", frames: frames)
+        let recorder = EventRecorder(player)
+        try await withDeadline(.seconds(10), "play()") { try await player.play() }
+        _ = try await recorder.waitForFinish(within: .seconds(10))
+        let events = recorder.events
+        let switches = events.compactMap { event -> VariantSwitch? in
+            if case .variantSwitched(let change) = event { return change }
+            return nil
+        }
+        let sizes = events.compactMap { event -> VideoSize? in
+            if case .naturalSizeAvailable(let size) = event { return size }
+            return nil
+        }
+        // Loopback is fast: after the first (lowest) segment the demuxer measures and moves up.
+        #expect(sizes.first == VideoSize(width: 160, height: 120), "\(sizes)")
+        #expect(sizes.last == VideoSize(width: 640, height: 480), "\(sizes)")
+        #expect(switches.last?.indicatedBitrate == 1_800_000, "\(switches)")
+        #expect(switches.last?.uri.hasSuffix("/high.m3u8") == true)
+        // The picture goes on across the switches: every frame of the movie, in order (the
+        // 640x480 frames scaled to 320x240 blur the bars' seam near the right edge: frames 1-9
+        // of every 80 cannot be read there).
+        let records = frames.records
+        #expect(records.count == 180)
+        let misread = records.enumerated().filter { index, record in record.number.map { $0 != index % 80 } ?? false }
+        #expect(misread.isEmpty, "\(misread.prefix(5))")
+        #expect(records.compactMap(\.number).count >= 150)
+        #expect(player.naturalSize == VideoSize(width: 640, height: 480))
+    }
+
+    @Test("initialPlaybackTime starts a stream at the segment boundary before it; endPlaybackTime is ignored")
+    func playbackRangeOnAStream() async throws {
+        let server = try await LoopbackHTTPServer(serving: try await AdaptiveStreamMedia.hlsVariants())
+        let frames = FrameRecorder()
+        let player = try Self.player(server, "mid.m3u8", frames: frames)
+        try player.setPlaybackRange(initial: .milliseconds(3100), end: .milliseconds(4000))
+        let recorder = EventRecorder(player)
+        try await withDeadline(.seconds(10), "play()") { try await player.play() }
+        let (reason, error) = try await recorder.waitForFinish(within: .seconds(10))
+        #expect(reason == .playbackEnded && error == nil, "\(String(describing: error))")
+        // 3.1 s is in the second segment (2-4 s): playback starts at 2 s and runs to the end.
+        #expect(frames.records.compactMap(\.number) == Self.numbers(60..<180))
+        #expect(player.endPlaybackTime == .milliseconds(4000))
+    }
+
+    @Test("a DASH stream plays to its end, every frame in order")
+    func dashPlays() async throws {
+        let server = try await LoopbackHTTPServer(serving: try await AdaptiveStreamMedia.dash())
+        let frames = FrameRecorder()
+        let player = try Self.player(server, "manifest.mpd", frames: frames)
+        let recorder = EventRecorder(player)
+        try await withDeadline(.seconds(10), "play()") { try await player.play() }
+        let (reason, error) = try await recorder.waitForFinish(within: .seconds(10))
+        #expect(reason == .playbackEnded && error == nil, "\(String(describing: error))")
+        #expect(frames.records.compactMap(\.number) == Self.numbers(0..<180))
+        #expect(player.movieSourceType == .streaming)
+        #expect(player.duration?.isClose(to: .milliseconds(5967), within: .milliseconds(100)) == true)
+    }
+}
