@@ -120,6 +120,39 @@ struct HLSTests {
         #expect(player.endPlaybackTime == .milliseconds(4000))
     }
 
+    @Test("the source's headers, cookies and user agent reach every segment's download")
+    func optionsReachSegments() async throws {
+        // Segments are refused (403) without the header, the cookie and the user agent.
+        let server = try await LoopbackHTTPServer(
+            serving: try await AdaptiveStreamMedia.hlsVariants(),
+            serverDirectives: """
+                location ~ \\.ts$ {
+                    set $ok "";
+                    if ($http_x_token = "abc") { set $ok "${ok}h"; }
+                    if ($cookie_session = "s1") { set $ok "${ok}c"; }
+                    if ($http_user_agent = "engine-tests") { set $ok "${ok}u"; }
+                    if ($ok != "hcu") { return 403; }
+                }
+                """)
+        var options = Self.midVariantOnly
+        options.headers = ["X-Token": "abc"]
+        options.cookies = ["session=s1"]
+        options.userAgent = "engine-tests"
+        let frames = FrameRecorder()
+        let player = try Self.player(server, "master.m3u8", options: options, frames: frames)
+        let recorder = EventRecorder(player)
+        try await withDeadline(.seconds(10), "play()") { try await player.play() }
+        let (reason, error) = try await recorder.waitForFinish(within: .seconds(10))
+        #expect(reason == .playbackEnded && error == nil, "\(String(describing: error))")
+        #expect(frames.records.count == 180)
+
+        let refused = try Self.player(server, "master.m3u8", options: Self.midVariantOnly, frames: FrameRecorder())
+        let refusal = await #expect(throws: MediaError.self) {
+            try await withDeadline(.seconds(10), "prepareToPlay()") { try await refused.prepareToPlay() }
+        }
+        #expect(refusal?.code == .forbidden && refusal?.httpStatusCode == 403, "\(String(describing: refusal))")
+    }
+
     @Test("a DASH stream plays to its end, every frame in order")
     func dashPlays() async throws {
         let server = try await LoopbackHTTPServer(serving: try await AdaptiveStreamMedia.dash())

@@ -16,7 +16,9 @@ public final class LoopbackHTTPServer: Sendable {
     /// - Parameters:
     ///   - root: The folder to serve.
     ///   - bytesPerSecond: nginx's `limit_rate` for every response, or nil for full speed.
-    public init(serving root: URL, bytesPerSecond: Int? = nil) async throws {
+    ///   - serverDirectives: More nginx directives for the server block (a `location` that demands
+    ///     a header, say).
+    public init(serving root: URL, bytesPerSecond: Int? = nil, serverDirectives: String = "") async throws {
         directory = try TestMedia.scratchDirectory()
         let port = try Self.freePort()
         let limit = bytesPerSecond.map { "limit_rate \($0);" } ?? ""
@@ -34,11 +36,15 @@ public final class LoopbackHTTPServer: Sendable {
                 fastcgi_temp_path \(directory.path)/fastcgi;
                 uwsgi_temp_path \(directory.path)/uwsgi;
                 scgi_temp_path \(directory.path)/scgi;
-                types { video/mp4 mp4; video/mp2t ts; application/vnd.apple.mpegurl m3u8; }
+                types {
+                    video/mp4 mp4; video/mp2t ts; application/vnd.apple.mpegurl m3u8; application/dash+xml mpd;
+                    video/iso.segment m4s;
+                }
                 server {
                     listen 127.0.0.1:\(port);
                     root \(root.path);
                     \(limit)
+                    \(serverDirectives)
                 }
             }
             """
