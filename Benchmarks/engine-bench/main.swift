@@ -2,7 +2,7 @@
 //
 //   engine-bench [--only NAME]... [--json]
 //
-// Benchmarks: decode, ttff, seek, loop-gap, rgba, swap, overlays, teardown, thumbnails. With --json, one object per line:
+// Benchmarks: decode, ttff, seek, loop-gap, rgba, swap, overlays, teardown, thumbnails, network. With --json, one object per line:
 // {"benchmark": NAME, "metric": STRING, "value": NUMBER, "unit": STRING, "baseline": NUMBER|null, "ratio": NUMBER|null}
 // where ratio > 1 means the engine is faster than its peer. Build with -c release.
 import Foundation
@@ -18,6 +18,7 @@ let benchmarks: [(name: String, run: () async throws -> [Measurement])] = [
     ("overlays", OverlaysBenchmark.run),
     ("teardown", TeardownBenchmark.run),
     ("thumbnails", ThumbnailsBenchmark.run),
+    ("network", NetworkStartBenchmark.run),
 ]
 
 var only: Set<String> = []
