@@ -153,6 +153,41 @@ struct HLSTests {
         #expect(refusal?.code == .forbidden && refusal?.httpStatusCode == 403, "\(String(describing: refusal))")
     }
 
+    @Test("the source's credential answers a challenge for the segments; without it they are unauthorized")
+    func credentialsReachSegments() async throws {
+        let folder = try TestMedia.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "viewer:{PLAIN}s3cret\n".write(to: folder.appendingPathComponent("users"), atomically: true, encoding: .utf8)
+        // The playlists are open; the segments want Basic credentials.
+        let server = try await LoopbackHTTPServer(
+            serving: try await AdaptiveStreamMedia.hlsVariants(),
+            serverDirectives: """
+                location ~ \\.ts$ {
+                    auth_basic "segments";
+                    auth_basic_user_file \(folder.path)/users;
+                }
+                """)
+        var options = Self.midVariantOnly
+        options.credential = HTTPCredential(user: "viewer", password: "s3cret")
+        options.credentialStore = nil
+        let frames = FrameRecorder()
+        let player = try Self.player(server, "mid.m3u8", options: options, frames: frames)
+        let recorder = EventRecorder(player)
+        try await withDeadline(.seconds(10), "play()") { try await player.play() }
+        let (reason, error) = try await recorder.waitForFinish(within: .seconds(10))
+        #expect(reason == .playbackEnded && error == nil, "\(String(describing: error))")
+        #expect(frames.records.count == 180)
+
+        options.credential = nil
+        let refused = try Self.player(server, "mid.m3u8", options: options, frames: FrameRecorder())
+        let refusal = await #expect(throws: MediaError.self) {
+            try await withDeadline(.seconds(10), "prepareToPlay()") { try await refused.prepareToPlay() }
+        }
+        #expect(refusal?.code == .unauthorized && refusal?.httpStatusCode == 401, "\(String(describing: refusal))")
+        let reported = "\(String(describing: refusal)) \(refusal?.debugDetail ?? "")"
+        #expect(!reported.contains("s3cret"))
+    }
+
     @Test("a DASH stream plays to its end, every frame in order")
     func dashPlays() async throws {
         let server = try await LoopbackHTTPServer(serving: try await AdaptiveStreamMedia.dash())
