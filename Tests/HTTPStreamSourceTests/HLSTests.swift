@@ -157,7 +157,8 @@ struct HLSTests {
     func credentialsReachSegments() async throws {
         let folder = try TestMedia.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try "viewer:{PLAIN}s3cret\n".write(to: folder.appendingPathComponent("users"), atomically: true, encoding: .utf8)
+        try "viewer:{PLAIN}s3cret\n".write(
+            to: folder.appendingPathComponent("users"), atomically: true, encoding: .utf8)
         // The playlists are open; the segments want Basic credentials.
         let server = try await LoopbackHTTPServer(
             serving: try await AdaptiveStreamMedia.hlsVariants(),
