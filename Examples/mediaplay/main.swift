@@ -131,6 +131,10 @@ for await event in events {
         print("  load state: \(state)")
     case .playbackStateChanged(.interrupted):
         print("  stalled: waiting for the network")
+    case .variantSwitched(let change):
+        print("  variant: \(change.indicatedBitrate) bit/s (\(change.uri))")
+    case .naturalSizeAvailable(let size) where source.sourceType != .file:
+        print("  picture: \(size)")
     default:
         break
     }

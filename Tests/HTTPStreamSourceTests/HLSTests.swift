@@ -189,6 +189,20 @@ struct HLSTests {
         #expect(!reported.contains("s3cret"))
     }
 
+    @Test("adaptive options out of range are refused before any request")
+    func badAdaptiveOptions() throws {
+        for adaptive in [
+            AdaptiveStreamingOptions(startBitrate: 0), AdaptiveStreamingOptions(fixedBandwidth: -1),
+            AdaptiveStreamingOptions(bandwidthFraction: 0), AdaptiveStreamingOptions(bandwidthFraction: 1.5),
+        ] {
+            var options = HTTPStreamOptions()
+            options.adaptive = adaptive
+            #expect(throws: MediaError.self) {
+                try HTTPStreamSource(string: "http://127.0.0.1/a.m3u8", options: options).validate()
+            }
+        }
+    }
+
     @Test("a DASH stream plays to its end, every frame in order")
     func dashPlays() async throws {
         let server = try await LoopbackHTTPServer(serving: try await AdaptiveStreamMedia.dash())
