@@ -6,8 +6,10 @@ import Testing
 
 /// HLS (and DASH) through ``HTTPStreamSource`` against nginx on loopback: streams made with
 /// `hlssink2` and `dashsink` (``AdaptiveStreamMedia``), played to the end frame by frame, sought,
-/// started at a segment boundary, and switching variants.
-@Suite("HLS and DASH")
+/// started at a segment boundary, and switching variants. One test at a time: each decodes a
+/// 6-second stream flat out, and all at once they delayed the frames of the suite's timing tests
+/// (output swaps) on the 2-core box.
+@Suite("HLS and DASH", .serialized)
 struct HLSTests {
     /// The bars' frame numbers as a stream of `count` frames shows them (they wrap at 80).
     static func numbers(_ range: Range<Int>) -> [Int] { range.map { $0 % 80 } }

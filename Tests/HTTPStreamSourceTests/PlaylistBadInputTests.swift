@@ -5,8 +5,8 @@ import MediaTestSupport
 import Testing
 
 /// Playlists that do not lead to a movie: each a typed error, a finish event with it, within a
-/// bounded time, with no crash or hang.
-@Suite("Bad playlists")
+/// bounded time, with no crash or hang. One test at a time, beside the suite's timing tests.
+@Suite("Bad playlists", .serialized)
 struct PlaylistBadInputTests {
     /// Media playlists over `segments` (names in the served folder), with or without an end.
     static func playlist(_ segments: [String]) -> String {
