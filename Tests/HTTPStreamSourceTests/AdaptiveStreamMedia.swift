@@ -17,6 +17,7 @@ enum AdaptiveStreamMedia {
     static func hlsVariants() async throws -> URL {
         try await folder(
             named: "hls-variants",
+            complete: ["low.m3u8": "#EXT-X-ENDLIST", "mid.m3u8": "#EXT-X-ENDLIST", "high.m3u8": "#EXT-X-ENDLIST"],
             pipeline: """
                 videotestsrc num-buffers=180 pattern=smpte horizontal-speed=4 ! \
                 video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! tee name=t \
@@ -42,7 +43,7 @@ enum AdaptiveStreamMedia {
     /// no playlist: a live test writes its own, growing.
     static func liveSegments() async throws -> URL {
         try await folder(
-            named: "hls-live",
+            named: "hls-live", complete: ["seg.m3u8": "#EXT-X-ENDLIST"],
             pipeline: """
                 videotestsrc num-buffers=600 pattern=smpte horizontal-speed=4 ! \
                 video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! videoscale ! \
@@ -52,13 +53,9 @@ enum AdaptiveStreamMedia {
     }
 
     /// 6 s of the bars at 320x240 as DASH (`manifest.mpd`, 2-second MPEG-TS segments).
-    ///
-    /// GStreamer 1.22.0's `dashsink` often hangs after writing its last file (3 runs in 4 here,
-    /// with the manifest and every segment complete): `gst-launch-1.0` runs under `timeout`, and
-    /// a run that timed out counts when the manifest says the presentation's duration.
     static func dash() async throws -> URL {
         try await folder(
-            named: "dash", timeout: 8, complete: "manifest.mpd",
+            named: "dash", complete: ["manifest.mpd": "mediaPresentationDuration"],
             pipeline: """
                 videotestsrc num-buffers=180 pattern=smpte horizontal-speed=4 ! \
                 video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! \(encoder(500)) ! \
@@ -89,16 +86,22 @@ enum AdaptiveStreamMedia {
 
     private static let inFlight = Locked<[String: Task<URL, any Error>]>([:])
 
-    /// The folder made by `pipeline` (`FOLDER` standing for it) plus `extraFiles`, made once.
+    /// How long `gst-launch-1.0` may take. GStreamer 1.22.0's `dashsink`, and now and then
+    /// `hlssink2`, hang after writing their last file (dashsink in 3 runs of 4 here, with the
+    /// manifest and every segment complete): the pipeline runs under `timeout -s KILL` (a process
+    /// started by a test ignores SIGTERM: it inherits blocked signals), and a run that timed out
+    /// counts when every file of `complete` holds its closing text.
+    private static let generationTimeout = 8
+
+    /// The folder made by `pipeline` (`FOLDER` standing for it) plus `extraFiles`, made once;
+    /// `complete` names the files and the text that says each is finished.
     private static func folder(
-        named name: String, timeout: Int? = nil, complete: String? = nil, pipeline: String,
-        extraFiles: [String: String]
+        named name: String, complete: [String: String], pipeline: String, extraFiles: [String: String]
     ) async throws -> URL {
         let task = inFlight.withLock { tasks in
             if let task = tasks[name] { return task }
             let task = Task {
-                try await make(
-                    named: name, timeout: timeout, complete: complete, pipeline: pipeline, extraFiles: extraFiles)
+                try await make(named: name, complete: complete, pipeline: pipeline, extraFiles: extraFiles)
             }
             tasks[name] = task
             return task
@@ -107,7 +110,7 @@ enum AdaptiveStreamMedia {
     }
 
     private static func make(
-        named name: String, timeout: Int?, complete: String?, pipeline: String, extraFiles: [String: String]
+        named name: String, complete: [String: String], pipeline: String, extraFiles: [String: String]
     ) async throws -> URL {
         let key = (pipeline + extraFiles.keys.sorted().map { $0 + extraFiles[$0]! }.joined()).utf8
             .reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
@@ -116,18 +119,15 @@ enum AdaptiveStreamMedia {
         let partial = TestMedia.directory.appendingPathComponent("partial-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: partial, withIntermediateDirectories: true)
         let command = pipeline.replacingOccurrences(of: "FOLDER", with: partial.path)
-        let arguments = ["-q"] + command.split(separator: " ").map(String.init)
-        let result =
-            if let timeout {
-                try await ProcessRunner.run("timeout", ["\(timeout)", "gst-launch-1.0"] + arguments)
-            } else {
-                try await ProcessRunner.run("gst-launch-1.0", arguments)
-            }
-        let finished = complete.map { file in
-            let text = try? String(contentsOf: partial.appendingPathComponent(file), encoding: .utf8)
-            return text?.contains("mediaPresentationDuration") == true
+        let arguments =
+            ["-s", "KILL", "\(generationTimeout)", "gst-launch-1.0", "-q"]
+            + command.split(separator: " ").map(String.init)
+        let result = try await ProcessRunner.run("timeout", arguments)
+        let finished = complete.allSatisfy { file, text in
+            let contents = try? String(contentsOf: partial.appendingPathComponent(file), encoding: .utf8)
+            return contents?.contains(text) == true
         }
-        guard result.status == 0 || (result.status == 124 && finished == true) else {
+        guard (result.status == 0 || result.status == 124 || result.status == 137) && finished else {
             try? FileManager.default.removeItem(at: partial)
             throw TestMediaError(message: "gst-launch-1.0 failed (\(result.status)): \(result.standardError)")
         }
