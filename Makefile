@@ -21,7 +21,7 @@ PACKAGES := libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-pl
 	gstreamer1.0-tools gstreamer1.0-x pkg-config libyuv-dev libx11-dev libpango1.0-dev libcairo2-dev \
 	fonts-dejavu-core libavcodec-dev
 TEST_PACKAGES := xvfb xdotool x11-apps x11-utils nginx openssl
-BENCH_PACKAGES := ffmpeg
+BENCH_PACKAGES := ffmpeg nginx
 
 # Fuzzing: one target per parser (Fuzz/Fuzz<Parser>), built with libFuzzer and AddressSanitizer
 # into its own build folder. Only the Swift code is instrumented; the C shims are not parsers.

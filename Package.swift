@@ -50,7 +50,9 @@ let package = Package(
             name: "mediathumbs", dependencies: ["MediaEngine", "FileSource"], path: "Examples/mediathumbs",
             exclude: ["README.md"]),
         .executableTarget(
-            name: "engine-bench", dependencies: ["MediaEngine", "FileSource", "HTTPStreamSource", "MediaTestSupport"],
+            name: "engine-bench",
+            // MediaTestSupport: nginx on loopback for the network benchmark.
+            dependencies: ["MediaEngine", "FileSource", "HTTPStreamSource", "MediaTestSupport"],
             path: "Benchmarks/engine-bench"),
         .executableTarget(
             name: "engine-leak-check", dependencies: ["MediaEngine", "FileSource"], path: "Tests/LeakCheck"),

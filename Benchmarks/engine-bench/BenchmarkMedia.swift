@@ -67,6 +67,46 @@ enum BenchmarkMedia {
             """)
     }
 
+    /// An HLS ladder of 12 s of scrolling bars in 2-second MPEG-TS segments (hlssink2), three
+    /// variants, and `master.m3u8` listing them highest first as the HLS authoring guide has it
+    /// (the first variant listed is the one a client without a bandwidth estimate starts on):
+    /// 1280x720 at 3 Mbit/s, 640x360 at 1 Mbit/s, 320x180 at 300 kbit/s, H.264 (x264 veryfast,
+    /// a keyframe every 2 s), no sound.
+    static func hlsLadder() throws -> URL {
+        let folder = directory.appendingPathComponent("hls-ladder")
+        if FileManager.default.fileExists(atPath: folder.appendingPathComponent("master.m3u8").path) { return folder }
+        try? FileManager.default.removeItem(at: folder)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        func variant(_ name: String, _ width: Int, _ height: Int, _ kilobits: Int) -> String {
+            """
+            t. ! queue ! videoscale ! video/x-raw,width=\(width),height=\(height) ! \
+            x264enc speed-preset=veryfast key-int-max=60 bitrate=\(kilobits) ! h264parse ! \
+            hlssink2 location=\(folder.path)/\(name)%03d.ts playlist-location=\(folder.path)/\(name).m3u8 \
+            target-duration=2 max-files=0 playlist-length=0
+            """
+        }
+        let pipeline = """
+            videotestsrc num-buffers=360 pattern=smpte horizontal-speed=5 ! \
+            video/x-raw,format=I420,width=1280,height=720,framerate=30/1 ! tee name=t \
+            \(variant("high", 1280, 720, 3000)) \(variant("mid", 640, 360, 1000)) \(variant("low", 320, 180, 300))
+            """
+        FileHandle.standardError.write(Data("engine-bench: making an HLS ladder...\n".utf8))
+        let status = try Command.run("gst-launch-1.0", ["-q"] + pipeline.split(separator: " ").map(String.init))
+        guard status == 0 else { throw BenchmarkError("gst-launch-1.0 could not make the HLS ladder") }
+        let master = """
+            #EXTM3U
+            #EXT-X-STREAM-INF:BANDWIDTH=3300000,RESOLUTION=1280x720
+            high.m3u8
+            #EXT-X-STREAM-INF:BANDWIDTH=1100000,RESOLUTION=640x360
+            mid.m3u8
+            #EXT-X-STREAM-INF:BANDWIDTH=350000,RESOLUTION=320x180
+            low.m3u8
+
+            """
+        try master.write(to: folder.appendingPathComponent("master.m3u8"), atomically: true, encoding: .utf8)
+        return folder
+    }
+
     static func make(_ name: String, _ pipeline: String) throws -> URL {
         let url = directory.appendingPathComponent(name)
         if FileManager.default.fileExists(atPath: url.path) { return url }

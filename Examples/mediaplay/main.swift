@@ -136,6 +136,10 @@ for await event in events {
         print("  stalled: waiting for the network")
     case .timedMetadataChanged(let items):
         for item in items { print("  metadata: \(item)") }
+    case .variantSwitched(let change):
+        print("  variant: \(change.indicatedBitrate) bit/s (\(change.uri))")
+    case .naturalSizeAvailable(let size) where source.sourceType != .file:
+        print("  picture: \(size)")
     default:
         break
     }

@@ -14,14 +14,26 @@ struct MeBuffering {
     GPtrArray *elements;  // GWeakRef *, the buffering elements found so far
 };
 
-static gboolean is_buffering_element(GstElement *element) {
+static const gchar *factory_name(GstElement *element) {
     GstElementFactory *factory = gst_element_get_factory(element);
-    const gchar *name = factory ? GST_OBJECT_NAME(factory) : NULL;
-    return name && (strcmp(name, "queue2") == 0 || strcmp(name, "multiqueue") == 0);
+    return factory ? GST_OBJECT_NAME(factory) : NULL;
+}
+
+// decodebin sets its multiqueue's thresholds again whenever it resets buffering (after adding
+// it), from its own low-percent and high-percent: those are set too.
+static gboolean is_buffering_element(GstElement *element) {
+    const gchar *name = factory_name(element);
+    return name && (strcmp(name, "queue2") == 0 || strcmp(name, "multiqueue") == 0 || strcmp(name, "decodebin") == 0);
 }
 
 static void apply(GstElement *element, gdouble low, gdouble high) {
-    g_object_set(element, "low-watermark", low, "high-watermark", high, NULL);
+    if (strcmp(factory_name(element), "decodebin") == 0) {
+        gint low_percent = CLAMP((gint)(low * 100 + 0.5), 1, 100);
+        gint high_percent = CLAMP((gint)(high * 100 + 0.5), low_percent, 100);
+        g_object_set(element, "low-percent", low_percent, "high-percent", high_percent, NULL);
+    } else {
+        g_object_set(element, "low-watermark", low, "high-watermark", high, NULL);
+    }
 }
 
 static void on_element_added(GstBin *bin, GstBin *sub_bin, GstElement *element, gpointer data) {
@@ -88,7 +100,7 @@ gint64 me_buffering_level_time(MeBuffering *buffering) {
     gint64 level = -1;
     for (guint i = 0; i < live->len; i++) {
         GstElement *element = g_ptr_array_index(live, i);
-        if (strcmp(GST_OBJECT_NAME(gst_element_get_factory(element)), "queue2") != 0) continue;
+        if (strcmp(factory_name(element), "queue2") != 0) continue;
         guint64 time = 0;
         g_object_get(element, "current-level-time", &time, NULL);
         if ((gint64)time > level) level = (gint64)time;

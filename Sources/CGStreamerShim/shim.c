@@ -150,6 +150,7 @@ struct MeFirstFrameWatch {
     gint seen;           // atomic: whether the first buffer since start or the last flush was reported
     GstSegment segment;  // the last segment, to turn PTS into stream time (streaming thread only)
     guint32 seqnum;      // the last segment's (or flush's) sequence number, which is the seek's
+    gint width, height;  // the size last reported (streaming thread only)
 };
 typedef struct MeFirstFrameWatch FirstFrameWatch;
 
@@ -171,6 +172,23 @@ static GstPadProbeReturn on_first_frame_probe(GstPad *pad, GstPadProbeInfo *info
             gst_event_copy_segment(event, &watch->segment);
             watch->seqnum = gst_event_get_seqnum(event);
             break;
+        case GST_EVENT_CAPS: {
+            // A new picture size in the middle of a stream (an adaptive stream that switched
+            // variants): the next frame is reported again, so the natural size follows.
+            GstCaps *caps = NULL;
+            gint width = 0, height = 0;
+            gst_event_parse_caps(event, &caps);
+            if (caps && gst_caps_get_size(caps) > 0) {
+                GstStructure *s = gst_caps_get_structure(caps, 0);
+                gst_structure_get_int(s, "width", &width);
+                gst_structure_get_int(s, "height", &height);
+            }
+            if (watch->width > 0 && (width != watch->width || height != watch->height) &&
+                !g_atomic_int_get(&watch->hold)) {
+                g_atomic_int_set(&watch->seen, FALSE);
+            }
+            break;
+        }
         default:
             break;
         }
@@ -211,6 +229,8 @@ static GstPadProbeReturn on_first_frame_probe(GstPad *pad, GstPadProbeInfo *info
                            "clamped to at most 16384 and at least 1 on each side",
                            width, height, par_n, par_d, shown_width, height);
     }
+    watch->width = width;
+    watch->height = height;
     GstBuffer *buffer = GST_PAD_PROBE_INFO_BUFFER(info);
     guint64 stream_time = GST_CLOCK_TIME_NONE;
     if (watch->segment.format == GST_FORMAT_TIME && GST_BUFFER_PTS_IS_VALID(buffer)) {
@@ -422,4 +442,94 @@ void me_watch_pointer(GstElement *element, me_pointer_callback callback, gpointe
     GstPad *pad = gst_element_get_static_pad(element, "src");
     gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_UPSTREAM, on_navigation, watch, pointer_watch_free);
     gst_object_unref(pad);
+}
+
+// MARK: adaptive demuxers
+
+typedef struct {
+    GstElement *demuxer; // weak: the probe is removed with the pad, which the demuxer owns
+    guint then_kbps;
+    gint done;           // atomic
+} AdaptiveStart;
+
+static GstPadProbeReturn on_adaptive_first_buffer(GstPad *pad, GstPadProbeInfo *info, gpointer user_data) {
+    (void)pad;
+    (void)info;
+    AdaptiveStart *start = user_data;
+    if (g_atomic_int_compare_and_exchange(&start->done, FALSE, TRUE)) {
+        g_object_set(start->demuxer, "connection-speed", start->then_kbps, NULL);
+    }
+    return GST_PAD_PROBE_REMOVE;
+}
+
+static void on_adaptive_pad_added(GstElement *demuxer, GstPad *pad, gpointer user_data) {
+    (void)demuxer;
+    AdaptiveStart *start = user_data;
+    if (GST_PAD_DIRECTION(pad) != GST_PAD_SRC || g_atomic_int_get(&start->done)) {
+        return;
+    }
+    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, on_adaptive_first_buffer, start, NULL);
+}
+
+typedef struct {
+    me_element_callback callback;
+    gpointer user_data;
+    GDestroyNotify destroy;
+} FirstInput;
+
+static void first_input_free(gpointer data) {
+    FirstInput *input = data;
+    if (input->destroy) {
+        input->destroy(input->user_data);
+    }
+    g_free(input);
+}
+
+static GstPadProbeReturn on_first_input(GstPad *pad, GstPadProbeInfo *info, gpointer user_data) {
+    (void)info;
+    FirstInput *input = user_data;
+    GstElement *element = gst_pad_get_parent_element(pad);
+    if (element) {
+        input->callback(element, element, input->user_data);
+        gst_object_unref(element);
+    }
+    return GST_PAD_PROBE_REMOVE;
+}
+
+gboolean me_on_first_input(GstElement *element, me_element_callback callback, gpointer user_data,
+                           GDestroyNotify destroy) {
+    GstPad *pad = gst_element_get_static_pad(element, "sink");
+    if (!pad) {
+        return FALSE;
+    }
+    FirstInput *input = g_new0(FirstInput, 1);
+    input->callback = callback;
+    input->user_data = user_data;
+    input->destroy = destroy;
+    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, on_first_input, input, first_input_free);
+    gst_object_unref(pad);
+    return TRUE;
+}
+
+gboolean me_is_adaptive_demuxer(GstElement *element) {
+    GstElementFactory *factory = gst_element_get_factory(element);
+    const gchar *klass = factory ? gst_element_factory_get_metadata(factory, GST_ELEMENT_METADATA_KLASS) : NULL;
+    return klass && strstr(klass, "Demux") && strstr(klass, "Adaptive");
+}
+
+gboolean me_is_uri_source(GstElement *element) {
+    return GST_IS_URI_HANDLER(element) && gst_uri_handler_get_uri_type(GST_URI_HANDLER(element)) == GST_URI_SRC;
+}
+
+void me_adaptive_start_at(GstElement *demuxer, guint start_kbps) {
+    if (!me_object_find_property(demuxer, "connection-speed")) {
+        return;
+    }
+    AdaptiveStart *start = g_new0(AdaptiveStart, 1);
+    start->demuxer = demuxer;
+    g_object_get(demuxer, "connection-speed", &start->then_kbps, NULL);
+    g_object_set(demuxer, "connection-speed", start_kbps, NULL);
+    // Freed with the demuxer: its pads, and their probes, go before it.
+    g_signal_connect_data(demuxer, "pad-added", G_CALLBACK(on_adaptive_pad_added), start,
+                          (GClosureNotify)(void (*)(void))g_free, 0);
 }

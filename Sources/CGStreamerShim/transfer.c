@@ -56,6 +56,9 @@ static GstPadProbeReturn on_data(GstPad *pad, GstPadProbeInfo *info, gpointer da
 }
 
 void me_transfer_counter_watch(MeTransferCounter *counter, GstElement *source) {
+    // playbin announces its source element twice (source-setup and element-setup): count once.
+    if (g_object_get_data(G_OBJECT(source), "me-transfer-counted")) return;
+    g_object_set_data(G_OBJECT(source), "me-transfer-counted", counter);
     GstPad *pad = gst_element_get_static_pad(source, "src");
     if (!pad) return;
     g_atomic_int_inc(&counter->references);

@@ -35,6 +35,9 @@ public struct HTTPStreamOptions: Sendable, Hashable {
     /// playing): `.streaming` for an HLS or DASH manifest, `.file` for a progressive download.
     /// `.unknown` (the default) lets the engine tell from the URL and then the content.
     public var sourceTypeHint: MovieSourceType = .unknown
+    /// How an HLS or DASH stream picks among its variants: by default it starts on the lowest
+    /// one, for the quickest start, and then follows the measured bandwidth.
+    public var adaptive = AdaptiveStreamingOptions()
 
     /// Default options.
     public init() {}
@@ -46,7 +49,7 @@ public struct HTTPStreamOptions: Sendable, Hashable {
             && lhs.certificateAuthorityFile == rhs.certificateAuthorityFile
             && lhs.insecurelyAcceptsAnyCertificate == rhs.insecurelyAcceptsAnyCertificate
             && lhs.credential == rhs.credential && lhs.credentialStore === rhs.credentialStore
-            && lhs.sourceTypeHint == rhs.sourceTypeHint
+            && lhs.sourceTypeHint == rhs.sourceTypeHint && lhs.adaptive == rhs.adaptive
     }
 
     /// Hashes the options (the store by nothing: equal options have equal stores).

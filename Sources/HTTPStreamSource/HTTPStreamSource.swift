@@ -106,6 +106,13 @@ public struct HTTPStreamSource: MediaSource {
             throw MediaError(.invalidArgument, "the timeout must be at least a second, not \(options.timeout)")
         }
         guard options.retries >= 0 else { throw MediaError(.invalidArgument, "retries cannot be negative") }
+        let adaptive = options.adaptive
+        guard adaptive.startBitrate.map({ $0 > 0 }) ?? true, adaptive.fixedBandwidth.map({ $0 > 0 }) ?? true else {
+            throw MediaError(.invalidArgument, "a start bitrate or fixed bandwidth must be positive")
+        }
+        guard adaptive.bandwidthFraction.map({ $0 > 0 && $0 <= 1 }) ?? true else {
+            throw MediaError(.invalidArgument, "the bandwidth fraction must be above 0 and at most 1")
+        }
         if let file = options.certificateAuthorityFile, !FileManager.default.isReadableFile(atPath: file) {
             throw MediaError(.fileNotFound, "no readable certificate authorities file at \(file)")
         }
@@ -127,7 +134,9 @@ public struct HTTPStreamSource: MediaSource {
             properties["user-id"] = .string(credential.user)
             properties["user-pw"] = .string(credential.password)
         }
-        return SourceSettings(properties: properties)
+        return SourceSettings(
+            properties: properties, demuxerProperties: options.adaptive.demuxerProperties,
+            startBitrate: options.adaptive.fixedBandwidth == nil ? options.adaptive.startBitrate : nil)
     }
 
     /// A failed connection (no HTTP answer) gets its reason: the probe connects again, with the
@@ -136,6 +145,9 @@ public struct HTTPStreamSource: MediaSource {
     /// - Parameter error: The error the engine reported.
     /// - Returns: The more precise error.
     public func interpret(_ error: MediaError) -> MediaError {
+        if let playlistError = PlaylistErrors.interpret(error, manifestURL: sourceType == .streaming) {
+            return playlistError
+        }
         guard error.code == .connectionFailed, let host = url.host else { return error }
         let secure = url.scheme?.lowercased() == "https"
         let diagnosis = ConnectionProbe.probe(

@@ -70,6 +70,30 @@ struct NetworkLogRecorderTests {
         #expect(log.accessLog(at: at(1)).events[1].indicatedBitrate == 64000)
     }
 
+    @Test("a variant switch ends the entry and begins the variant's, counting bytes and segments apart")
+    func variantSwitches() {
+        var log = NetworkLogRecorder()
+        _ = log.sessionBegan(id: "p-1", uri: "http://h/master.m3u8")
+        let first = VariantSwitch(uri: "http://h/low.m3u8", indicatedBitrate: 350_000)
+        #expect(log.observe([.variantSwitched(first)], at: at(0)).isEmpty, "the start variant completes the entry")
+        _ = log.observe([.playbackStateChanged(.playing)], at: at(1))
+        log.segmentDownloaded()
+        log.transferred(bytes: 100_000, seconds: 1)
+        let higher = VariantSwitch(uri: "http://h/high.m3u8", indicatedBitrate: 3_300_000)
+        #expect(log.observe([.variantSwitched(higher)], at: at(3)) == [.accessLogChanged])
+        log.segmentDownloaded()
+        log.segmentDownloaded()
+        log.transferred(bytes: 900_000, seconds: 3)
+        let entries = log.accessLog(at: at(4)).events
+        #expect(entries.count == 2)
+        #expect(entries.map(\.indicatedBitrate) == [350_000, 3_300_000])
+        #expect(entries.map(\.segmentsDownloaded) == [1, 2])
+        #expect(entries.map(\.bytesTransferred) == [100_000, 800_000])
+        #expect(entries.map(\.durationWatched) == [.seconds(2), .seconds(1)])
+        #expect(entries.allSatisfy { $0.playbackSessionID == "p-1" })
+        #expect(entries[1].uri == "http://h/high.m3u8" && entries[1].playbackStartDate == at(3))
+    }
+
     @Test("the W3C text quotes URIs and comments, doubles quotes, and writes - for the unknown")
     func extendedFormat() {
         var event = AccessLogEvent(playbackSessionID: "p-1", uri: "http://h/a \"b\".mp4")

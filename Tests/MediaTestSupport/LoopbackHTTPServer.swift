@@ -12,7 +12,9 @@ public final class LoopbackHTTPServer: Sendable {
     /// - Parameters:
     ///   - root: The folder to serve.
     ///   - bytesPerSecond: nginx's `limit_rate` for every response, or nil for full speed.
-    public init(serving root: URL, bytesPerSecond: Int? = nil) async throws {
+    ///   - serverDirectives: More nginx directives for the server block (a `location` that demands
+    ///     a header, say).
+    public init(serving root: URL, bytesPerSecond: Int? = nil, serverDirectives: String = "") async throws {
         let limit = bytesPerSecond.map { "limit_rate \($0);" } ?? ""
         nginx = try await NginxProcess(portCount: 1) { _, ports in
             """
@@ -21,6 +23,7 @@ public final class LoopbackHTTPServer: Sendable {
                     listen 127.0.0.1:\(ports[0]);
                     root \(root.path);
                     \(limit)
+                    \(serverDirectives)
                 }
             """
         }

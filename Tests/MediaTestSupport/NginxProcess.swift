@@ -79,7 +79,7 @@ final class NginxProcess: Sendable {
             scgi_temp_path \(directory.path)/scgi;
             types {
                 video/mp4 mp4; video/webm webm; video/mp2t ts; audio/mpeg mp3; audio/aac aac; text/html html;
-                application/vnd.apple.mpegurl m3u8; application/dash+xml mpd;
+                application/vnd.apple.mpegurl m3u8; application/dash+xml mpd; video/iso.segment m4s;
             }
             default_type application/octet-stream;
         \(http)

@@ -102,8 +102,27 @@ gulong me_keep_loops_continuous(GstPad *pad);
 /// waiting for a preroll that never comes. Returns the demuxer's name (g_free it) or NULL.
 gchar *me_find_stalled_demuxer(GstElement *bin);
 
-// MARK: Signals with typed callbacks (g_signal_connect is a macro over GCallback).
+// MARK: Adaptive streaming (HLS, DASH)
 typedef void (*me_element_callback)(GstElement *self, GstElement *element, gpointer user_data);
+/// Calls `callback` (with `element` twice) when the first buffer reaches `element`'s "sink" pad,
+/// on the streaming thread that pushes it, once; `destroy` frees `user_data` afterwards (or with
+/// the pad). For settings an element's parent would overwrite between creating the element and
+/// starting it (decodebin sets every demuxer's `connection-speed` after adding it). False when
+/// the element has no "sink" pad.
+gboolean me_on_first_input(GstElement *element, me_element_callback callback, gpointer user_data,
+                           GDestroyNotify destroy);
+/// Whether `element` is an adaptive-streaming demuxer (its class has Demux and Adaptive:
+/// hlsdemux, dashdemux, mssdemux).
+gboolean me_is_adaptive_demuxer(GstElement *element);
+/// Whether `element` reads a URI (a source element: souphttpsrc, filesrc, ...).
+gboolean me_is_uri_source(GstElement *element);
+/// Makes an adaptive demuxer assume `start_kbps` of bandwidth (its `connection-speed`) until its
+/// first buffer leaves it, then go back to the speed it had (0: measure the downloads). Picks the
+/// variant a stream starts with; GStreamer 1.22's hlsdemux has no start-bitrate of its own
+/// (hlsdemux2's cannot run in playbin). Does nothing to an element without `connection-speed`.
+void me_adaptive_start_at(GstElement *demuxer, guint start_kbps);
+
+// MARK: Signals with typed callbacks (g_signal_connect is a macro over GCallback).
 /// Connects a handler for a signal of signature void (GstElement*, GstElement*, gpointer),
 /// such as playbin's "source-setup".
 gulong me_signal_connect_element(gpointer instance, const gchar *signal, me_element_callback callback,

@@ -77,7 +77,11 @@ extension PipelineErrorTranslator {
     /// it reported (an HTTP source's flow error carries no status; its `http-headers` message,
     /// which came first, has it). Nil for failures that are not about HTTP.
     fileprivate func httpError(_ failure: PipelineFailure) -> MediaError? {
-        let fromSource = failure.httpStatusCode != nil || failure.factoryName.map(Self.isHTTPSource) == true
+        // An adaptive demuxer (hlsdemux, dashdemux) reads its segments with HTTP sources of its
+        // own and posts their errors as its own: the segment's answer is the last one reported.
+        let fromSource =
+            failure.httpStatusCode != nil
+            || failure.factoryName.map { Self.isHTTPSource($0) || Self.isAdaptiveDemuxer($0) } == true
         guard fromSource else { return nil }
         let response = lastHTTPResponse
         let status = failure.httpStatusCode ?? response?.statusCode
@@ -112,6 +116,11 @@ extension PipelineErrorTranslator {
         default:
             return nil
         }
+    }
+
+    /// Whether a factory is an adaptive-streaming demuxer, which downloads segments itself.
+    static func isAdaptiveDemuxer(_ factory: String) -> Bool {
+        ["hlsdemux", "dashdemux", "mssdemux"].contains { factory.hasPrefix($0) }
     }
 
     /// Whether a factory is an HTTP source element.

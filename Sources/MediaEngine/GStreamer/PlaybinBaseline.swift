@@ -20,6 +20,57 @@ public enum PlaybinBaseline {
         return clock.now - start
     }
 
+    /// How long a bare `playbin` (fakesinks, default flags and buffering) takes from
+    /// `gst_element_set_state (PAUSED)` to PLAYING, started the way GStreamer's players start a
+    /// network stream: prerolled, and, when it posts buffering messages, once buffering reached
+    /// 100 % (`gst-play-1.0`, `gst-launch-1.0`).
+    /// - Parameter uri: The movie or stream.
+    /// - Returns: The time to playing.
+    /// - Throws: ``MediaError`` on an error or when it does not play within 10 seconds.
+    public static func playingTime(uri: String) throws(MediaError) -> Duration {
+        try GStreamer.initialize()
+        let clock = ContinuousClock()
+        let start = clock.now
+        let playbin = try makePlaybin(uri: uri)
+        defer { playbin.setState(GST_STATE_NULL) }
+        guard let bus = playbin.bus else { throw MediaError(.pipelineFailure, "playbin has no bus") }
+        playbin.setState(GST_STATE_PAUSED)
+        let types = GstMessageType(
+            rawValue: GST_MESSAGE_ASYNC_DONE.rawValue | GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_BUFFERING.rawValue
+                | GST_MESSAGE_STATE_CHANGED.rawValue)
+        var prerolled = false
+        var buffering = false
+        var asked = false
+        while clock.now - start < .seconds(10) {
+            guard
+                let message = gst_bus_timed_pop_filtered(bus.pointer, 10_000_000_000, types).map(Message.init(owning:))
+            else { break }
+            switch message.type {
+            case GST_MESSAGE_ERROR:
+                throw MediaError(.pipelineFailure, "playbin failed on \(uri)")
+            case GST_MESSAGE_ASYNC_DONE:
+                prerolled = true
+            case GST_MESSAGE_BUFFERING:
+                var percent: gint = 0
+                gst_message_parse_buffering(message.pointer, &percent)
+                buffering = percent < 100
+            case GST_MESSAGE_STATE_CHANGED where message.sourcePointer == UnsafeMutableRawPointer(playbin.pointer):
+                var old = GST_STATE_VOID_PENDING
+                var new = GST_STATE_VOID_PENDING
+                var pending = GST_STATE_VOID_PENDING
+                gst_message_parse_state_changed(message.pointer, &old, &new, &pending)
+                if new == GST_STATE_PLAYING { return clock.now - start }
+            default:
+                break
+            }
+            if prerolled && !buffering && !asked {
+                asked = true
+                playbin.setState(GST_STATE_PLAYING)
+            }
+        }
+        throw MediaError(.timedOut, "playbin did not play \(uri)")
+    }
+
     /// How long a bare, prerolled `playbin` takes for each flushing seek, from
     /// `gst_element_send_event` to its `ASYNC_DONE`.
     /// - Parameters:

@@ -12,9 +12,15 @@ struct NetworkLogRecorder {
     private(set) var errorEvents: [ErrorLogEvent] = []
     /// Whether the last entry is the current preparation's (a network movie is loaded).
     private(set) var open = false
+    /// The transfer count when the open entry began (a variant switch), and the latest.
+    private var transferBase = (bytes: 0, seconds: 0.0)
+    private var lastTransfer = (bytes: 0, seconds: 0.0)
     /// The size the server announced for the open entry's movie (Content-Length of its first
     /// full answer), for its indicated bitrate.
     private var contentLength: Int?
+    /// The preparation's entry still takes its URI from the first full answer (the end of the
+    /// redirects); a variant's entry keeps the variant's.
+    private var uriFromFirstAnswer = false
     /// Since when the movie has been playing, while it is.
     private var playingSince: Date?
 
@@ -26,6 +32,9 @@ struct NetworkLogRecorder {
         if accessEvents.count > Self.capacity { accessEvents.removeFirst() }
         open = true
         contentLength = nil
+        uriFromFirstAnswer = true
+        transferBase = (0, 0)
+        lastTransfer = (0, 0)
         return [.accessLogChanged]
     }
 
@@ -53,6 +62,8 @@ struct NetworkLogRecorder {
                 let wasPlaying = playingSince != nil
                 closeWatching(at: now)
                 if state == .interrupted && wasPlaying { accessEvents[accessEvents.count - 1].numberOfStalls += 1 }
+            case .variantSwitched(let change):
+                published += variantSwitched(change, at: now)
             case .playbackDidFinish(_, let error):
                 closeWatching(at: now)
                 published.append(.accessLogChanged)
@@ -77,7 +88,8 @@ struct NetworkLogRecorder {
     mutating func responseArrived(_ response: HTTPResponse, at now: Date) -> [PlayerEvent] {
         guard open else { return [] }
         if response.statusCode == 200 || response.statusCode == 206 {
-            if current.numberOfMediaRequests == 0 {
+            if uriFromFirstAnswer {
+                uriFromFirstAnswer = false
                 accessEvents[accessEvents.count - 1].uri = response.finalURI
                 if response.statusCode == 200 { contentLength = response.header("content-length").flatMap { Int($0) } }
             }
@@ -93,17 +105,51 @@ struct NetworkLogRecorder {
                 playbackSessionID: current.playbackSessionID))
     }
 
+    /// An adaptive stream moved to another variant: the entry ends and the variant's begins (in
+    /// the same preparation), as MPMovieAccessLog keeps one entry per variant. The first report
+    /// names the variant the stream starts on: it completes the preparation's entry.
+    private mutating func variantSwitched(_ change: VariantSwitch, at now: Date) -> [PlayerEvent] {
+        var entry = accessEvents[accessEvents.count - 1]
+        if entry.indicatedBitrate == nil && entry.segmentsDownloaded == 0 {
+            accessEvents[accessEvents.count - 1].indicatedBitrate = Double(change.indicatedBitrate)
+            return []
+        }
+        let wasPlaying = playingSince != nil
+        closeWatching(at: now)
+        entry = AccessLogEvent(playbackSessionID: entry.playbackSessionID, uri: change.uri)
+        entry.serverAddress = accessEvents[accessEvents.count - 1].serverAddress
+        entry.indicatedBitrate = Double(change.indicatedBitrate)
+        entry.playbackStartDate = wasPlaying ? now : nil
+        uriFromFirstAnswer = false
+        accessEvents.append(entry)
+        if accessEvents.count > Self.capacity { accessEvents.removeFirst() }
+        transferBase = lastTransfer
+        if wasPlaying { playingSince = now }
+        return [.accessLogChanged]
+    }
+
+    /// A segment of an adaptive stream arrived.
+    mutating func segmentDownloaded() {
+        guard open else { return }
+        accessEvents[accessEvents.count - 1].segmentsDownloaded += 1
+    }
+
     /// The server's host resolved to `address`.
     mutating func serverAddressResolved(_ address: String, forSession id: String) {
         guard let index = accessEvents.lastIndex(where: { $0.playbackSessionID == id }) else { return }
         accessEvents[index].serverAddress = address
     }
 
-    /// The bytes received for the open entry so far, over how many seconds of downloading.
+    /// The bytes received since the preparation began, over how many seconds of downloading;
+    /// an entry of a later variant counts from its switch.
     mutating func transferred(bytes: Int, seconds: Double) {
         guard open else { return }
-        accessEvents[accessEvents.count - 1].bytesTransferred = bytes
-        accessEvents[accessEvents.count - 1].observedBitrate = seconds > 0 ? Double(bytes) * 8 / seconds : nil
+        lastTransfer = (bytes, seconds)
+        let entryBytes = max(0, bytes - transferBase.bytes)
+        let entrySeconds = seconds - transferBase.seconds
+        accessEvents[accessEvents.count - 1].bytesTransferred = entryBytes
+        accessEvents[accessEvents.count - 1].observedBitrate =
+            entrySeconds > 0 ? Double(entryBytes) * 8 / entrySeconds : nil
     }
 
     /// The video frames dropped so far in the open entry.

@@ -25,6 +25,8 @@ enum BusMessage: Sendable {
     case downloadComplete
     /// A video element's QoS report: the frames it has dropped so far.
     case framesDropped(element: String, count: Int)
+    /// An adaptive demuxer (HLS, DASH) switched variants or downloaded a segment.
+    case adaptiveStreaming(AdaptiveStreamingReport)
     /// decodebin found no element for a stream.
     case missingPlugin(description: String, caps: String?)
     /// A typefind element recognised the stream (posted by the shim's typefind watch).
@@ -119,6 +121,11 @@ enum BusMessage: Sendable {
         case GST_MESSAGE_ELEMENT:
             if let structure = message.structure, structure.name == "http-headers" {
                 self = .httpResponse(Self.httpResponse(in: structure))
+                return
+            }
+            if let structure = message.structure, structure.name == AdaptiveStreamingReport.messageName {
+                guard let report = AdaptiveStreamingReport(structure) else { return nil }
+                self = .adaptiveStreaming(report)
                 return
             }
             guard gst_is_missing_plugin_message(message.pointer) != 0 else { return nil }

@@ -258,7 +258,7 @@ public final class MoviePlayer: Sendable {
                 let state = owned.machine
                 return (
                     state.phase == .prepared ? owned.session : nil, state.atEnd, state.lastPosition,
-                    state.endPlaybackTime ?? state.duration
+                    state.playbackEnd ?? state.duration
                 )
             }
             if atEnd { return duration ?? last }

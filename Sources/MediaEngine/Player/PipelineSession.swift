@@ -321,68 +321,6 @@ final class PipelineSession: Sendable {
     }
 }
 
-/// Applies a source's ``SourceSettings`` when playbin makes its source element (`source-setup`).
-///
-/// The signal handler is a C function that runs on the thread that changes the pipeline's state.
-final class SourceSetup: Sendable {
-
-    /// The settings of the movie being loaded (replaced when the pipeline is reused).
-    let settings: Locked<SourceSettings>
-    /// The source itself, when it configures its element further (``SourceElementConfiguring``).
-    let configuring: Locked<(any SourceElementConfiguring)?>
-    /// The first setting that did not fit, reported by the player as the preparation's error.
-    let failure = Locked<MediaError?>(nil)
-    /// The bytes the source elements delivered (for the access log).
-    let transfer = TransferCounter()
-
-    init(source: any MediaSource) {
-        settings = Locked(source.settings)
-        configuring = Locked(source as? any SourceElementConfiguring)
-    }
-
-    /// Another movie in the same pipeline.
-    func replace(with source: any MediaSource) {
-        settings.withLock { $0 = source.settings }
-        configuring.withLock { $0 = source as? any SourceElementConfiguring }
-        transfer.reset()
-    }
-
-    func connect(to playbin: Element) {
-        me_signal_connect_element(
-            playbin.pointer, "source-setup",
-            { _, source, data in
-                guard let source, let data else { return }
-                Unmanaged<SourceSetup>.fromOpaque(data).takeUnretainedValue().apply(to: Element(borrowing: source))
-            },
-            Unmanaged.passRetained(self).toOpaque(),
-            { data, _ in
-                guard let data else { return }
-                Unmanaged<SourceSetup>.fromOpaque(data).release()
-            })
-    }
-
-    private func apply(to source: Element) {
-        transfer.watch(source)
-        let settings = self.settings.withLock { $0 }
-        for key in settings.properties.keys.sorted() where source.hasProperty(key) {
-            do {
-                try source.set(key, settings.properties[key]!)
-            } catch {
-                failure.withLock { $0 = $0 ?? error }
-                source.postApplicationMessage(ME_MESSAGE_SOURCE_SETTINGS_FAILED)
-                return
-            }
-        }
-        guard let configuring = configuring.withLock({ $0 }) else { return }
-        do {
-            try configuring.configure(sourceElement: UnsafeMutableRawPointer(source.pointer))
-        } catch {
-            failure.withLock { $0 = $0 ?? error }
-            source.postApplicationMessage(ME_MESSAGE_SOURCE_SETTINGS_FAILED)
-        }
-    }
-}
-
 /// Which instant rate change the sinks may still apply: the last one sent, until a flush.
 /// Only the player's thread reads and writes it.
 private struct InstantRates {

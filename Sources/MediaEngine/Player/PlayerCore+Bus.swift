@@ -65,6 +65,9 @@ extension PlayerCore {
             apply { $0.downloadCompleted(session: id) }
         case .framesDropped(let element, let count):
             logDroppedFrames(count, by: element, session: id)
+        case .adaptiveStreaming(let report):
+            if case .segmentDownloaded = report { logSegmentDownloaded(session: id) }
+            apply { $0.adaptiveStreamingReported(session: id, report) }
         case .clockLost:
             apply { $0.clockLost(session: id) }
         case .latencyChanged:

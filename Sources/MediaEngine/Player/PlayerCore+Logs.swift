@@ -72,6 +72,14 @@ extension PlayerCore {
         }
     }
 
+    /// An adaptive stream's segment arrived.
+    func logSegmentDownloaded(session id: Int) {
+        state.withLock { owned in
+            guard owned.machine.accepts(id) else { return }
+            owned.networkLog.segmentDownloaded()
+        }
+    }
+
     /// A video element's QoS report: how many frames it has dropped so far.
     func logDroppedFrames(_ dropped: Int, by element: String, session id: Int) {
         state.withLock { owned in

@@ -71,6 +71,8 @@ extension Notification.Name {
     public static let moviePlayerAccessLogDidChange = Notification.Name("MoviePlayerAccessLogDidChangeNotification")
     /// An entry was added to the error log; it is under ``MoviePlayer/eventUserInfoKey``'s event.
     public static let moviePlayerErrorLogEntryAdded = Notification.Name("MoviePlayerErrorLogEntryAddedNotification")
+    /// An HLS stream moved to another variant (``PlayerEvent/variantSwitched(_:)``).
+    public static let moviePlayerVariantDidSwitch = Notification.Name("MoviePlayerVariantDidSwitchNotification")
     /// Playback finished (MPMoviePlayerPlaybackDidFinishNotification); the reason is under
     /// ``MoviePlayer/finishReasonUserInfoKey``, an error under ``MoviePlayer/errorUserInfoKey``.
     public static let moviePlayerPlaybackDidFinish = Notification.Name("MoviePlayerPlaybackDidFinishNotification")
@@ -135,6 +137,7 @@ extension PlayerEvent {
         case .thumbnailRequestFinished: .moviePlayerThumbnailImageRequestDidFinish
         case .accessLogChanged: .moviePlayerAccessLogDidChange
         case .errorLogEntryAdded: .moviePlayerErrorLogEntryAdded
+        case .variantSwitched: .moviePlayerVariantDidSwitch
         }
     }
 

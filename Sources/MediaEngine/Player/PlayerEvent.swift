@@ -77,6 +77,10 @@ public enum PlayerEvent: Sendable, Hashable, CustomStringConvertible {
     case accessLogChanged
     /// An entry was added to the error log (``MoviePlayer/errorLog``).
     case errorLogEntryAdded(ErrorLogEvent)
+    /// An HLS stream moved to another variant (its rendition at another bitrate, often another
+    /// size: a ``naturalSizeAvailable(_:)`` follows with the first frame of a new size). Where
+    /// MPMoviePlayerController's access log starts a new entry.
+    case variantSwitched(VariantSwitch)
 
     /// The event in a form for logs, for example `playbackStateChanged(playing)`; times exact to
     /// the nanosecond (`durationAvailable(10.000333333 seconds)`).
@@ -116,6 +120,7 @@ public enum PlayerEvent: Sendable, Hashable, CustomStringConvertible {
         case .thumbnailRequestFinished(let result): "thumbnailRequestFinished(\(result))"
         case .accessLogChanged: "accessLogChanged"
         case .errorLogEntryAdded(let entry): "errorLogEntryAdded(\(entry.statusCode.map(String.init) ?? entry.domain))"
+        case .variantSwitched(let change): "variantSwitched(\(change.indicatedBitrate))"
         }
     }
 }

@@ -27,7 +27,7 @@ extension PlayerMachine {
         if phase == .preparing && inFlightSeek == nil {
             // The first preroll: the playback range, repeat mode or rate may still need a seek.
             if needsPreparationSeek {
-                startSeek(plan(to: startPosition, accuracy: .exact), purpose: .preparation)
+                startSeek(plan(to: startPosition, accuracy: preparationAccuracy), purpose: .preparation)
             } else {
                 completePreparation(facts)
             }
@@ -76,7 +76,7 @@ extension PlayerMachine {
     /// movie is streaming and nothing has been shown, so now is the time for that seek.
     mutating func firstFrameHeld(session: Int) {
         guard accepts(session), phase == .preparing, inFlightSeek == nil else { return }
-        startSeek(plan(to: startPosition, accuracy: .exact), purpose: .preparation)
+        startSeek(plan(to: startPosition, accuracy: preparationAccuracy), purpose: .preparation)
     }
 
     /// The pipeline settled in PLAYING (`playing`) or PAUSED: the playback state follows when
@@ -116,7 +116,8 @@ extension PlayerMachine {
             let type = StreamTypePolicy.mediaType(of: caps)
             pipelineFailed(
                 session: session,
-                error: MediaError(.notAMovie, "the content is \(type), not a movie", debugDetail: caps))
+                error: source.interpret(
+                    MediaError(.notAMovie, "the content is \(type), not a movie", debugDetail: caps)))
             return
         }
         // The stream's type settles a source type the source could not tell: a manifest is a
@@ -203,7 +204,7 @@ extension PlayerMachine {
             perform(.cancelScanTimer)
             rate = scan.previousRate
             target = .paused
-            let edge = scan.forward ? clamp(endPlaybackTime ?? duration ?? .zero) : initialPlaybackTime ?? .zero
+            let edge = scan.forward ? clamp(playbackEnd ?? duration ?? .zero) : initialPlaybackTime ?? .zero
             setPlaybackState(.paused)
             startSeek(plan(to: edge, accuracy: .exact), purpose: .rate)
             perform(.pause(session: session))
@@ -214,7 +215,7 @@ extension PlayerMachine {
             pipelineFailed(session: session, error: error, position: position)
             return
         }
-        let expectedEnd = rate > 0 ? (endPlaybackTime ?? duration) : nil
+        let expectedEnd = rate > 0 ? (playbackEnd ?? duration) : nil
         if repeatMode == .one {
             // Not in looping mode (repeat was turned on at the very end): start again with a flush.
             loops += 1

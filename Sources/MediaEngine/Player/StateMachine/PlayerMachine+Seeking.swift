@@ -157,7 +157,7 @@ extension PlayerMachine {
     /// Re-seeks to `position` so the segment takes the current range and repeat mode.
     private mutating func restartSegment(at position: Duration?) {
         guard hasSession, scan == nil, let position else { return }
-        let target = max(initialPlaybackTime ?? .zero, min(position, endPlaybackTime ?? position))
+        let target = max(initialPlaybackTime ?? .zero, min(position, playbackEnd ?? position))
         startSeek(plan(to: target, accuracy: .exact), purpose: .user)
     }
 

@@ -71,7 +71,7 @@ extension PlayerMachine {
             perform(.scheduleTimedMetadata(session: sessionID, after: wait))
         } else if timedMetadata.waitsForLoop {
             // The next pass begins when this one ends: look then.
-            let end = endPlaybackTime ?? duration ?? position
+            let end = playbackEnd ?? duration ?? position
             let wait = max(Self.timedMetadataMinimumWait, (end - position) / segmentRate)
             perform(.scheduleTimedMetadata(session: sessionID, after: wait + .milliseconds(20)))
         }

@@ -17,7 +17,7 @@ extension PlayerMachine {
     func truncatedEnd(at position: Duration?) -> MediaError? {
         guard rate > 0 else { return nil }
         if let truncation {
-            if let end = endPlaybackTime, end <= truncation.playableDuration { return nil }
+            if let end = playbackEnd, end <= truncation.playableDuration { return nil }
             let duration = truncation.duration ?? duration ?? truncation.playableDuration
             return MediaError(
                 .truncatedMovie,
@@ -25,7 +25,7 @@ extension PlayerMachine {
                     + "of \(duration.formattedSeconds), and playback reached the cut",
                 debugDetail: position.map { "the stream ended at \($0.formattedSeconds)" })
         }
-        guard let expectedEnd = endPlaybackTime ?? duration, let position,
+        guard let expectedEnd = playbackEnd ?? duration, let position,
             position + Self.truncationTolerance(for: expectedEnd) < expectedEnd
         else { return nil }
         let error = MediaError(

@@ -391,31 +391,31 @@ struct PlayerMachine {
         let looping = repeatMode == .one
         return SeekPlan(
             position: position, rate: rate ?? self.rate, accuracy: accuracy, flush: true, looping: looping,
-            rangeStart: initialPlaybackTime, rangeEnd: endPlaybackTime ?? (looping ? duration : nil))
+            rangeStart: initialPlaybackTime, rangeEnd: playbackEnd ?? (looping ? duration : nil))
     }
 
     /// Where a movie starts: its initial playback time, or its end when playing backwards.
     var startPosition: Duration {
-        rate >= 0 ? (initialPlaybackTime ?? .zero) : (endPlaybackTime ?? duration ?? .zero)
+        rate >= 0 ? (initialPlaybackTime ?? .zero) : (playbackEnd ?? duration ?? .zero)
     }
 
     /// Where a movie ends in the direction it plays: its end (or end playback time) forward, its
     /// initial playback time (or start) backward.
     var endPosition: Duration {
-        rate >= 0 ? (endPlaybackTime ?? duration ?? .zero) : (initialPlaybackTime ?? .zero)
+        rate >= 0 ? (playbackEnd ?? duration ?? .zero) : (initialPlaybackTime ?? .zero)
     }
 
     /// A position kept inside the movie and the playback range.
     func clamp(_ position: Duration) -> Duration {
         var clamped = position
-        if let end = endPlaybackTime ?? duration { clamped = min(clamped, end) }
+        if let end = playbackEnd ?? duration { clamped = min(clamped, end) }
         return max(clamped, .zero)
     }
 
     /// Whether the movie needs a seek after its first preroll: a playback range, repeat mode or
     /// a rate other than 1 all live in the pipeline's segment, which only a seek sets.
     var needsPreparationSeek: Bool {
-        initialPlaybackTime != nil || endPlaybackTime != nil || repeatMode == .one || rate != 1
+        initialPlaybackTime != nil || playbackEnd != nil || repeatMode == .one || rate != 1
     }
 
     /// How far before its announced duration a movie may end and still count as complete:

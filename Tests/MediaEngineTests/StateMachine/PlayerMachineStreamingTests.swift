@@ -1,0 +1,49 @@
+import Testing
+
+@testable import MediaEngine
+
+/// What streamed content (HLS, DASH) changes in the machine's decisions.
+@Suite("Player machine: streamed content")
+struct PlayerMachineStreamingTests {
+    @Test("a stream starts at the segment boundary before initialPlaybackTime and ignores endPlaybackTime")
+    func playbackRangeOfAStream() {
+        var h = MachineHarness(source: MachineHarness.NamedSource(uri: "http://host/a.m3u8", sourceType: .streaming))
+        h.feed { $0.setPlaybackRange(initial: .seconds(3), end: .seconds(4), position: nil) }
+        _ = h.feed { $0.prepare() }
+        h.feed { _ = $0.pipelineBuilt(session: 1) }
+        h.feed { $0.streamTypeFound(session: 1, caps: "application/x-hls") }
+        h.feed { $0.firstFrameHeld(session: 1) }
+        // A keyframe seek (snapping before: the demuxer takes it to the segment's start), with no end.
+        #expect(h.take().actions.contains("seek 1 #101 to 3.000 s rate 1.0 keyFrame from 3.000 s"))
+        #expect(h.machine.endPlaybackTime == .seconds(4))
+        #expect(h.machine.playbackEnd == nil)
+    }
+
+    @Test("endPlaybackTime alone needs no seek on a stream; on a file it does")
+    func endAloneOnAStream() {
+        var stream = MachineHarness(
+            source: MachineHarness.NamedSource(uri: "http://host/a.m3u8", sourceType: .streaming))
+        stream.feed { $0.sourceType = .streaming }
+        stream.feed { $0.setPlaybackRange(initial: nil, end: .seconds(4), position: nil) }
+        #expect(!stream.machine.needsPreparationSeek)
+        var file = MachineHarness()
+        file.feed { $0.setPlaybackRange(initial: nil, end: .seconds(4), position: nil) }
+        #expect(file.machine.needsPreparationSeek)
+    }
+
+    @Test("a variant switch is announced; a segment's download is not")
+    func variantSwitch() {
+        var h = MachineHarness(source: MachineHarness.NamedSource(uri: "http://host/a.m3u8", sourceType: .streaming))
+        h.playing()
+        let change = VariantSwitch(uri: "http://host/high.m3u8", indicatedBitrate: 1_800_000)
+        h.feed { $0.adaptiveStreamingReported(session: 1, .variantSwitched(change)) }
+        h.feed {
+            $0.adaptiveStreamingReported(
+                session: 1, .segmentDownloaded(uri: "http://host/high001.ts", bytes: 1000, downloadTime: nil))
+        }
+        #expect(h.take().events == [.variantSwitched(change)])
+        // A previous pipeline's report is not this movie's.
+        h.feed { $0.adaptiveStreamingReported(session: 0, .variantSwitched(change)) }
+        #expect(h.take().events.isEmpty)
+    }
+}
