@@ -86,9 +86,12 @@ extension PipelineErrorTranslator {
         let response = lastHTTPResponse
         let status = failure.httpStatusCode ?? response?.statusCode
         let uri = response?.finalURI ?? ""
-        if status == 200 || status == 206, failure.domain == .stream || failure.domain == .resource {
-            // The server answered, then the body stopped: a reset, or retries spent on a body
-            // that ends early.
+        if status == 200 || status == 206, failure.factoryName.map(Self.isHTTPSource) == true,
+            failure.domain == .stream || failure.domain == .resource
+        {
+            // The server answered, then the source's body stopped: a reset, or retries spent on
+            // a body that ends early. (A demuxer's error after a full answer is about the
+            // content: a bad playlist, not a broken connection.)
             return MediaError(
                 .connectionLost, "the connection to the server broke while the movie was read (\(uri))",
                 debugDetail: failure.debug, element: failure.elementName)
