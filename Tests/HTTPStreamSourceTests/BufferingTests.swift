@@ -103,6 +103,7 @@ struct BufferingTests {
         #expect(early < duration, "\(early) of \(duration) playable at once")
         let downloading = cacheFiles().subtracting(before)
         #expect(downloading.count == 1, "the download's file: \(downloading)")
+        // No event announces the playable duration (MPMoviePlayerController has none either): poll.
         try await withDeadline(.seconds(10), "half a second more") {
             while player.playableDuration < early + .milliseconds(500) { try await Task.sleep(for: .milliseconds(50)) }
         }
