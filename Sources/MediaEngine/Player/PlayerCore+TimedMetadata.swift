@@ -14,7 +14,8 @@ extension PlayerCore {
             executor.enqueue { [weak self] in self?.timedMetadataTick(session: id) }
         }
         owned.timedMetadataTimer = item
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: wait.clockTime)), execute: item.item)
+        DispatchQueue.global().asyncAfter(
+            deadline: .now() + .nanoseconds(Int(clamping: wait.clockTime)), execute: item.item)
     }
 
     /// Playback changed: hands out what is due now and re-arms the timer, on the player's thread,
