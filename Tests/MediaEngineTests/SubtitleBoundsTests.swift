@@ -41,7 +41,7 @@ struct SubtitleBoundsTests {
         #expect(time < .seconds(1), "\(time)")
         // 100 MB (sparse): refused by its size, unread.
         let huge = folder.appendingPathComponent("huge.srt")
-        FileManager.default.createFile(atPath: huge.path, contents: Data("1\n".utf8))
+        _ = FileManager.default.createFile(atPath: huge.path, contents: Data("1\n".utf8))
         let handle = try FileHandle(forWritingTo: huge)
         try handle.truncate(atOffset: 100 << 20)
         try handle.close()
