@@ -55,7 +55,7 @@ struct SubtitleBoundsTests {
         #expect(cues.first?.text.utf8.count == SubtitleParser.maximumLineLength)
     }
 
-    @Test("700,000 tiny cues in 16 MB are tooLarge at once; 20,000 load, in time linear in their count")
+    @Test("700,000 tiny cues in 16 MB are tooLarge at once; 16,000 load, in time linear in their count")
     func manyCues() throws {
         let cue = Array("0:00.000-->0:01.000\nx\n\n".utf8)
         var many = Array("WEBVTT\n\n".utf8)
@@ -69,8 +69,10 @@ struct SubtitleBoundsTests {
         #expect(failure?.code == .tooLarge, "\(String(describing: failure))")
         #expect(failure?.message == "the subtitles hold more than 200000 cues")
         #expect(refusal < .seconds(1), "\(refusal)")
-        // Cues with tags and entities, in SRT with CRLF: twice the cues take about twice the time
-        // (no quadratic step); a quadratic parser would take four times.
+        // Cues with tags and entities, in SRT with CRLF: sixteen times the cues take about sixteen
+        // times as long (3.9-6.5x for each fourfold step, measured alone), where a quadratic step
+        // would take 256. The faster of two runs of each, a bound of 64x, and no absolute bound:
+        // the suite shares two cores with other tests and builds.
         func srt(_ count: Int) -> [UInt8] {
             var bytes: [UInt8] = []
             for index in 0..<count {
@@ -78,15 +80,16 @@ struct SubtitleBoundsTests {
             }
             return bytes
         }
-        let (small, large) = (srt(5_000), srt(20_000))
         var cues: [TextCue] = []
-        let smallTime = Self.elapsed { cues = (try? SubtitleParser.cues(parsing: small)) ?? [] }
-        #expect(cues.count == 5_000)
-        let largeTime = Self.elapsed { cues = (try? SubtitleParser.cues(parsing: large)) ?? [] }
-        #expect(cues.count == 20_000)
+        func fastest(_ bytes: [UInt8]) -> Duration {
+            (0..<2).map { _ in Self.elapsed { cues = (try? SubtitleParser.cues(parsing: bytes)) ?? [] } }.min()!
+        }
+        let smallTime = fastest(srt(1_000))
+        #expect(cues.count == 1_000)
+        let largeTime = fastest(srt(16_000))
+        #expect(cues.count == 16_000)
         #expect(cues.last?.text == "a & b")
-        #expect(largeTime < .seconds(1), "\(largeTime)")
-        #expect(largeTime < smallTime * 8, "5,000 cues: \(smallTime), 20,000: \(largeTime)")
+        #expect(largeTime < smallTime * 64, "1,000 cues: \(smallTime), 16,000: \(largeTime)")
     }
 
     @Test("two million empty lines are read one at a time")
@@ -96,7 +99,7 @@ struct SubtitleBoundsTests {
         var cues: [TextCue] = []
         let time = Self.elapsed { cues = (try? SubtitleParser.cues(parsing: bytes)) ?? [] }
         #expect(cues.map(\.text) == ["last"])
-        #expect(time < .seconds(2), "\(time)")
+        #expect(time < .seconds(5), "\(time)")
     }
 
     @Test("invalid UTF-8 is invalidSubtitles, never a trap")
