@@ -57,7 +57,15 @@ if let count {
     times = (0..<count).map { duration * ((Double($0) + 0.5) / Double(count)) }
 }
 
-if let folder { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+// A folder or file that cannot be written (read-only, a full disk) ends the run with its typed error.
+func written(_ write: () throws(MediaError) -> Void) {
+    do { try write() } catch { fail("\nmediathumbs: \(error.code): \(error.message)\n", status: 1) }
+}
+if let folder {
+    do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
+        fail("mediathumbs: cannot make \(folder.path): \(error.localizedDescription)\n", status: 1)
+    }
+}
 let generator = ThumbnailGenerator(source: source, maximumSize: size)
 var results: [ThumbnailResult] = []
 var failures = 0
@@ -73,7 +81,9 @@ for await result in generator.images(at: times, option: option) {
     }
     if let folder {
         let milliseconds = Int((result.requestedTime.inSeconds * 1000).rounded())
-        try image.write(to: folder.appendingPathComponent(String(format: "thumb-%08d.png", milliseconds)))
+        written { () throws(MediaError) in
+            try image.write(to: folder.appendingPathComponent(String(format: "thumb-%08d.png", milliseconds)))
+        }
     }
 }
 FileHandle.standardError.write(Data("\n".utf8))
@@ -119,7 +129,9 @@ if let sheet {
                 y: y + size.height + 2)
         }
     }
-    try VideoImage(width: width, height: height, rgba: canvas).write(to: sheet, format: .png)
+    written { () throws(MediaError) in
+        try VideoImage(width: width, height: height, rgba: canvas).write(to: sheet, format: .png)
+    }
 }
 await generator.shutdown()
 exit(failures == 0 ? 0 : 1)

@@ -35,4 +35,39 @@ struct MediathumbsSmokeTests {
         #expect(result.status == 1)
         #expect(result.standardError.contains("noVideo"), "\(result.standardError)")
     }
+
+    @Test("mediathumbs ends with a typed error when its thumbnails or contact sheet cannot be written")
+    func unwritable() async throws {
+        let clip = try await TestMedia.url(for: TestMedia.numbered)
+        let parent = try TestMedia.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let (readOnly, full) = (parent.appendingPathComponent("read-only"), parent.appendingPathComponent("full"))
+        for folder in [readOnly, full] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
+        guard await ScratchMount.tmpfs(at: readOnly, readOnly: true) else {
+            print("skipped: a tmpfs cannot be mounted here (not root, or mount refused)")
+            return
+        }
+        guard await ScratchMount.tmpfs(at: full, full: true) else {
+            await ScratchMount.unmount(readOnly)
+            return
+        }
+        let cases: [([String], String, URL)] = [
+            (["-o", readOnly.path], "permissionDenied", readOnly),
+            (["--sheet", readOnly.appendingPathComponent("sheet.png").path], "permissionDenied", readOnly),
+            (["-o", full.path], "diskFull", full),
+            (["--sheet", full.appendingPathComponent("sheet.png").path], "diskFull", full),
+        ]
+        for (arguments, code, folder) in cases {
+            let result = try await ProcessRunner.run(
+                BuildProducts.executable("mediathumbs"), [clip.path, "--times", "0.5,1"] + arguments)
+            #expect(result.status == 1, "\(arguments): \(result.standardError)")
+            #expect(result.standardError.contains("mediathumbs: \(code): cannot write"), "\(result.standardError)")
+            let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            #expect(left.allSatisfy { $0 == "filler" }, "\(arguments): \(left)")
+        }
+        await ScratchMount.unmount(readOnly)
+        await ScratchMount.unmount(full)
+    }
 }

@@ -1,4 +1,5 @@
 internal import CGStreamer
+import Foundation
 
 /// Turns what the pipeline reported into a ``MediaError``, using what the player saw before
 /// the failure (the stream's type, a missing-plugin message). GStreamer gives several bad
@@ -46,6 +47,7 @@ struct PipelineErrorTranslator {
             {
                 return error(.permissionDenied, failure.message)
             }
+            if let write = writeError(failure) { return error(write, failure.message) }
             return error(.streamFailure, failure.message)
         case .stream:
             if failure.isStream(GST_STREAM_ERROR_TYPE_NOT_FOUND) || failure.isStream(GST_STREAM_ERROR_WRONG_TYPE) {
@@ -73,6 +75,26 @@ struct PipelineErrorTranslator {
 }
 
 extension PipelineErrorTranslator {
+    /// The code of a sink's failed write (`multifilesink` of the images sink): `NO_SPACE_LEFT`,
+    /// or `OPEN_WRITE`/`WRITE`/`CLOSE` told apart by the system error the element put in its
+    /// debug text (`g_strerror`): a full disk, a quota or a file size limit is
+    /// ``MediaError/Code/diskFull``; a read-only file system or a folder without permission
+    /// ``MediaError/Code/permissionDenied``; a folder that went away ``MediaError/Code/fileNotFound``.
+    /// Nil for other failures.
+    fileprivate func writeError(_ failure: PipelineFailure) -> MediaError.Code? {
+        if failure.isResource(GST_RESOURCE_ERROR_NO_SPACE_LEFT) { return .diskFull }
+        guard
+            failure.isResource(GST_RESOURCE_ERROR_OPEN_WRITE) || failure.isResource(GST_RESOURCE_ERROR_WRITE)
+                || failure.isResource(GST_RESOURCE_ERROR_CLOSE)
+        else { return nil }
+        let debug = failure.debug ?? ""
+        func mentions(_ codes: Int32...) -> Bool { codes.contains { debug.contains(String(cString: strerror($0))) } }
+        if mentions(ENOSPC, EDQUOT, EFBIG) { return .diskFull }
+        if mentions(EROFS, EACCES, EPERM) { return .permissionDenied }
+        if mentions(ENOENT, ENOTDIR) { return .fileNotFound }
+        return nil
+    }
+
     /// The error of an HTTP source that failed: by the status it attached, or by the last answer
     /// it reported (an HTTP source's flow error carries no status; its `http-headers` message,
     /// which came first, has it). Nil for failures that are not about HTTP.

@@ -78,7 +78,8 @@ public struct ImageOverlay: VideoOverlay {
     ///   - hitRegions: Areas that react to clicks, in the picture's pixels.
     /// - Throws: ``MediaError`` with ``MediaError/Code/fileNotFound``, ``MediaError/Code/permissionDenied``,
     ///   ``MediaError/Code/isDirectory``, ``MediaError/Code/notRegularFile``, ``MediaError/Code/emptyFile``,
-    ///   or ``MediaError/Code/notAnImage`` for content that is not a picture or is damaged.
+    ///   ``MediaError/Code/notAnImage`` for content that is not a picture or is damaged, or
+    ///   ``MediaError/Code/tooLarge`` for a file over 64 MiB or a picture past ``MediaLimits``.
     @available(*, noasync, message: "decodes on the calling thread; from a task, use the async initializer")
     public init(
         contentsOf url: URL, placement: OverlayPlacement = .absolute(x: 0, y: 0), zOrder: Int = 0,

@@ -4,12 +4,13 @@ import Foundation
 /// file gets (``LocalFile``): missing, unreadable, a directory, not a regular file, empty.
 enum OverlayFile {
     /// The file's bytes, after ``LocalFile/check(_:kind:)``.
+    /// - Throws: The file errors, or ``MediaError/Code/tooLarge`` for a file over `limit` bytes.
     static func read(_ url: URL, kind: String, limit: Int = 64 << 20) throws(MediaError) -> [UInt8] {
         guard url.isFileURL else { throw MediaError(.invalidArgument, "'\(url.absoluteString)' is not a file URL") }
         let path = url.path
         let size = try LocalFile.check(path, kind: kind)
         guard size <= limit else {
-            throw MediaError(.invalidArgument, "\(path) is larger than \(limit) bytes")
+            throw MediaError(.tooLarge, "\(path) is larger than \(limit) bytes")
         }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
@@ -27,6 +28,8 @@ enum OverlayFile {
             total += count
         }
         guard total > 0 else { throw MediaError(.permissionDenied, "cannot read \(path)") }
-        return Array(bytes.prefix(total))
+        // Shortened in place (a file that shrank while it was read), not copied: one buffer at a time.
+        bytes.removeSubrange(total...)
+        return bytes
     }
 }

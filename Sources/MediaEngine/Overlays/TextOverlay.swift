@@ -77,8 +77,9 @@ public final class TextOverlay: VideoOverlay {
     ///   - url: A file URL.
     ///   - style: How they are drawn.
     ///   - placement: Where they go.
-    /// - Throws: The file errors, ``MediaError/Code/invalidSubtitles``, or
-    ///   ``MediaError/Code/invalidArgument`` for a style that cannot draw.
+    /// - Throws: The file errors, ``MediaError/Code/invalidSubtitles`` (not SRT or WebVTT, not
+    ///   UTF-8), ``MediaError/Code/tooLarge`` (past ``SubtitleParser``'s bounds on file size, cue
+    ///   count and line length), or ``MediaError/Code/invalidArgument`` for a style that cannot draw.
     public convenience init(
         subtitlesAt url: URL, style: TextStyle = TextStyle(), placement: OverlayPlacement = TextOverlay.captionPlacement
     ) throws(MediaError) {

@@ -64,15 +64,23 @@ public struct ImageFileSink: VideoSink {
     }
 
     /// `meframeselect ! videoconvert ! pngenc|jpegenc ! multifilesink`.
-    /// - Throws: ``MediaError/Code/invalidArgument`` for a folder that is not there or not
-    ///   writable, N outside 1...``largestEvery``, no times or times outside 0 to about 292 years
+    /// A write that fails while the movie plays (a disk that fills up, a folder made read-only or
+    /// removed) stops playback with the player's `failed` event: ``MediaError/Code/diskFull``,
+    /// ``MediaError/Code/permissionDenied`` or ``MediaError/Code/fileNotFound``. multifilesink
+    /// writes each file whole (`g_file_set_contents`: a temporary file, then a rename), so a failed
+    /// write leaves no partial file.
+    /// - Throws: ``MediaError/Code/permissionDenied`` for a folder this process cannot write
+    ///   into (a read-only file system, even as root); ``MediaError/Code/invalidArgument`` for a
+    ///   folder that is not there, N outside 1...``largestEvery``, no times or times outside 0 to about 292 years
     ///   (a GStreamer clock time), a JPEG quality outside 1-100.
     public func makeOutput() throws(MediaError) -> VideoOutput {
         var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue,
-            FileManager.default.isWritableFile(atPath: folder.path)
-        else {
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
             throw MediaError(.invalidArgument, "\(folder.path) is not a writable folder")
+        }
+        // access(2): a read-only file system refuses root too.
+        guard FileManager.default.isWritableFile(atPath: folder.path) else {
+            throw MediaError(.permissionDenied, "\(folder.path) is not a writable folder")
         }
         let select: String
         switch selection {
