@@ -79,13 +79,16 @@ lint:
 format:
 	$(SWIFT) format format -i -r Sources Tests Examples Plugins Benchmarks Fuzz Package.swift
 
-# Two runs: the core's tests, then the others (the HTTP source against servers on loopback, the
-# examples as processes). Each run is parallel inside; apart, the examples' and servers' processes
-# do not compete for the two cores with the core's timing bounds.
+# Three runs, each parallel inside: the core's tests; the others (the HTTP source against servers
+# on loopback, the examples as processes); then the core's suites that load the CPU for seconds
+# on purpose (hostile subtitle files, huge pictures, full disks). Apart, the servers', examples'
+# and parsers' work does not compete for the two cores with the core's timing bounds.
+HEAVY_SUITES := SubtitleBoundsTests|BoundedResourceTests|ImageWriteFailureTests
 test: test-deps lint
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --filter '^MediaEngineTests\.'
+	$(SWIFT) test --skip-build --filter '^MediaEngineTests\.' --skip '$(HEAVY_SUITES)'
 	$(SWIFT) test --skip-build --skip '^MediaEngineTests\.'
+	$(SWIFT) test --skip-build --filter '$(HEAVY_SUITES)'
 
 bench: bench-deps
 	$(SWIFT) build -c release --product engine-bench
