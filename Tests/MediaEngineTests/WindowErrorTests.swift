@@ -36,6 +36,9 @@ struct WindowErrorTests {
         let seen = shot.color(atX: 20, y: 20)
         #expect(seen.isClose(to: .white, tolerance: 40), "the movie's first bar is drawn in the app's window: \(seen)")
         await player.shutdown()
+        // The X server goes when `display` does: not before the player's window sink has let go
+        // of its connection (Xlib ends the process on a connection lost under ximagesink).
+        withExtendedLifetime(display) {}
     }
 
     @Test("the app's window destroyed while the movie plays ends playback with invalidWindow")
@@ -68,5 +71,8 @@ struct WindowErrorTests {
         let seen = shot.color(atX: 20, y: 20)
         #expect(seen.isClose(to: .white, tolerance: 40), "the next movie's first bar: \(seen)")
         await player.shutdown()
+        // The X server goes when `display` does: not before the player's window sink has let go
+        // of its connection (Xlib ends the process on a connection lost under ximagesink).
+        withExtendedLifetime(display) {}
     }
 }

@@ -28,6 +28,9 @@ struct WindowSinkTests {
         expect(shot, 300, 20, .blue, "last bar")
         expect(shot, 400, 20, .black, "outside the 320x240 window: the empty screen")
         await player.shutdown()
+        // The X server goes when `display` does: not before the player's window sink has let go
+        // of its connection (Xlib ends the process on a connection lost under ximagesink).
+        withExtendedLifetime(display) {}
     }
 
     @Test("a click on the window (xdotool) lands in an overlay's hit region")
@@ -68,6 +71,9 @@ struct WindowSinkTests {
         }
         #expect(recorder.events.filter { if case .overlayRegionActivated = $0 { true } else { false } }.count == 2)
         await player.shutdown()
+        // The X server goes when `display` does: not before the player's window sink has let go
+        // of its connection (Xlib ends the process on a connection lost under ximagesink).
+        withExtendedLifetime(display) {}
     }
 
     @Test("fullscreen fits the movie to the screen with bars in the background colour, and back")
@@ -108,6 +114,9 @@ struct WindowSinkTests {
                 .willExitFullscreen(animationDuration: .zero), .didExitFullscreen,
             ])
         await player.shutdown()
+        // The X server goes when `display` does: not before the player's window sink has let go
+        // of its connection (Xlib ends the process on a connection lost under ximagesink).
+        withExtendedLifetime(display) {}
     }
 
     @Test("embedded in an app's window, the movie fills the view frame, the background colour the rest")
@@ -138,5 +147,8 @@ struct WindowSinkTests {
             ($0 as? MediaError)?.code == .unsupportedOperation
         }
         await player.shutdown()
+        // The X server goes when `display` does: not before the player's window sink has let go
+        // of its connection (Xlib ends the process on a connection lost under ximagesink).
+        withExtendedLifetime(display) {}
     }
 }
