@@ -79,14 +79,23 @@ lint:
 format:
 	$(SWIFT) format format -i -r Sources Tests Examples Plugins Benchmarks Fuzz Package.swift
 
-# Three runs, each parallel inside: the core's tests; the others (the HTTP source against servers
-# on loopback, the examples as processes); then the core's suites that load the CPU for seconds
-# on purpose (hostile subtitle files, huge pictures, full disks). Apart, the servers', examples'
-# and parsers' work does not compete for the two cores with the core's timing bounds.
+# make test runs the tests in steps, each a parallel `swift test` of its own, so that work that
+# loads the two cores does not fall on the timing bounds of another test:
+# 1. TestMediaWarmUp makes the test clips (their encoders beside the first timed tests made
+#    those fail on a fresh machine);
+# 2. the core's tests, but for the suites below;
+# 3. TIMED_SUITES: the suites that bound how late a frame may be (output swaps, rates, time
+#    observers, overlays changed while playing, a window destroyed while playing);
+# 4. the other targets (the HTTP source against servers on loopback, the examples as processes);
+# 5. HEAVY_SUITES: the core's suites that load the CPU for seconds on purpose (hostile subtitle
+#    files, huge pictures, full disks).
+TIMED_SUITES := OutputSwapTests|RateTests|TimeObserverTests|OverlayCompositingTests|WindowErrorTests
 HEAVY_SUITES := SubtitleBoundsTests|BoundedResourceTests|ImageWriteFailureTests
 test: test-deps lint
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --filter '^MediaEngineTests\.' --skip '$(HEAVY_SUITES)'
+	$(SWIFT) test --skip-build --filter TestMediaWarmUp
+	$(SWIFT) test --skip-build --filter '^MediaEngineTests\.' --skip '$(TIMED_SUITES)|$(HEAVY_SUITES)|TestMediaWarmUp'
+	$(SWIFT) test --skip-build --filter '$(TIMED_SUITES)'
 	$(SWIFT) test --skip-build --skip '^MediaEngineTests\.'
 	$(SWIFT) test --skip-build --filter '$(HEAVY_SUITES)'
 

@@ -333,6 +333,42 @@ public enum TestMedia {
 
     private static let inFlight = Locked<[Clip: Task<URL, any Error>]>([:])
 
+    /// Every clip above, for the run that makes them all before the tests that time things
+    /// (`make test`'s first step): made on first use otherwise, their encoders would share the
+    /// two cores with the first tests' timing bounds.
+    public static let allClips: [Clip] = [
+        bars,
+        numbered,
+        ballWithBFrames,
+        interlacedBall,
+        ballHEVC,
+        ballHEVC10,
+        smallBallStream,
+        largeBallStream,
+        numberedWithAudio,
+        longBarsWithAudio,
+        longBars,
+        heavyNumbered,
+        numberedTransportStream,
+        barsMoovAtEnd,
+        barsWithAudio,
+        barsWithAudioMoovAtEnd,
+        motionJPEG,
+        barsWithAudioWebM,
+        taggedBarsWithAudio,
+        audioOnly,
+        barsWebM,
+        anamorphic,
+        interlacedHundredToOne,
+        extremelyWidePixels,
+        extremelyTallPixels,
+        wideBars,
+        image,
+        translucentRedPNG,
+        barsJPEG,
+        hd720,
+    ]
+
     /// The clip's file, made on first use.
     /// - Parameter clip: The clip.
     /// - Returns: The file's URL.
