@@ -91,13 +91,14 @@ format:
 #    files, huge pictures, full disks).
 TIMED_SUITES := OutputSwapTests|RateTests|TimeObserverTests|OverlayCompositingTests|WindowErrorTests
 HEAVY_SUITES := SubtitleBoundsTests|BoundedResourceTests|ImageWriteFailureTests
+TEST_STEPS = $(SWIFT) test --skip-build --filter TestMediaWarmUp && \
+	$(SWIFT) test --skip-build --filter '^MediaEngineTests\.' --skip '$(TIMED_SUITES)|$(HEAVY_SUITES)|TestMediaWarmUp' && \
+	$(SWIFT) test --skip-build --filter '$(TIMED_SUITES)' && \
+	$(SWIFT) test --skip-build --skip '^MediaEngineTests\.' && \
+	$(SWIFT) test --skip-build --filter '$(HEAVY_SUITES)'
 test: test-deps lint
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --filter TestMediaWarmUp
-	$(SWIFT) test --skip-build --filter '^MediaEngineTests\.' --skip '$(TIMED_SUITES)|$(HEAVY_SUITES)|TestMediaWarmUp'
-	$(SWIFT) test --skip-build --filter '$(TIMED_SUITES)'
-	$(SWIFT) test --skip-build --skip '^MediaEngineTests\.'
-	$(SWIFT) test --skip-build --filter '$(HEAVY_SUITES)'
+	$(TEST_STEPS)
 
 bench: bench-deps
 	$(SWIFT) build -c release --product engine-bench
@@ -164,7 +165,7 @@ stress: test-deps $(SAMPLE) $(STRESS_WEBM)
 	echo "$$summary" | grep -q '"newDescriptors":\[\]' || { echo "stress: descriptors left open"; exit 1; }; \
 	echo "$$summary" | grep -q '"busThreads":0,' || { echo "stress: bus threads left"; exit 1; }; \
 	passed=0; for run in $$(seq 1 $(STRESS_RUNS)); do \
-		if $(SWIFT) test --skip-build > .build/stress-run-$$run.log 2>&1; then passed=$$((passed + 1)); \
+		if ( $(TEST_STEPS) ) > .build/stress-run-$$run.log 2>&1; then passed=$$((passed + 1)); \
 		else echo "run $$run failed: .build/stress-run-$$run.log"; grep "✘ Test" .build/stress-run-$$run.log | head -5; fi; \
 	done; echo "stress: $$passed passed, $$(($(STRESS_RUNS) - passed)) failed"; [ $$passed -eq $(STRESS_RUNS) ]
 
