@@ -125,6 +125,8 @@ do {
 // Progress every half second of movie time, from a periodic time observer, until the movie finishes.
 _ = try? player.addPeriodicTimeObserver(every: .milliseconds(500))
 
+// The picture size printed last (the "playing" line has the first); a stream's variants change it.
+var pictureSize = player.naturalSize
 for await event in events {
     switch event {
     case .periodicTime(_, let time):
@@ -138,7 +140,8 @@ for await event in events {
         for item in items { print("  metadata: \(item)") }
     case .variantSwitched(let change):
         print("  variant: \(change.indicatedBitrate) bit/s (\(change.uri))")
-    case .naturalSizeAvailable(let size) where source.sourceType != .file:
+    case .naturalSizeAvailable(let size) where size != pictureSize:
+        pictureSize = size
         print("  picture: \(size)")
     default:
         break
