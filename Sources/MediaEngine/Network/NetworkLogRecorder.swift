@@ -12,6 +12,8 @@ struct NetworkLogRecorder {
     private(set) var errorEvents: [ErrorLogEvent] = []
     /// Whether the last entry is the current preparation's (a network movie is loaded).
     private(set) var open = false
+    /// The URI the open entry's movie was asked for (its entry may show where redirects led).
+    private(set) var requestedURI: String?
     /// The transfer count when the open entry began (a variant switch), and the latest.
     private var transferBase = (bytes: 0, seconds: 0.0)
     private var lastTransfer = (bytes: 0, seconds: 0.0)
@@ -31,6 +33,7 @@ struct NetworkLogRecorder {
         accessEvents.append(AccessLogEvent(playbackSessionID: id, uri: uri))
         if accessEvents.count > Self.capacity { accessEvents.removeFirst() }
         open = true
+        requestedURI = URIRedaction.removingUserInfo(uri)
         contentLength = nil
         uriFromFirstAnswer = true
         transferBase = (0, 0)

@@ -40,8 +40,7 @@ extension MoviePlayer {
             return (
                 machine.phase == .prepared ? owned.session : nil, machine.isNetworkSource,
                 machine.truncation?.playableDuration ?? machine.duration,
-                machine.downloadComplete
-                    || machine.buffering.map { $0.stats.mode == .download && $0.stats.remaining == .zero } == true
+                machine.wholeMovieArrived
             )
         }
         guard let session else { return .zero }

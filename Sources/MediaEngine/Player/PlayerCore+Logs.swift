@@ -20,7 +20,8 @@ extension PlayerCore {
             case .reload(let session, let source, _, _):
                 // Another movie in the same pipeline is another entry; the same movie loaded
                 // again with a credential is not.
-                let sameMovie = owned.networkLog.open && owned.networkLog.accessEvents.last?.uri == source.uri
+                let sameMovie =
+                    owned.networkLog.open && owned.networkLog.requestedURI == URIRedaction.removingUserInfo(source.uri)
                 guard !sameMovie else { break }
                 endLogEntry(&owned, at: now)
                 if source.isNetworkSource {

@@ -24,15 +24,21 @@ final class SourceSetup: Sendable {
     /// The bytes the source elements (segments' included) delivered, for the access log.
     let transfer = TransferCounter()
 
+    /// Whether the movie is read over a network: only then are its bytes counted (a local file's
+    /// streaming thread is spared the probe).
+    private let countsTransfer: Locked<Bool>
+
     init(source: any MediaSource) {
         settings = Locked(source.settings)
         configuring = Locked(source as? any SourceElementConfiguring)
+        countsTransfer = Locked(source.isNetworkSource)
     }
 
     /// Another movie in the same pipeline.
     func replace(with source: any MediaSource) {
         settings.withLock { $0 = source.settings }
         configuring.withLock { $0 = source as? any SourceElementConfiguring }
+        countsTransfer.withLock { $0 = source.isNetworkSource }
         transfer.reset()
     }
 
@@ -60,7 +66,7 @@ final class SourceSetup: Sendable {
     private func setUp(_ element: Element) {
         let settings = self.settings.withLock { $0 }
         if me_is_uri_source(element.pointer) != 0 {
-            transfer.watch(element)
+            if countsTransfer.withLock({ $0 }) { transfer.watch(element) }
             guard apply(settings.properties, to: element) else { return }
             guard let configuring = configuring.withLock({ $0 }) else { return }
             do {

@@ -12,6 +12,12 @@ extension PlayerMachine {
         isNetworkSource && !downloadComplete && (buffering.map { $0.percent < 100 } ?? false)
     }
 
+    /// Whether the whole network movie has arrived: its source's stream ended, or the download
+    /// to a cache file is complete.
+    var wholeMovieArrived: Bool {
+        downloadComplete || buffering.map { $0.stats.mode == .download && $0.stats.remaining == .zero } == true
+    }
+
     /// The load state of a network movie with enough buffered: `playthroughOK` when the whole
     /// movie has arrived, or when it arrives at least as fast as it plays; else `playable`.
     func loadStateWhenBuffered(_ stats: BufferingStats) -> LoadState {
