@@ -69,6 +69,12 @@ const gchar *me_element_factory_name(GstElement *element);
 
 gboolean me_post_application_message(GstElement *element, const gchar *name);
 
+/// Has `playbin` (already past READY, so that its uridecodebin exists) build the list of elements
+/// it chooses from when autoplugging, which it otherwise builds on the streaming thread at the
+/// first pad to decode. Called while the source is still connecting or reading its first bytes,
+/// it overlaps that work with the wait. Returns FALSE when playbin has no uridecodebin yet.
+gboolean me_warm_up_autoplugging(GstElement *playbin);
+
 /// Watches every typefind element that `bin` (or any bin below it) creates and
 /// posts an application message ME_MESSAGE_STREAM_TYPE with field "caps" (string)
 /// and "probability" (uint) when it finds the stream's type. Lets the engine
@@ -121,6 +127,15 @@ gboolean me_is_uri_source(GstElement *element);
 /// variant a stream starts with; GStreamer 1.22's hlsdemux has no start-bitrate of its own
 /// (hlsdemux2's cannot run in playbin). Does nothing to an element without `connection-speed`.
 void me_adaptive_start_at(GstElement *demuxer, guint start_kbps);
+
+/// Lets each of an adaptive demuxer's first source pads carry its first fragment and blocks the
+/// fragments after it (a switched variant's pads included) until
+/// me_adaptive_open_fragment_gates, or a flush, opens the gate: the movie prerolls without the
+/// demuxer reading ahead, switching variant and decodebin building a second chain meanwhile.
+/// Install before the demuxer adds its pads. See fragmentgate.c.
+void me_adaptive_gate_after_first_fragment(GstElement *demuxer);
+/// Opens the gate of every adaptive demuxer in `bin` (recursively). Safe to call at any time.
+void me_adaptive_open_fragment_gates(GstElement *bin);
 
 // MARK: Signals with typed callbacks (g_signal_connect is a macro over GCallback).
 /// Connects a handler for a signal of signature void (GstElement*, GstElement*, gpointer),

@@ -94,8 +94,35 @@ final class PipelineSession: Sendable {
     }
 
     /// Starts prerolling (`PAUSED`). A refusal is reported on the bus like any other failure.
+    /// While the source connects and reads its first bytes, playbin's list of elements to
+    /// autoplug from is built here on the player's thread rather than later on the streaming
+    /// thread, in the way of the first frame (`me_warm_up_autoplugging`).
     func start() {
         change(to: GST_STATE_PAUSED)
+        lifecycle.withLock { closed in
+            guard !closed else { return }
+            _ = me_warm_up_autoplugging(playbin.pointer)
+        }
+        openFragmentGates(after: Self.fragmentGateLimit)
+    }
+
+    /// How long an adaptive stream's first fragment may take to preroll before its demuxer is let
+    /// read ahead anyway (a first fragment too short to decode a picture from, say).
+    static let fragmentGateLimit = Duration.milliseconds(750)
+
+    private func openFragmentGates(after delay: Duration) {
+        executor.enqueue(after: delay) { [weak self] in self?.openFragmentGates() }
+    }
+
+    /// Lets an adaptive stream's demuxer read past its first fragment, which it holds back while
+    /// the movie prerolls (`fragmentgate.c`). On the player's thread, when preparation is done
+    /// (or taking long).
+    func openFragmentGates() {
+        executor.assertCurrent("opening the fragment gates")
+        lifecycle.withLock { closed in
+            guard !closed else { return }
+            sourceSetup.openFragmentGates(in: playbin)
+        }
     }
 
     /// The state the pipeline has settled in, or nil while a change is under way
@@ -153,6 +180,7 @@ final class PipelineSession: Sendable {
             return .success(())
         }
         try result.get()
+        openFragmentGates(after: Self.fragmentGateLimit)
     }
 
     /// Stops the bus thread and takes the pipeline to `NULL`, which stops every streaming

@@ -16,6 +16,7 @@ extension PlayerCore {
         case .seekSent(let seqnum):
             apply { $0.seekMarkerArrived(session: id, seqnum: seqnum) }
         case .asyncDone:
+            session.openFragmentGates()
             let facts = facts(of: session)
             apply { $0.asyncDone(session: id, facts: facts) }
         case .pipelineStateChanged(_, let new, let pending):
@@ -30,6 +31,7 @@ extension PlayerCore {
                     facts: facts)
             }
         case .firstFrameHeld:
+            session.openFragmentGates()
             apply { $0.firstFrameHeld(session: id) }
         case .segmentDone:
             apply { $0.segmentDone(session: id) }

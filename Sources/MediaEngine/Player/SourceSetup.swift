@@ -101,6 +101,22 @@ final class SourceSetup: Sendable {
         if let bitrate = settings.startBitrate {
             me_adaptive_start_at(demuxer.pointer, guint(clamping: max(1, bitrate / 1000)))
         }
+        me_adaptive_gate_after_first_fragment(demuxer.pointer)
+        fragmentGatesClosed.withLock { $0 = true }
+    }
+
+    /// Whether a demuxer may be holding fragments back (``openFragmentGates(in:)`` not called since).
+    private let fragmentGatesClosed = Locked(false)
+
+    /// Lets every adaptive demuxer of `pipeline` read ahead: once the movie has prerolled on the
+    /// first fragment, or preparation has taken long enough (`fragmentgate.c`).
+    func openFragmentGates(in pipeline: Element) {
+        let wasClosed = fragmentGatesClosed.withLock { closed in
+            defer { closed = false }
+            return closed
+        }
+        guard wasClosed else { return }
+        me_adaptive_open_fragment_gates(pipeline.pointer)
     }
 
     /// Sets the properties the element has; false (and the failure posted) when one does not fit.
