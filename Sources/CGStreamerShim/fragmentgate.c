@@ -4,13 +4,19 @@
 // allows while the first picture is still being decoded: it downloads and demuxes the next
 // segments and, having measured the first download, switches variant, after which decodebin
 // builds and starts a second chain (demuxer, parser, decoder) for the new variant. On a small
-// machine all of that competes with the first frame for the CPU. The gate lets each of the
-// demuxer's first pads carry its first fragment (the first buffer of a fragment is the only
-// one with a timestamp: gstadaptivedemux.c, _src_chain) and blocks the next fragment, on any
-// pad, at the demuxer's source pad, as a full queue downstream would, until the engine opens
-// the gate (preroll done, or a time limit). A flush (a seek) opens it too: the gate is about
-// the start only. Closing the pipeline releases a blocked pad (deactivating it wakes its
-// blocking probes), so teardown never waits on the gate.
+// machine all of that competes with the first frame for the CPU.
+//
+// GStreamer 1.22's adaptive demuxers read each fragment with a source element in a bin of their
+// own (source ! queue, its ghost "src" pad linked to the demuxer's internal pad: gstadaptivedemux.c,
+// gst_adaptive_demux_stream_update_source), which ends every fragment with EOS. The gate watches
+// that pad: once the first fragment's EOS has passed it, every fragment after it has been pushed
+// out of the demuxer whole, and the next buffer the demuxer pushes (on any of its source pads, a
+// switched variant's included) is blocked there, as a full queue downstream would block it, until
+// the engine opens the gate (preroll done, or a time limit). A flush (a seek) opens it too: the
+// gate is about the start only. A demuxer with more than one stream (DASH's separate audio and
+// video) is not gated: one stream's first fragment may end before the other's has prerolled.
+// Closing the pipeline releases a blocked pad (deactivating it wakes its blocking probes), so
+// teardown never waits on the gate.
 #include "CGStreamerShim.h"
 
 typedef struct {
@@ -21,12 +27,12 @@ typedef struct {
 typedef struct {
     GMutex lock;
     gboolean open;
-    gboolean data_passed;  // a buffer left the demuxer: pads added from now on are new variants
-    GArray *pads;          // GatedPad
+    gboolean first_fragment_done;  // its EOS reached the demuxer
+    GArray *pads;                  // GatedPad
 } FragmentGate;
 
 static GQuark gate_quark(void) { return g_quark_from_static_string("me-fragment-gate"); }
-static GQuark admitted_quark(void) { return g_quark_from_static_string("me-fragment-gate-admitted"); }
+static GQuark watched_quark(void) { return g_quark_from_static_string("me-fragment-gate-watched"); }
 
 static void gate_free(gpointer data) {
     FragmentGate *gate = data;
@@ -57,29 +63,28 @@ static void gate_open(FragmentGate *gate) {
     g_array_unref(pads);
 }
 
-static GstClockTime first_timestamp(GstPadProbeInfo *info) {
-    if (info->type & GST_PAD_PROBE_TYPE_BUFFER) {
-        return GST_BUFFER_PTS(GST_PAD_PROBE_INFO_BUFFER(info));
-    }
-    GstBufferList *list = GST_PAD_PROBE_INFO_BUFFER_LIST(info);
-    return gst_buffer_list_length(list) > 0 ? GST_BUFFER_PTS(gst_buffer_list_get(list, 0)) : GST_CLOCK_TIME_NONE;
-}
-
 static GstPadProbeReturn on_gated_data(GstPad *pad, GstPadProbeInfo *info, gpointer user_data) {
+    (void)info;
     FragmentGate *gate = user_data;
     g_mutex_lock(&gate->lock);
-    gboolean open = gate->open;
-    gate->data_passed = TRUE;
+    gboolean open = gate->open, blocks = gate->first_fragment_done;
     g_mutex_unlock(&gate->lock);
     if (open) {
         return GST_PAD_PROBE_PASS;
     }
-    if (!GST_CLOCK_TIME_IS_VALID(first_timestamp(info))) {
-        return GST_PAD_PROBE_PASS;  // inside a fragment already let through
-    }
-    if (!g_object_get_qdata(G_OBJECT(pad), admitted_quark())) {
-        g_object_set_qdata(G_OBJECT(pad), admitted_quark(), GINT_TO_POINTER(1));
-        return GST_PAD_PROBE_PASS;  // this pad's first fragment
+    if (!blocks) {
+        GstElement *demuxer = gst_pad_get_parent_element(pad);
+        gboolean several_streams = FALSE;
+        if (demuxer) {
+            GST_OBJECT_LOCK(demuxer);
+            several_streams = demuxer->numsrcpads > 1;
+            GST_OBJECT_UNLOCK(demuxer);
+            gst_object_unref(demuxer);
+        }
+        if (several_streams) {
+            gate_open(gate);
+        }
+        return GST_PAD_PROBE_PASS;  // the first fragment
     }
     return GST_PAD_PROBE_OK;  // a later fragment: blocked until the gate opens
 }
@@ -105,10 +110,6 @@ static void on_gated_pad_added(GstElement *demuxer, GstPad *pad, gpointer user_d
         g_mutex_unlock(&gate->lock);
         return;
     }
-    if (gate->data_passed) {
-        // A pad of a variant switched to after the start: it has no first fragment of its own.
-        g_object_set_qdata(G_OBJECT(pad), admitted_quark(), GINT_TO_POINTER(1));
-    }
     GatedPad gated = {
         .pad = gst_object_ref(pad),
         .probe = gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BLOCK | GST_PAD_PROBE_TYPE_BUFFER |
@@ -130,6 +131,40 @@ void me_adaptive_gate_after_first_fragment(GstElement *demuxer) {
     // The demuxer owns the gate; its pads (and their probes) go before it.
     g_object_set_qdata_full(G_OBJECT(demuxer), gate_quark(), gate, gate_free);
     g_signal_connect(demuxer, "pad-added", G_CALLBACK(on_gated_pad_added), gate);
+}
+
+static GstPadProbeReturn on_fragment_source_event(GstPad *pad, GstPadProbeInfo *info, gpointer user_data) {
+    (void)pad;
+    if (GST_EVENT_TYPE(GST_PAD_PROBE_INFO_EVENT(info)) != GST_EVENT_EOS) {
+        return GST_PAD_PROBE_OK;
+    }
+    FragmentGate *gate = user_data;
+    g_mutex_lock(&gate->lock);
+    gate->first_fragment_done = TRUE;
+    g_mutex_unlock(&gate->lock);
+    return GST_PAD_PROBE_REMOVE;
+}
+
+void me_adaptive_gate_watch_fragment_source(GstElement *source) {
+    GstObject *bin = gst_object_get_parent(GST_OBJECT(source));
+    GstObject *demuxer = bin ? gst_object_get_parent(bin) : NULL;
+    FragmentGate *gate = demuxer ? g_object_get_qdata(G_OBJECT(demuxer), gate_quark()) : NULL;
+    GstPad *pad = gate && GST_IS_BIN(bin) ? gst_element_get_static_pad(GST_ELEMENT(bin), "src") : NULL;
+    // One watch per fragment bin (its source is set up again for every fragment's URI). The
+    // probe's data is the gate, which the demuxer owns and outlives its bins.
+    if (pad && !g_object_get_qdata(G_OBJECT(pad), watched_quark())) {
+        g_object_set_qdata(G_OBJECT(pad), watched_quark(), GINT_TO_POINTER(1));
+        gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, on_fragment_source_event, gate, NULL);
+    }
+    if (pad) {
+        gst_object_unref(pad);
+    }
+    if (demuxer) {
+        gst_object_unref(demuxer);
+    }
+    if (bin) {
+        gst_object_unref(bin);
+    }
 }
 
 void me_adaptive_open_fragment_gates(GstElement *bin) {

@@ -113,6 +113,46 @@ struct HLSTests {
         #expect(player.naturalSize == VideoSize(width: 640, height: 480))
     }
 
+    @Test("while a stream prepares its demuxer reads no further than its first segment; then it reads ahead")
+    func noReadAheadWhilePreparing() async throws {
+        let segments = try await AdaptiveStreamMedia.liveSegments()
+        let folder = try TestMedia.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for index in 0..<10 {
+            let name = String(format: "seg%03d.ts", index)
+            try FileManager.default.createSymbolicLink(
+                at: folder.appendingPathComponent(name), withDestinationURL: segments.appendingPathComponent(name))
+        }
+        try (AdaptiveStreamMedia.livePlaylist(0..<10) + "#EXT-X-ENDLIST\n")
+            .write(to: folder.appendingPathComponent("vod.m3u8"), atomically: true, encoding: .utf8)
+        let server = try await StreamingTestServer(serving: folder)
+        @Sendable func segmentsRequested() throws -> Int { try server.accessLog().filter { $0.uri.hasSuffix(".ts") }.count }
+        // The first frame is held in the sink for 400 ms, and preparation with it: a demuxer free to
+        // read ahead fetches the next segments of this 20-second stream over loopback meanwhile.
+        let requestedWhilePreparing = Locked<Int?>(nil)
+        let sink = FrameSink { _ in
+            guard requestedWhilePreparing.withLock({ $0 == nil }) else { return }
+            usleep(400_000)
+            let count = (try? segmentsRequested()) ?? -1
+            requestedWhilePreparing.withLock { $0 = count }
+        }
+        let player = MoviePlayer(
+            source: try HTTPStreamSource(string: server.url("vod.m3u8")), videoSink: sink, audioOutput: .discard)
+        player.shouldAutoplay = false
+        try await withDeadline(.seconds(10), "prepareToPlay()") { try await player.prepareToPlay() }
+        // The first segment, and at most the request for the second (its download waits).
+        let whilePreparing = try #require(requestedWhilePreparing.withLock { $0 })
+        #expect((1...2).contains(whilePreparing), "\(whilePreparing) segments requested while preparing")
+        // Prepared, the demuxer reads ahead again (a buffer's worth, not one segment at a time).
+        let clock = ContinuousClock()
+        let deadline = clock.now + Duration.seconds(5).scaled
+        while try segmentsRequested() < 4 && clock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(try segmentsRequested() >= 4)
+        player.stop()
+    }
+
     @Test("initialPlaybackTime starts a stream at the segment boundary before it; endPlaybackTime is ignored")
     func playbackRangeOnAStream() async throws {
         let server = try await LoopbackHTTPServer(serving: try await AdaptiveStreamMedia.hlsVariants())

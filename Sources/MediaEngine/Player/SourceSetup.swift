@@ -67,6 +67,7 @@ final class SourceSetup: Sendable {
         let settings = self.settings.withLock { $0 }
         if me_is_uri_source(element.pointer) != 0 {
             if countsTransfer.withLock({ $0 }) { transfer.watch(element) }
+            me_adaptive_gate_watch_fragment_source(element.pointer)
             guard apply(settings.properties, to: element) else { return }
             guard let configuring = configuring.withLock({ $0 }) else { return }
             do {
