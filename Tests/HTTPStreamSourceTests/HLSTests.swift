@@ -126,7 +126,9 @@ struct HLSTests {
         try (AdaptiveStreamMedia.livePlaylist(0..<10) + "#EXT-X-ENDLIST\n")
             .write(to: folder.appendingPathComponent("vod.m3u8"), atomically: true, encoding: .utf8)
         let server = try await StreamingTestServer(serving: folder)
-        @Sendable func segmentsRequested() throws -> Int { try server.accessLog().filter { $0.uri.hasSuffix(".ts") }.count }
+        @Sendable func segmentsRequested() throws -> Int {
+            try server.accessLog().filter { $0.uri.hasSuffix(".ts") }.count
+        }
         // The first frame is held in the sink for 400 ms, and preparation with it: a demuxer free to
         // read ahead fetches the next segments of this 20-second stream over loopback meanwhile.
         let requestedWhilePreparing = Locked<Int?>(nil)
@@ -263,5 +265,48 @@ struct HLSTests {
         #expect(frames.records.compactMap(\.number) == Self.numbers(0..<180))
         #expect(player.movieSourceType == .streaming)
         #expect(player.duration?.isClose(to: .milliseconds(5967), within: .milliseconds(100)) == true)
+    }
+
+    /// A DASH manifest of the HLS ladder's segments: one adaptation set, three representations.
+    static let dashLadder = """
+        <?xml version="1.0"?>
+        <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" profiles="urn:mpeg:dash:profile:isoff-live:2011" \
+        type="static" mediaPresentationDuration="PT6S" minBufferTime="PT2S">
+        <Period id="p0"><AdaptationSet id="1" contentType="video" mimeType="video/mp2t">
+        <SegmentTemplate media="$RepresentationID$$Number%03d$.ts" startNumber="0" duration="2" timescale="1"/>
+        <Representation id="high" bandwidth="1800000" width="640" height="480" codecs="avc1"/>
+        <Representation id="mid" bandwidth="650000" width="320" height="240" codecs="avc1"/>
+        <Representation id="low" bandwidth="250000" width="160" height="120" codecs="avc1"/>
+        </AdaptationSet></Period></MPD>
+
+        """
+
+    @Test("a DASH stream starts on its lowest representation, climbs, and says so (dashdemux does not)")
+    func dashVariantSwitching() async throws {
+        let folder = try TestMedia.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let ladder = try await AdaptiveStreamMedia.hlsVariants()
+        for name in try FileManager.default.contentsOfDirectory(atPath: ladder.path) where name.hasSuffix(".ts") {
+            try FileManager.default.createSymbolicLink(
+                at: folder.appendingPathComponent(name), withDestinationURL: ladder.appendingPathComponent(name))
+        }
+        try Self.dashLadder.write(to: folder.appendingPathComponent("ladder.mpd"), atomically: true, encoding: .utf8)
+        let server = try await LoopbackHTTPServer(serving: folder)
+        let frames = FrameRecorder()
+        let player = try Self.player(server, "ladder.mpd", frames: frames)
+        let recorder = EventRecorder(player)
+        try await withDeadline(.seconds(10), "play()") { try await player.play() }
+        let (reason, error) = try await recorder.waitForFinish(within: .seconds(10))
+        #expect(reason == .playbackEnded && error == nil, "\(String(describing: error))")
+        let switches = recorder.events.compactMap { event -> VariantSwitch? in
+            if case .variantSwitched(let change) = event { return change }
+            return nil
+        }
+        #expect(switches.last == VariantSwitch(uri: server.url("ladder.mpd") + "#high", indicatedBitrate: 1_800_000))
+        #expect(player.naturalSize == VideoSize(width: 640, height: 480))
+        let log = player.accessLog.events
+        #expect(log.count == switches.count + 1, "\(log)")
+        #expect(log.last?.indicatedBitrate == 1_800_000)
+        #expect(frames.records.count == 180)
     }
 }

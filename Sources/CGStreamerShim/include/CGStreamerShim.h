@@ -58,6 +58,11 @@ const gchar *me_element_factory_name(GstElement *element);
 #define ME_MESSAGE_BUS_STOP "me-bus-stop"
 /// A network source delivered its whole stream (EOS passed its source pad): posted by transfer.c.
 #define ME_MESSAGE_DOWNLOAD_COMPLETE "me-download-complete"
+/// The manifest an adaptive demuxer read, whole (field "text", UTF-8), posted on the demuxer at
+/// the manifest's end: see me_capture_manifest.
+#define ME_MESSAGE_MANIFEST "me-manifest"
+/// The largest manifest me_capture_manifest keeps.
+#define ME_MANIFEST_MAX_BYTES (4 * 1024 * 1024)
 /// Followed by the epoch's number: "me-epoch-3" marks where a reloaded movie's messages begin.
 #define ME_MESSAGE_EPOCH_PREFIX "me-epoch-"
 /// Followed by a seek's sequence number: "me-seek-41" is posted just before that flushing seek is
@@ -140,6 +145,11 @@ void me_adaptive_gate_after_first_fragment(GstElement *demuxer);
 void me_adaptive_gate_watch_fragment_source(GstElement *source);
 /// Opens the gate of every adaptive demuxer in `bin` (recursively). Safe to call at any time.
 void me_adaptive_open_fragment_gates(GstElement *bin);
+
+/// Copies the manifest `demuxer` reads (up to ME_MANIFEST_MAX_BYTES) and posts it as
+/// ME_MESSAGE_MANIFEST when it has all of it. Install before the manifest arrives.
+/// See manifestcapture.c.
+void me_capture_manifest(GstElement *demuxer);
 
 // MARK: Signals with typed callbacks (g_signal_connect is a macro over GCallback).
 /// Connects a handler for a signal of signature void (GstElement*, GstElement*, gpointer),

@@ -6,7 +6,8 @@ internal import CGStreamerShim
 /// downloaded. The bus-level facts behind ``PlayerEvent/variantSwitched(_:)`` (and an access
 /// log's entries: one per variant, with the segments and bytes downloaded).
 enum AdaptiveStreamingReport: Sendable, Equatable {
-    /// The demuxer moved to another variant (HLS; GStreamer 1.22's `dashdemux` does not say).
+    /// The demuxer moved to another variant (HLS; GStreamer 1.22's `dashdemux` does not say: the
+    /// player tells its switches from the segments' URIs, ``SegmentVariants``).
     case variantSwitched(VariantSwitch)
     /// A segment was downloaded: its URI, size and how long it took.
     case segmentDownloaded(uri: String, bytes: Int, downloadTime: Duration?)

@@ -27,6 +27,8 @@ enum BusMessage: Sendable {
     case framesDropped(element: String, count: Int)
     /// An adaptive demuxer (HLS, DASH) switched variants or downloaded a segment.
     case adaptiveStreaming(AdaptiveStreamingReport)
+    /// The manifest an adaptive demuxer read (a DASH MPD, an HLS playlist), whole.
+    case manifest(String)
     /// decodebin found no element for a stream.
     case missingPlugin(description: String, caps: String?)
     /// A typefind element recognised the stream (posted by the shim's typefind watch).
@@ -171,6 +173,9 @@ enum BusMessage: Sendable {
                 self = .stopBusThread
             case ME_MESSAGE_DOWNLOAD_COMPLETE:
                 self = .downloadComplete
+            case ME_MESSAGE_MANIFEST:
+                guard let text = structure.string("text") else { return nil }
+                self = .manifest(text)
             case _ where name.hasPrefix(ME_MESSAGE_EPOCH_PREFIX):
                 guard let epoch = Int(name.dropFirst(ME_MESSAGE_EPOCH_PREFIX.count)) else { return nil }
                 self = .newEpoch(epoch)

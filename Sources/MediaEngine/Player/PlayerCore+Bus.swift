@@ -63,6 +63,10 @@ extension PlayerCore {
         case .httpResponse(let response):
             apply { $0.httpResponseArrived(session: id, response) }
             logResponse(response, session: id)
+        case .manifest(let text):
+            let source = read { $0.source }
+            let variants = (source as? any AdaptiveManifestReading)?.segmentVariants(inManifest: text)
+            apply { $0.manifestRead(session: id, variants: variants) }
         case .downloadComplete:
             apply { $0.downloadCompleted(session: id) }
         case .framesDropped(let element, let count):

@@ -27,11 +27,15 @@ final class SourceSetup: Sendable {
     /// Whether the movie is read over a network: only then are its bytes counted (a local file's
     /// streaming thread is spared the probe).
     private let countsTransfer: Locked<Bool>
+    /// Whether the source reads an adaptive stream's manifest (``AdaptiveManifestReading``): only
+    /// then is the manifest copied for it.
+    private let readsManifest: Locked<Bool>
 
     init(source: any MediaSource) {
         settings = Locked(source.settings)
         configuring = Locked(source as? any SourceElementConfiguring)
         countsTransfer = Locked(source.isNetworkSource)
+        readsManifest = Locked(source is any AdaptiveManifestReading)
     }
 
     /// Another movie in the same pipeline.
@@ -39,6 +43,7 @@ final class SourceSetup: Sendable {
         settings.withLock { $0 = source.settings }
         configuring.withLock { $0 = source as? any SourceElementConfiguring }
         countsTransfer.withLock { $0 = source.isNetworkSource }
+        readsManifest.withLock { $0 = source is any AdaptiveManifestReading }
         transfer.reset()
     }
 
@@ -77,6 +82,10 @@ final class SourceSetup: Sendable {
                 element.postApplicationMessage(ME_MESSAGE_SOURCE_SETTINGS_FAILED)
             }
         } else if me_is_adaptive_demuxer(element.pointer) != 0 {
+            // dashdemux does not report its switches; the source reads its manifest instead.
+            if element.factoryName == "dashdemux", readsManifest.withLock({ $0 }) {
+                me_capture_manifest(element.pointer)
+            }
             // decodebin sets the demuxer's connection-speed (to playbin's) after adding it: the
             // demuxer is configured when its manifest starts arriving, before it is read.
             me_on_first_input(

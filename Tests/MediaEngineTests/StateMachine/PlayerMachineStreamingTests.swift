@@ -46,4 +46,39 @@ struct PlayerMachineStreamingTests {
         h.feed { $0.adaptiveStreamingReported(session: 0, .variantSwitched(change)) }
         #expect(h.take().events.isEmpty)
     }
+
+    @Test("with the manifest read, a segment of another variant is a switch (DASH); unknown segments are not")
+    func switchFromSegments() {
+        var h = MachineHarness(
+            source: MachineHarness.NamedSource(uri: "http://user:pw@host/a.mpd", sourceType: .streaming))
+        h.playing()
+        let variants = SegmentVariants { uri in
+            uri.contains("/low")
+                ? SegmentVariant(id: "low", bandwidth: 250_000)
+                : uri.contains("/high") ? SegmentVariant(id: "high", bandwidth: 1_800_000) : nil
+        }
+        func downloaded(_ uri: String) {
+            h.feed {
+                $0.adaptiveStreamingReported(
+                    session: 1, .segmentDownloaded(uri: uri, bytes: 1000, downloadTime: nil))
+            }
+        }
+        h.feed { $0.manifestRead(session: 1, variants: variants) }
+        downloaded("http://host/low000.ts")  // the first variant: where the stream starts, no switch
+        downloaded("http://host/low001.ts")
+        downloaded("http://host/init.mp4")  // no variant's: changes nothing
+        #expect(h.take().events.isEmpty)
+        downloaded("http://host/high002.ts")
+        // The manifest's URI without its user information, and the representation's id.
+        #expect(
+            h.take().events == [
+                .variantSwitched(VariantSwitch(uri: "http://host/a.mpd#high", indicatedBitrate: 1_800_000))
+            ])
+        downloaded("http://host/high003.ts")
+        #expect(h.take().events.isEmpty)
+        // Another preparation forgets the manifest.
+        h.feed { $0.resetMovieInfo() }
+        downloaded("http://host/low004.ts")
+        #expect(h.take().events.isEmpty)
+    }
 }

@@ -16,15 +16,29 @@ extension PlayerMachine {
     /// starts a stream "at the nearest segment boundary".
     var preparationAccuracy: SeekPlan.Accuracy { isStreaming ? .keyFrame : .exact }
 
-    /// An adaptive demuxer's report: a variant switch is announced; a segment's download is only
-    /// a fact for now (the access log counts them).
+    /// An adaptive demuxer's report: a variant switch is announced. A segment's download is
+    /// counted by the access log; when the source read the manifest (``segmentVariants``), a
+    /// segment of another variant than the last one's is a switch the demuxer did not report
+    /// (DASH), announced as one, with the manifest's URI and the representation's `id` after `#`.
     mutating func adaptiveStreamingReported(session: Int, _ report: AdaptiveStreamingReport) {
         guard accepts(session) else { return }
         switch report {
         case .variantSwitched(let change):
             publish(.variantSwitched(change))
-        case .segmentDownloaded:
-            break
+        case .segmentDownloaded(let uri, _, _):
+            guard let variant = segmentVariants?.variant(ofSegment: uri) else { return }
+            defer { segmentVariant = variant }
+            guard let previous = segmentVariant, previous != variant else { return }
+            let manifest = URIRedaction.redacting(source.uri)
+            publish(
+                .variantSwitched(VariantSwitch(uri: manifest + "#" + variant.id, indicatedBitrate: variant.bandwidth)))
         }
+    }
+
+    /// The source read the stream's manifest: the variants of its segments, or nil.
+    mutating func manifestRead(session: Int, variants: SegmentVariants?) {
+        guard accepts(session) else { return }
+        segmentVariants = variants
+        segmentVariant = nil
     }
 }

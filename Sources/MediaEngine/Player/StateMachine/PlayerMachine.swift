@@ -101,6 +101,11 @@ struct PlayerMachine {
     var bufferedOnce = false
     /// The network source delivered the whole movie: it can play through, whatever follows.
     var downloadComplete = false
+    /// Which variant each segment of an adaptive stream belongs to, read from its manifest by
+    /// the source (``AdaptiveManifestReading``), for demuxers that do not report their switches.
+    var segmentVariants: SegmentVariants?
+    /// The variant of the last segment downloaded, as ``segmentVariants`` tells it.
+    var segmentVariant: SegmentVariant?
 
     // MARK: Seeks, scans, waiting commands
 
@@ -284,6 +289,8 @@ struct PlayerMachine {
         buffering = nil
         bufferedOnce = false
         downloadComplete = false
+        segmentVariants = nil
+        segmentVariant = nil
         inFlightSeek = nil
         queuedSeek = nil
         looping = false
