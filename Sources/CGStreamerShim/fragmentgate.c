@@ -15,8 +15,9 @@
 // the engine opens the gate (preroll done, or a time limit). A flush (a seek) opens it too: the
 // gate is about the start only. A demuxer with more than one stream (DASH's separate audio and
 // video) is not gated: one stream's first fragment may end before the other's has prerolled.
-// Closing the pipeline releases a blocked pad (deactivating it wakes its blocking probes), so
-// teardown never waits on the gate.
+// The gate must be open before the demuxer goes down to READY: it stops its fragment downloads
+// (joining their threads) before it deactivates its own pads, so a download blocked at a closed
+// gate would never end. The engine opens the gates before every such state change.
 #include "CGStreamerShim.h"
 
 typedef struct {

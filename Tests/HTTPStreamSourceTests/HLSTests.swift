@@ -155,6 +155,49 @@ struct HLSTests {
         player.stop()
     }
 
+    @Test("a stream stopped while its demuxer holds its second segment back stops at once, and plays again")
+    func stopWhileHoldingBack() async throws {
+        let segments = try await AdaptiveStreamMedia.liveSegments()
+        let folder = try TestMedia.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for index in 0..<10 {
+            let name = String(format: "seg%03d.ts", index)
+            try FileManager.default.createSymbolicLink(
+                at: folder.appendingPathComponent(name), withDestinationURL: segments.appendingPathComponent(name))
+        }
+        try (AdaptiveStreamMedia.livePlaylist(0..<10) + "#EXT-X-ENDLIST\n")
+            .write(to: folder.appendingPathComponent("vod.m3u8"), atomically: true, encoding: .utf8)
+        let server = try await LoopbackHTTPServer(serving: folder)
+        // The first frame is held in the sink (preparation with it) while the test stops the player.
+        let held = Locked(0)
+        let sink = FrameSink { _ in
+            guard
+                held.withLock({ count in
+                    defer { count += 1 }
+                    return count == 0
+                })
+            else { return }
+            usleep(300_000)
+        }
+        let player = MoviePlayer(
+            source: try HTTPStreamSource(string: server.url("vod.m3u8")), videoSink: sink, audioOutput: .discard)
+        let preparation = Task { try await player.prepareToPlay() }
+        let clock = ContinuousClock()
+        let deadline = clock.now + Duration.seconds(5).scaled
+        while held.withLock({ $0 }) == 0 && clock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(held.withLock { $0 } > 0, "no frame within 5 s")
+        try await Task.sleep(for: .milliseconds(100))
+        player.stop()
+        _ = await preparation.result
+        try await withDeadline(.seconds(5), "shutdown()") { await player.shutdown() }
+        // The same player plays the stream again.
+        let recorder = EventRecorder(player)
+        try await withDeadline(.seconds(10), "play()") { try await player.play() }
+        #expect(player.playbackState == .playing)
+        #expect(!recorder.events.contains { $0.finish.map { $0.1 != nil } ?? false })
+        try await withDeadline(.seconds(5), "shutdown()") { await player.shutdown() }
+    }
+
     @Test("initialPlaybackTime starts a stream at the segment boundary before it; endPlaybackTime is ignored")
     func playbackRangeOnAStream() async throws {
         let server = try await LoopbackHTTPServer(serving: try await AdaptiveStreamMedia.hlsVariants())

@@ -167,7 +167,11 @@ final class PipelineSession: Sendable {
         instantRates.withLock { $0.flushed() }
         let result: Result<Void, MediaError> = lifecycle.withLock { closed in
             guard !closed else { return .failure(MediaError(.cancelled, "the pipeline was closed")) }
+            // An adaptive demuxer stops its fragment downloads before its own pads: one blocked
+            // at a closed gate would never stop (fragmentgate.c).
+            sourceSetup.openFragmentGates(in: playbin, refusingNew: true)
             playbin.setState(GST_STATE_READY)
+            sourceSetup.allowFragmentGates()
             do throws(MediaError) {
                 try playbin.set("uri", .string(source.uri))
             } catch {
@@ -197,6 +201,7 @@ final class PipelineSession: Sendable {
         videoOutput.removeReplacedOutputs()
         lifecycle.withLock { closed in
             closed = true
+            sourceSetup.openFragmentGates(in: playbin, refusingNew: true)
             playbin.setState(GST_STATE_NULL)
         }
     }
@@ -287,6 +292,8 @@ final class PipelineSession: Sendable {
             SeekEvents.release(event)
             return false
         }
+        // A seek that does not flush stops an adaptive demuxer's downloads before anything else.
+        sourceSetup.openFragmentGates(in: playbin)
         return playbin.send(event.raw.assumingMemoryBound(to: GstEvent.self))
     }
 

@@ -16,11 +16,15 @@ extension PlayerCore {
         case .seekSent(let seqnum):
             apply { $0.seekMarkerArrived(session: id, seqnum: seqnum) }
         case .asyncDone:
-            session.openFragmentGates()
             let facts = facts(of: session)
             apply { $0.asyncDone(session: id, facts: facts) }
+            // A stream that plays at once lets its demuxer read ahead once it plays, so that the
+            // downloads do not slow the move to PLAYING; one that waits (paused, or for more
+            // buffered) does now.
+            if read({ $0.target != .playing || $0.isStarved || $0.phase != .prepared }) { session.openFragmentGates() }
         case .pipelineStateChanged(_, let new, let pending):
             guard pending == .voidPending, new == .playing || new == .paused else { break }
+            if new == .playing { session.openFragmentGates() }
             apply { $0.pipelineReached(session: id, playing: new == .playing) }
         case .firstFrame(let frame):
             fitOwnWindow(to: frame.displaySize, session: session)

@@ -111,22 +111,34 @@ final class SourceSetup: Sendable {
         if let bitrate = settings.startBitrate {
             me_adaptive_start_at(demuxer.pointer, guint(clamping: max(1, bitrate / 1000)))
         }
-        me_adaptive_gate_after_first_fragment(demuxer.pointer)
-        fragmentGatesClosed.withLock { $0 = true }
+        fragmentGates.withLock { gates in
+            guard !gates.refused else { return }
+            me_adaptive_gate_after_first_fragment(demuxer.pointer)
+            gates.mayBeClosed = true
+        }
     }
 
-    /// Whether a demuxer may be holding fragments back (``openFragmentGates(in:)`` not called since).
-    private let fragmentGatesClosed = Locked(false)
+    /// Whether a demuxer may be holding fragments back (not opened since), and whether new gates
+    /// are refused (while the pipeline goes down). One lock, so that no gate is made between
+    /// opening them all and the state change that needs them open.
+    private let fragmentGates = Locked((mayBeClosed: false, refused: false))
 
     /// Lets every adaptive demuxer of `pipeline` read ahead: once the movie has prerolled on the
-    /// first fragment, or preparation has taken long enough (`fragmentgate.c`).
-    func openFragmentGates(in pipeline: Element) {
-        let wasClosed = fragmentGatesClosed.withLock { closed in
-            defer { closed = false }
-            return closed
+    /// first fragment, or preparation has taken long enough (`fragmentgate.c`). With
+    /// `refusingNew`, no demuxer gets a gate until ``allowFragmentGates()``: before the pipeline
+    /// goes down to READY or NULL, which a demuxer blocked at its gate would never reach.
+    func openFragmentGates(in pipeline: Element, refusingNew: Bool = false) {
+        fragmentGates.withLock { gates in
+            if refusingNew { gates.refused = true }
+            guard gates.mayBeClosed else { return }
+            gates.mayBeClosed = false
+            me_adaptive_open_fragment_gates(pipeline.pointer)
         }
-        guard wasClosed else { return }
-        me_adaptive_open_fragment_gates(pipeline.pointer)
+    }
+
+    /// Demuxers get gates again (the pipeline is starting another movie).
+    func allowFragmentGates() {
+        fragmentGates.withLock { $0.refused = false }
     }
 
     /// Sets the properties the element has; false (and the failure posted) when one does not fit.
