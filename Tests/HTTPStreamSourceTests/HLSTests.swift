@@ -145,13 +145,10 @@ struct HLSTests {
         // The first segment, and at most the request for the second (its download waits).
         let whilePreparing = try #require(requestedWhilePreparing.withLock { $0 })
         #expect((1...2).contains(whilePreparing), "\(whilePreparing) segments requested while preparing")
-        // Prepared, the demuxer reads ahead again (a buffer's worth, not one segment at a time).
-        let clock = ContinuousClock()
-        let deadline = clock.now + Duration.seconds(5).scaled
-        while try segmentsRequested() < 4 && clock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        #expect(try segmentsRequested() >= 4)
+        // Prepared, the demuxer reads ahead again (a buffer's worth, not one segment at a time):
+        // the playlist and at least four segments.
+        let requests = try await server.accessLog(atLeast: 5)
+        #expect(requests.filter { $0.uri.hasSuffix(".ts") }.count >= 4, "\(requests.map(\.uri))")
         player.stop()
     }
 
@@ -170,6 +167,7 @@ struct HLSTests {
         let server = try await LoopbackHTTPServer(serving: folder)
         // The first frame is held in the sink (preparation with it) while the test stops the player.
         let held = Locked(0)
+        let (frameHeld, heldContinuation) = AsyncStream<Void>.makeStream()
         let sink = FrameSink { _ in
             guard
                 held.withLock({ count in
@@ -177,16 +175,16 @@ struct HLSTests {
                     return count == 0
                 })
             else { return }
-            usleep(300_000)
+            heldContinuation.yield()
+            usleep(300_000)  // the sink holding its first frame: preparation waits on it
         }
         let player = MoviePlayer(
             source: try HTTPStreamSource(string: server.url("vod.m3u8")), videoSink: sink, audioOutput: .discard)
         let preparation = Task { try await player.prepareToPlay() }
-        let clock = ContinuousClock()
-        let deadline = clock.now + Duration.seconds(5).scaled
-        while held.withLock({ $0 }) == 0 && clock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(held.withLock { $0 } > 0, "no frame within 5 s")
-        try await Task.sleep(for: .milliseconds(100))
+        try await withDeadline(.seconds(5), "the first frame") {
+            for await _ in frameHeld { break }
+        }
+        try await Task.sleep(for: .milliseconds(100))  // into the hold: the second segment is blocked
         player.stop()
         _ = await preparation.result
         try await withDeadline(.seconds(5), "shutdown()") { await player.shutdown() }
