@@ -1,40 +1,21 @@
 // Builds a playbin's list of candidate elements ahead of its first autoplugging.
 #include "CGStreamerShim.h"
 
-static GstElement *find_child(GstElement *bin, const gchar *factory_name) {
-    GstElement *found = NULL;
-    GstIterator *iterator = gst_bin_iterate_elements(GST_BIN(bin));
-    GValue item = G_VALUE_INIT;
-    gboolean done = FALSE;
-    while (!done && !found) {
-        switch (gst_iterator_next(iterator, &item)) {
-        case GST_ITERATOR_OK: {
-            GstElement *element = g_value_get_object(&item);
-            const gchar *name = me_element_factory_name(element);
-            if (name && g_str_equal(name, factory_name)) {
-                found = gst_object_ref(element);
-            }
-            g_value_reset(&item);
-            break;
-        }
-        case GST_ITERATOR_RESYNC:
-            gst_iterator_resync(iterator);
-            break;
-        default:
-            done = TRUE;
-            break;
-        }
-    }
-    g_value_unset(&item);
-    gst_iterator_free(iterator);
-    return found;
+static gint is_uridecodebin(gconstpointer item, gconstpointer user_data) {
+    (void)user_data;
+    const gchar *name = me_element_factory_name(g_value_get_object(item));
+    return name && g_str_equal(name, "uridecodebin") ? 0 : 1;
 }
 
 gboolean me_warm_up_autoplugging(GstElement *playbin) {
-    GstElement *uridecodebin = find_child(playbin, "uridecodebin");
-    if (!uridecodebin) {
+    GstIterator *children = gst_bin_iterate_elements(GST_BIN(playbin));
+    GValue found = G_VALUE_INIT;
+    gboolean has_one = gst_iterator_find_custom(children, is_uridecodebin, &found, NULL);
+    gst_iterator_free(children);
+    if (!has_one) {
         return FALSE;
     }
+    GstElement *uridecodebin = g_value_get_object(&found);
     // playbin answers uridecodebin's first "autoplug-factories" by listing and sorting every
     // decoder, demuxer, parser and sink of the registry and pairing decoders with sinks (4-5 ms
     // on a machine with gstreamer1.0-libav), once per playbin. Asked here with caps no element
@@ -50,6 +31,6 @@ gboolean me_warm_up_autoplugging(GstElement *playbin) {
     }
     G_GNUC_END_IGNORE_DEPRECATIONS
     gst_caps_unref(caps);
-    gst_object_unref(uridecodebin);
+    g_value_unset(&found);
     return TRUE;
 }

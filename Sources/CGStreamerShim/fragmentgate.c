@@ -29,6 +29,7 @@ typedef struct {
     GMutex lock;
     gboolean open;
     gboolean first_fragment_done;  // its EOS reached the demuxer
+    gboolean streams_counted;      // the demuxer's pads were counted at its first buffer
     GArray *pads;                  // GatedPad
 } FragmentGate;
 
@@ -68,12 +69,17 @@ static GstPadProbeReturn on_gated_data(GstPad *pad, GstPadProbeInfo *info, gpoin
     (void)info;
     FragmentGate *gate = user_data;
     g_mutex_lock(&gate->lock);
-    gboolean open = gate->open, blocks = gate->first_fragment_done;
+    gboolean open = gate->open, blocks = gate->first_fragment_done, counted = gate->streams_counted;
+    gate->streams_counted = TRUE;
     g_mutex_unlock(&gate->lock);
     if (open) {
         return GST_PAD_PROBE_PASS;
     }
+    if (!blocks && counted) {
+        return GST_PAD_PROBE_PASS;  // the first fragment
+    }
     if (!blocks) {
+        // The first buffer: the demuxer has exposed all of its first streams by now.
         GstElement *demuxer = gst_pad_get_parent_element(pad);
         gboolean several_streams = FALSE;
         if (demuxer) {
@@ -168,28 +174,17 @@ void me_adaptive_gate_watch_fragment_source(GstElement *source) {
     }
 }
 
-void me_adaptive_open_fragment_gates(GstElement *bin) {
-    GstIterator *iterator = gst_bin_iterate_recurse(GST_BIN(bin));
-    GValue item = G_VALUE_INIT;
-    gboolean done = FALSE;
-    while (!done) {
-        switch (gst_iterator_next(iterator, &item)) {
-        case GST_ITERATOR_OK: {
-            FragmentGate *gate = g_object_get_qdata(G_OBJECT(g_value_get_object(&item)), gate_quark());
-            if (gate) {
-                gate_open(gate);
-            }
-            g_value_reset(&item);
-            break;
-        }
-        case GST_ITERATOR_RESYNC:
-            gst_iterator_resync(iterator);
-            break;
-        default:
-            done = TRUE;
-            break;
-        }
+static void open_gate_of(const GValue *item, gpointer user_data) {
+    (void)user_data;
+    FragmentGate *gate = g_object_get_qdata(G_OBJECT(g_value_get_object(item)), gate_quark());
+    if (gate) {
+        gate_open(gate);
     }
-    g_value_unset(&item);
+}
+
+void me_adaptive_open_fragment_gates(GstElement *bin) {
+    // gst_iterator_foreach starts again after a resync: opening a gate twice does nothing.
+    GstIterator *iterator = gst_bin_iterate_recurse(GST_BIN(bin));
+    gst_iterator_foreach(iterator, open_gate_of, NULL);
     gst_iterator_free(iterator);
 }

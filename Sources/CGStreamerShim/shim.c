@@ -114,30 +114,19 @@ static gboolean demuxer_has_given_up(GstElement *element) {
     return given_up;
 }
 
+static gint has_given_up(gconstpointer item, gconstpointer user_data) {
+    (void)user_data;
+    return demuxer_has_given_up(g_value_get_object(item)) ? 0 : 1;
+}
+
 gchar *me_find_stalled_demuxer(GstElement *bin) {
-    gchar *name = NULL;
     GstIterator *iterator = gst_bin_iterate_recurse(GST_BIN(bin));
-    GValue item = G_VALUE_INIT;
-    gboolean done = FALSE;
-    while (!done && !name) {
-        switch (gst_iterator_next(iterator, &item)) {
-        case GST_ITERATOR_OK: {
-            GstElement *element = g_value_get_object(&item);
-            if (demuxer_has_given_up(element)) {
-                name = gst_object_get_name(GST_OBJECT(element));
-            }
-            g_value_reset(&item);
-            break;
-        }
-        case GST_ITERATOR_RESYNC:
-            gst_iterator_resync(iterator);
-            break;
-        default:
-            done = TRUE;
-            break;
-        }
+    GValue found = G_VALUE_INIT;
+    gchar *name = NULL;
+    if (gst_iterator_find_custom(iterator, has_given_up, &found, NULL)) {
+        name = gst_object_get_name(GST_OBJECT(g_value_get_object(&found)));
+        g_value_unset(&found);
     }
-    g_value_unset(&item);
     gst_iterator_free(iterator);
     return name;
 }

@@ -52,6 +52,22 @@ enum AdaptiveStreamMedia {
             extraFiles: [:])
     }
 
+    /// A scratch folder holding (links to) the ten ``liveSegments()`` and `files` (name and text):
+    /// for a test that writes its own playlist or manifest of them. The caller removes it.
+    static func liveSegmentsFolder(with files: [String: String]) async throws -> URL {
+        let segments = try await liveSegments()
+        let folder = try TestMedia.scratchDirectory()
+        for index in 0..<10 {
+            let name = String(format: "seg%03d.ts", index)
+            try FileManager.default.createSymbolicLink(
+                at: folder.appendingPathComponent(name), withDestinationURL: segments.appendingPathComponent(name))
+        }
+        for (name, text) in files {
+            try text.write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        return folder
+    }
+
     /// 6 s of the bars at 320x240 as DASH (`manifest.mpd`, 2-second MPEG-TS segments).
     static func dash() async throws -> URL {
         try await folder(

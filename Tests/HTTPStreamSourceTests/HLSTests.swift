@@ -115,16 +115,9 @@ struct HLSTests {
 
     @Test("while a stream prepares its demuxer reads no further than its first segment; then it reads ahead")
     func noReadAheadWhilePreparing() async throws {
-        let segments = try await AdaptiveStreamMedia.liveSegments()
-        let folder = try TestMedia.scratchDirectory()
+        let folder = try await AdaptiveStreamMedia.liveSegmentsFolder(
+            with: ["vod.m3u8": AdaptiveStreamMedia.livePlaylist(0..<10) + "#EXT-X-ENDLIST\n"])
         defer { try? FileManager.default.removeItem(at: folder) }
-        for index in 0..<10 {
-            let name = String(format: "seg%03d.ts", index)
-            try FileManager.default.createSymbolicLink(
-                at: folder.appendingPathComponent(name), withDestinationURL: segments.appendingPathComponent(name))
-        }
-        try (AdaptiveStreamMedia.livePlaylist(0..<10) + "#EXT-X-ENDLIST\n")
-            .write(to: folder.appendingPathComponent("vod.m3u8"), atomically: true, encoding: .utf8)
         let server = try await StreamingTestServer(serving: folder)
         @Sendable func segmentsRequested() throws -> Int {
             try server.accessLog().filter { $0.uri.hasSuffix(".ts") }.count
@@ -154,20 +147,15 @@ struct HLSTests {
 
     @Test("a stream stopped while its demuxer holds its second segment back stops at once, and plays again")
     func stopWhileHoldingBack() async throws {
-        let segments = try await AdaptiveStreamMedia.liveSegments()
-        let folder = try TestMedia.scratchDirectory()
+        let folder = try await AdaptiveStreamMedia.liveSegmentsFolder(
+            with: ["vod.m3u8": AdaptiveStreamMedia.livePlaylist(0..<10) + "#EXT-X-ENDLIST\n"])
         defer { try? FileManager.default.removeItem(at: folder) }
-        for index in 0..<10 {
-            let name = String(format: "seg%03d.ts", index)
-            try FileManager.default.createSymbolicLink(
-                at: folder.appendingPathComponent(name), withDestinationURL: segments.appendingPathComponent(name))
-        }
-        try (AdaptiveStreamMedia.livePlaylist(0..<10) + "#EXT-X-ENDLIST\n")
-            .write(to: folder.appendingPathComponent("vod.m3u8"), atomically: true, encoding: .utf8)
-        let server = try await LoopbackHTTPServer(serving: folder)
-        // The first frame is held in the sink (preparation with it) while the test stops the player.
+        let server = try await StreamingTestServer(serving: folder)
+        // The first frame is held in the sink (preparation with it) until the test has stopped
+        // the player; meanwhile the demuxer's second segment waits at its gate.
         let held = Locked(0)
         let (frameHeld, heldContinuation) = AsyncStream<Void>.makeStream()
+        let release = DispatchSemaphore(value: 0)
         let sink = FrameSink { _ in
             guard
                 held.withLock({ count in
@@ -176,7 +164,7 @@ struct HLSTests {
                 })
             else { return }
             heldContinuation.yield()
-            usleep(300_000)  // the sink holding its first frame: preparation waits on it
+            _ = release.wait(timeout: .now() + 5)
         }
         let player = MoviePlayer(
             source: try HTTPStreamSource(string: server.url("vod.m3u8")), videoSink: sink, audioOutput: .discard)
@@ -184,8 +172,10 @@ struct HLSTests {
         try await withDeadline(.seconds(5), "the first frame") {
             for await _ in frameHeld { break }
         }
-        try await Task.sleep(for: .milliseconds(100))  // into the hold: the second segment is blocked
+        // The playlist, the first segment and the second, which the gate holds.
+        _ = try await server.accessLog(atLeast: 3)
         player.stop()
+        release.signal()
         _ = await preparation.result
         try await withDeadline(.seconds(5), "shutdown()") { await player.shutdown() }
         // The same player plays the stream again.

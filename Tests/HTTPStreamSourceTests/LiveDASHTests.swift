@@ -27,18 +27,11 @@ struct LiveDASHTests {
 
     @Test("a live DASH stream has no duration, starts near the live edge, and plays on in real time")
     func livePlays() async throws {
-        let segments = try await AdaptiveStreamMedia.liveSegments()
-        let folder = try TestMedia.scratchDirectory()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        for index in 0..<10 {
-            let name = String(format: "seg%03d.ts", index)
-            try FileManager.default.createSymbolicLink(
-                at: folder.appendingPathComponent(name), withDestinationURL: segments.appendingPathComponent(name))
-        }
         // 13 s since the stream began: the live edge is at 13 s, the oldest segment kept (10 s of
         // time shift) starts at 2 s; a player starts the suggested 4 s before the edge.
-        try Self.liveManifest(startedAgo: .seconds(13))
-            .write(to: folder.appendingPathComponent("live.mpd"), atomically: true, encoding: .utf8)
+        let folder = try await AdaptiveStreamMedia.liveSegmentsFolder(
+            with: ["live.mpd": Self.liveManifest(startedAgo: .seconds(13))])
+        defer { try? FileManager.default.removeItem(at: folder) }
         let server = try await LoopbackHTTPServer(serving: folder)
         let frames = FrameRecorder()
         let player = MoviePlayer(

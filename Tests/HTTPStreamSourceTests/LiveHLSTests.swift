@@ -10,16 +10,10 @@ import Testing
 struct LiveHLSTests {
     @Test("a live stream has no duration, starts near the live edge, and follows its playlist as it slides")
     func livePlaylist() async throws {
-        let segments = try await AdaptiveStreamMedia.liveSegments()
-        let folder = try TestMedia.scratchDirectory()
+        let folder = try await AdaptiveStreamMedia.liveSegmentsFolder(
+            with: ["live.m3u8": AdaptiveStreamMedia.livePlaylist(0..<6)])
         defer { try? FileManager.default.removeItem(at: folder) }
-        for index in 0..<10 {
-            let name = String(format: "seg%03d.ts", index)
-            try FileManager.default.createSymbolicLink(
-                at: folder.appendingPathComponent(name), withDestinationURL: segments.appendingPathComponent(name))
-        }
         let playlist = folder.appendingPathComponent("live.m3u8")
-        try AdaptiveStreamMedia.livePlaylist(0..<6).write(to: playlist, atomically: true, encoding: .utf8)
         let server = try await LoopbackHTTPServer(serving: folder)
         let frames = FrameRecorder()
         let player = MoviePlayer(
