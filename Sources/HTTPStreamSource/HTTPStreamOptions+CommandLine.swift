@@ -4,15 +4,18 @@ extension HTTPStreamOptions {
     /// The command-line flags ``applyCommandLineFlag(_:_:)`` understands, curl's spelling, for a
     /// tool's usage line.
     public static let commandLineUsage =
-        "[--user USER:PASSWORD] [--header 'NAME: VALUE'] [--cookie NAME=VALUE] [--ca-file PEM]"
+        "[--user USER:PASSWORD] [--header 'NAME: VALUE'] [--cookie NAME=VALUE] [--ca-file PEM] [--retry N] "
+        + "[--retry-delay SECONDS]"
 
     /// Applies one curl-style command-line flag: `--user USER:PASSWORD`, `--header 'NAME: VALUE'`,
-    /// `--cookie NAME=VALUE`, `--ca-file PEM`. The engine's examples use it; so can any tool.
+    /// `--cookie NAME=VALUE`, `--ca-file PEM`, `--retry N` (``retries``), `--retry-delay SECONDS`
+    /// (``retryDelay``, the first wait). The engine's examples use it; so can any tool.
     /// - Parameters:
     ///   - flag: The flag, with its dashes.
     ///   - value: The value that followed it.
     /// - Returns: Whether `flag` is one of these (false: not applied).
-    /// - Throws: ``MediaError/Code/invalidArgument`` for a header that is not `NAME: VALUE`.
+    /// - Throws: ``MediaError/Code/invalidArgument`` for a header that is not `NAME: VALUE`, a
+    ///   retry count that is not a whole number from 0, or a delay that is not seconds from 0.
     public mutating func applyCommandLineFlag(_ flag: String, _ value: String) throws(MediaError) -> Bool {
         switch flag {
         case "--user":
@@ -30,6 +33,17 @@ extension HTTPStreamOptions {
             cookies.append(value)
         case "--ca-file":
             certificateAuthorityFile = value
+        case "--retry":
+            guard let count = Int(value), count >= 0 else {
+                throw MediaError(.invalidArgument, "--retry takes a whole number from 0, not '\(value)'")
+            }
+            retries = count
+        case "--retry-delay":
+            guard let seconds = Double(value), seconds.isFinite, (0...3600).contains(seconds) else {
+                throw MediaError(.invalidArgument, "--retry-delay takes seconds from 0 to 3600, not '\(value)'")
+            }
+            retryDelay = .milliseconds(Int((seconds * 1000).rounded()))
+            maximumRetryDelay = max(maximumRetryDelay, retryDelay)
         default:
             return false
         }

@@ -2,7 +2,7 @@ import MediaEngine
 
 /// How an ``HTTPStreamSource`` talks to its server: headers, cookies, identity, timeouts,
 /// retries, TLS trust and credentials. The defaults suit most servers: certificates verified
-/// against the system's authorities, redirects followed, three retries.
+/// against the system's authorities, redirects followed, three retries after growing waits.
 public struct HTTPStreamOptions: Sendable, Hashable {
     /// Extra request headers (`["X-Token": "abc"]`). Names are HTTP tokens (letters, digits,
     /// `-` and `_`); values may not contain line breaks.
@@ -14,9 +14,16 @@ public struct HTTPStreamOptions: Sendable, Hashable {
     /// How long connecting, and each read, may take before the request fails. libsoup, which
     /// makes the requests, has one timeout for both. Whole seconds; at least one.
     public var timeout: Duration = .seconds(15)
-    /// How many times a failed request is retried before the source gives up (libsoup retries
-    /// at once; GStreamer 1.22's HTTP source has no backoff).
+    /// How many times the player loads the movie again after a failure that may pass (a
+    /// refused, failed or broken connection, a timeout, HTTP 408, 429, 502, 503 or 504) before
+    /// the error ends playback. Each try waits longer than the one before: ``retryDelay``, then
+    /// twice that, up to ``maximumRetryDelay`` (``RetryPolicy``). A body that breaks after some
+    /// of it arrived is first asked for again at once, from where it broke.
     public var retries: Int = 3
+    /// The wait before the first retry; each next retry waits twice as long.
+    public var retryDelay: Duration = .milliseconds(500)
+    /// The longest wait between two retries.
+    public var maximumRetryDelay: Duration = .seconds(8)
     /// A file of PEM certificates of the authorities to trust instead of the system's (a
     /// private CA, a test server's).
     public var certificateAuthorityFile: String?
@@ -45,7 +52,8 @@ public struct HTTPStreamOptions: Sendable, Hashable {
     /// Whether two sets of options are the same (the same credential store object, too).
     public static func == (lhs: HTTPStreamOptions, rhs: HTTPStreamOptions) -> Bool {
         lhs.headers == rhs.headers && lhs.cookies == rhs.cookies && lhs.userAgent == rhs.userAgent
-            && lhs.timeout == rhs.timeout && lhs.retries == rhs.retries
+            && lhs.timeout == rhs.timeout && lhs.retries == rhs.retries && lhs.retryDelay == rhs.retryDelay
+            && lhs.maximumRetryDelay == rhs.maximumRetryDelay
             && lhs.certificateAuthorityFile == rhs.certificateAuthorityFile
             && lhs.insecurelyAcceptsAnyCertificate == rhs.insecurelyAcceptsAnyCertificate
             && lhs.credential == rhs.credential && lhs.credentialStore === rhs.credentialStore

@@ -88,7 +88,8 @@ public struct HTTPStreamSource: MediaSource {
 
     /// Refuses options the HTTP client would misread.
     /// - Throws: ``MediaError/Code/invalidArgument`` (a header name that is not a token, a
-    ///   header value or cookie with a line break, a timeout under a second, negative retries)
+    ///   header value or cookie with a line break, a timeout under a second, negative retries or
+    ///   retry delays)
     ///   or ``MediaError/Code/fileNotFound`` (a missing CA file).
     public func validate() throws(MediaError) {
         for (name, value) in options.headers {
@@ -106,6 +107,10 @@ public struct HTTPStreamSource: MediaSource {
             throw MediaError(.invalidArgument, "the timeout must be at least a second, not \(options.timeout)")
         }
         guard options.retries >= 0 else { throw MediaError(.invalidArgument, "retries cannot be negative") }
+        guard options.retryDelay >= .zero, options.maximumRetryDelay >= options.retryDelay else {
+            throw MediaError(
+                .invalidArgument, "the retry delay cannot be negative, nor above the maximum retry delay")
+        }
         let adaptive = options.adaptive
         guard adaptive.startBitrate.map({ $0 > 0 }) ?? true, adaptive.fixedBandwidth.map({ $0 > 0 }) ?? true else {
             throw MediaError(.invalidArgument, "a start bitrate or fixed bandwidth must be positive")
@@ -123,7 +128,9 @@ public struct HTTPStreamSource: MediaSource {
         var properties: [String: PropertyValue] = [
             "automatic-redirect": true,
             "timeout": .int(Int(max(1, options.timeout.components.seconds))),
-            "retries": .int(options.retries),
+            // The player retries, with growing waits (retryPolicy); souphttpsrc on its own would
+            // ask again at once. (It still resumes a body that broke after data came, once.)
+            "retries": .int(0),
             "ssl-strict": .bool(!options.insecurelyAcceptsAnyCertificate),
         ]
         if let agent = options.userAgent { properties["user-agent"] = .string(agent) }
@@ -137,6 +144,13 @@ public struct HTTPStreamSource: MediaSource {
         return SourceSettings(
             properties: properties, demuxerProperties: options.adaptive.demuxerProperties,
             startBitrate: options.adaptive.fixedBandwidth == nil ? options.adaptive.startBitrate : nil)
+    }
+
+    /// ``HTTPStreamOptions/retries`` tries after growing waits, from ``HTTPStreamOptions/retryDelay``
+    /// to ``HTTPStreamOptions/maximumRetryDelay``.
+    public var retryPolicy: RetryPolicy {
+        RetryPolicy(
+            attempts: options.retries, initialDelay: options.retryDelay, maximumDelay: options.maximumRetryDelay)
     }
 
     /// A failed connection (no HTTP answer) gets its reason: the probe connects again, with the

@@ -91,6 +91,47 @@ struct ProgressiveHTTPTests {
         }
     }
 
+    @Test("a refused connection is tried again after growing waits, then fails with connectionRefused")
+    func refusedIsRetried() async throws {
+        var options = HTTPStreamOptions()
+        options.retries = 2
+        options.retryDelay = .milliseconds(100)
+        let player = MoviePlayer(
+            source: try HTTPStreamSource(string: "http://127.0.0.1:1/movie.mp4", options: options),
+            videoSink: NullVideoSink(), audioOutput: .discard)
+        let recorder = EventRecorder(player)
+        let started = ContinuousClock.now
+        let error = await #expect(throws: MediaError.self) {
+            try await withDeadline(.seconds(20), "prepareToPlay()") { try await player.prepareToPlay() }
+        }
+        #expect(error?.code == .connectionRefused, "\(String(describing: error))")
+        #expect(ContinuousClock.now - started >= .milliseconds(300), "waits of 0.1 s and 0.2 s")
+        let waits = recorder.events.compactMap { event -> Duration? in
+            guard case .reconnecting(_, let delay, let error) = event, error.code == .connectionRefused else {
+                return nil
+            }
+            return delay
+        }
+        #expect(waits == [.milliseconds(100), .milliseconds(200)], "\(recorder.events)")
+        #expect(player.errorLog.events.count == 3, "each failure is logged: \(player.errorLog.events)")
+        #expect(!recorder.events.contains(.preparedToPlayChanged(true)))
+    }
+
+    @Test("curl's --retry and --retry-delay set the retries; bad values are refused")
+    func retryFlags() throws {
+        var options = HTTPStreamOptions()
+        #expect(try options.applyCommandLineFlag("--retry", "5"))
+        #expect(try options.applyCommandLineFlag("--retry-delay", "1.5"))
+        #expect(options.retries == 5 && options.retryDelay == .milliseconds(1500))
+        let policy = try HTTPStreamSource(string: "http://127.0.0.1/m.mp4", options: options).retryPolicy
+        #expect(policy == RetryPolicy(attempts: 5, initialDelay: .milliseconds(1500), maximumDelay: .seconds(8)))
+        for (flag, value) in [
+            ("--retry", "-1"), ("--retry", "many"), ("--retry-delay", "nan"), ("--retry-delay", "-2"),
+        ] {
+            #expect(throws: MediaError.self, "\(flag) \(value)") { _ = try options.applyCommandLineFlag(flag, value) }
+        }
+    }
+
     @Test("user information in a URL becomes the credential and appears in no error")
     func credentialsStayOutOfErrors() async throws {
         let source = try HTTPStreamSource(string: "http://alice:s3cret%21@127.0.0.1:1/movie.mp4")
@@ -114,6 +155,11 @@ struct ProgressiveHTTPTests {
             try HTTPStreamSource(string: "http://127.0.0.1/m.mp4", options: options).validate()
         }
         options.headers = ["Bad Name": "x"]
+        #expect(throws: MediaError.self) {
+            try HTTPStreamSource(string: "http://127.0.0.1/m.mp4", options: options).validate()
+        }
+        options.headers = [:]
+        options.retryDelay = .milliseconds(-1)
         #expect(throws: MediaError.self) {
             try HTTPStreamSource(string: "http://127.0.0.1/m.mp4", options: options).validate()
         }

@@ -13,11 +13,21 @@ extension FaultInjectingServer {
         let contentType: String
         let fault: Fault
         let faultLimit: Int?
+        /// One fault per `GET`, in order (``Fault/none`` for a whole response), then none; when
+        /// set, ``fault`` and ``faultLimit`` are not used.
+        var sequence: [Fault]?
+        /// How fast bodies are sent (nil: as fast as the socket takes them).
+        var bytesPerSecond: Int?
         /// ``Fault/garbage``'s bytes, as long as the body (xorshift, fixed seed).
         let garbage: [UInt8]
 
-        init(body: [UInt8], contentType: String, fault: Fault, faultLimit: Int?) {
+        init(
+            body: [UInt8], contentType: String, fault: Fault, faultLimit: Int?, sequence: [Fault]? = nil,
+            bytesPerSecond: Int? = nil
+        ) {
             self.body = body
+            self.sequence = sequence
+            self.bytesPerSecond = bytesPerSecond
             self.contentType = contentType
             self.fault = fault
             self.faultLimit = faultLimit
@@ -44,6 +54,12 @@ extension FaultInjectingServer {
             var threads = 0
             var requests: [RecordedRequest] = []
             var faultsInjected = 0
+            /// ``Fault/holdThenReset(bytes:)``'s responses may go on.
+            var released = false
+            /// How many responses wait for that.
+            var holding = 0
+            /// `GET`s answered so far, for ``Content/sequence``.
+            var gets = 0
             var nonces: Set<String> = []
         }
 
@@ -57,6 +73,8 @@ extension FaultInjectingServer {
         /// Entered for each thread before it starts, left when it ends: ``stop()`` waits on it.
         private let threadsRunning = DispatchGroup()
         private let arrivals = Waitlist()
+        /// Signalled once per held response when they are released.
+        private let held = DispatchSemaphore(value: 0)
 
         init(listener: Int32, port: Int, content: Content, digest: DigestAccount?) {
             self.listener = listener
@@ -77,6 +95,26 @@ extension FaultInjectingServer {
             thread.start()
         }
 
+        /// Wakes the responses held by ``Fault/holdThenReset(bytes:)``, and lets later ones pass.
+        func releaseHeld() {
+            let waiting = state.withLock { state in
+                state.released = true
+                return state.holding
+            }
+            for _ in 0..<waiting { held.signal() }
+        }
+
+        /// Waits, on a connection's own thread, until held responses are released.
+        func waitForRelease() {
+            let mustWait = state.withLock { state in
+                guard !state.released && !state.stopping else { return false }
+                state.holding += 1
+                return true
+            }
+            guard mustWait else { return }
+            held.wait()
+        }
+
         func stop() {
             let first = state.withLock { state -> Bool in
                 guard !state.stopping else { return false }
@@ -86,6 +124,7 @@ extension FaultInjectingServer {
                 for connection in state.connections { shutdown(connection, Int32(SHUT_RDWR)) }
                 return true
             }
+            releaseHeld()
             threadsRunning.wait()
             // Only now: no thread can be in accept() on it any more.
             if first { close(listener) }
@@ -107,7 +146,8 @@ extension FaultInjectingServer {
                     ? Header(name: header.name, value: String(header.value.prefix { $0 != " " })) : header
             }
             let request = RecordedRequest(
-                method: head.method, target: head.target, headers: headers, status: status, faulted: faulted)
+                method: head.method, target: head.target, headers: headers, status: status, faulted: faulted,
+                receivedAt: .now)
             state.withLock { $0.requests.append(request) }
             arrivals.recheck()
         }
@@ -115,6 +155,15 @@ extension FaultInjectingServer {
         /// The fault for this response, counted against the limit, or nil when it is served whole
         /// (a `HEAD`, an ICY request without `Icy-MetaData: 1`, a range outside the body).
         func takeFault(for head: HTTPRequestHead, unsatisfiable: Bool) -> Fault? {
+            if let sequence = content.sequence {
+                guard head.method == "GET", !unsatisfiable else { return nil }
+                return state.withLock { state in
+                    defer { state.gets += 1 }
+                    guard state.gets < sequence.count, sequence[state.gets] != .none else { return nil }
+                    state.faultsInjected += 1
+                    return sequence[state.gets]
+                }
+            }
             let fault = content.fault
             switch fault {
             case .none: return nil

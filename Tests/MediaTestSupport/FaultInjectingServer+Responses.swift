@@ -49,6 +49,13 @@ extension FaultInjectingServer.Core {
             record(head, status: 200, faulted: true)
             _ = sendICY(connection, metaint: metaint, titles: titles)
             return .close
+        case .status(let code):
+            record(head, status: code, faulted: true)
+            let text = Array("HTTP \(code)\n".utf8)
+            let sent = send(
+                connection, head: "\(code) \(Self.reason(code))", keepAlive: head.keepsAlive,
+                headers: [("Content-Type", "text/plain"), ("Content-Length", "\(text.count)")], body: text[...])
+            return sent ? open : .close
         default:
             break
         }
@@ -75,7 +82,7 @@ extension FaultInjectingServer.Core {
         record(head, status: range == .whole ? 200 : 206, faulted: fault != nil)
         let sentBody: ArraySlice<UInt8>
         switch fault {
-        case .resetAfter(let count), .shortBody(let count): sentBody = slice.prefix(count)
+        case .resetAfter(let count), .shortBody(let count), .holdThenReset(let count): sentBody = slice.prefix(count)
         default: sentBody = head.method == "HEAD" ? [] : slice
         }
         let keepAlive = head.keepsAlive && fault == nil
@@ -83,7 +90,19 @@ extension FaultInjectingServer.Core {
             return .close
         }
         if case .resetAfter = fault { return .reset }
+        if case .holdThenReset = fault {
+            waitForRelease()
+            return .reset
+        }
         return keepAlive ? .keepOpen : .close
+    }
+
+    /// The reason phrase of a status the tests use.
+    private static func reason(_ code: Int) -> String {
+        [
+            408: "Request Timeout", 429: "Too Many Requests", 500: "Internal Server Error", 502: "Bad Gateway",
+            503: "Service Unavailable", 504: "Gateway Timeout",
+        ][code] ?? "Error"
     }
 
     private func isAuthorized(_ head: HTTPRequestHead, _ account: FaultInjectingServer.DigestAccount) -> Bool {
@@ -140,7 +159,26 @@ extension FaultInjectingServer.Core {
         for (name, value) in headers + [("Connection", keepAlive ? "keep-alive" : "close")] {
             text += "\(name): \(value)\r\n"
         }
-        return Self.sendAll(connection, Array((text + "\r\n").utf8)[...]) && Self.sendAll(connection, body)
+        guard Self.sendAll(connection, Array((text + "\r\n").utf8)[...]) else { return false }
+        guard let rate = content.bytesPerSecond, rate > 0 else { return Self.sendAll(connection, body) }
+        // Paced in 20 slices a second, on this connection's own thread (never the test's).
+        let slice = max(rate / 20, 1)
+        let started = ContinuousClock.now
+        var sent = 0
+        while sent < body.count {
+            let end = min(sent + slice, body.count)
+            guard Self.sendAll(connection, body[(body.startIndex + sent)..<(body.startIndex + end)]) else {
+                return false
+            }
+            sent = end
+            let due = started + .seconds(Double(sent) / Double(rate))
+            let wait = due - ContinuousClock.now
+            if wait > .zero {
+                Thread.sleep(
+                    forTimeInterval: Double(wait.components.attoseconds) / 1e18 + Double(wait.components.seconds))
+            }
+        }
+        return true
     }
 
     private func sendICY(_ connection: Int32, metaint: Int, titles: [String]) -> Bool {

@@ -41,6 +41,12 @@ public final class FaultInjectingServer: Sendable {
         /// block of share i carries `StreamTitle='titles[i]';`, every other block is empty
         /// (L = 0), as servers send when the title has not changed. Closed at the end.
         case icy(metaint: Int, titles: [String])
+        /// An error status with a short text body (`503`: a server briefly unavailable).
+        case status(Int)
+        /// The head and `bytes` bytes of the body are sent; the connection then waits until
+        /// ``FaultInjectingServer/releaseHeldResponses()`` (or ``FaultInjectingServer/stop()``)
+        /// and is reset: a connection that breaks exactly when a test wants.
+        case holdThenReset(bytes: Int)
     }
 
     /// The user Digest authentication accepts.
@@ -84,6 +90,8 @@ public final class FaultInjectingServer: Sendable {
         public let status: Int?
         /// Whether a fault was injected into the response.
         public let faulted: Bool
+        /// When the request's head had arrived.
+        public let receivedAt: ContinuousClock.Instant
 
         /// The first value of a header, its name compared without case.
         /// - Parameter name: The header's name.
@@ -107,9 +115,18 @@ public final class FaultInjectingServer: Sendable {
     ///   - faultLimit: How many responses get the fault (the rest are whole), or nil for all.
     ///   - digest: The account Digest authentication (MD5, `qop=auth`) accepts, or nil for none.
     /// - Throws: ``TestMediaError`` when no socket can be bound.
-    public init(
+    public convenience init(
         serving body: Data, contentType: String = "video/mp4", fault: Fault = .none, faultLimit: Int? = nil,
         digest: DigestAccount? = nil
+    ) throws {
+        try self.init(
+            serving: body, contentType: contentType, fault: fault, faultLimit: faultLimit, digest: digest, sequence: nil
+        )
+    }
+
+    private init(
+        serving body: Data, contentType: String, fault: Fault = .none, faultLimit: Int? = nil,
+        digest: DigestAccount? = nil, sequence: [Fault]?, bytesPerSecond: Int? = nil
     ) throws {
         if case .icy(let metaint, let titles) = fault {
             precondition(metaint > 0 && titles.allSatisfy { $0.utf8.count <= 4000 }, "an ICY block holds 4080 bytes")
@@ -135,9 +152,28 @@ public final class FaultInjectingServer: Sendable {
         baseURL = "http://127.0.0.1:\(port)"
         core = Core(
             listener: listener, port: port,
-            content: Content(body: [UInt8](body), contentType: contentType, fault: fault, faultLimit: faultLimit),
+            content: Content(
+                body: [UInt8](body), contentType: contentType, fault: fault, faultLimit: faultLimit, sequence: sequence,
+                bytesPerSecond: bytesPerSecond),
             digest: digest)
         core.start()
+    }
+
+    /// Starts serving a file's bytes (read now), with one fault per `GET` in turn: the first
+    /// `GET` gets `faults[0]`, the second `faults[1]`, and so on (``Fault/none`` for a whole
+    /// response); the `GET`s after the last are whole.
+    /// - Parameters:
+    ///   - file: The file.
+    ///   - contentType: Its `Content-Type`.
+    ///   - faults: The faults, in order.
+    ///   - bytesPerSecond: How fast bodies are sent, or nil for as fast as the socket takes them.
+    /// - Throws: When the file cannot be read or no socket can be bound.
+    public convenience init(
+        serving file: URL, contentType: String = "video/mp4", faults: [Fault], bytesPerSecond: Int? = nil
+    ) throws {
+        try self.init(
+            serving: try Data(contentsOf: file), contentType: contentType, sequence: faults,
+            bytesPerSecond: bytesPerSecond)
     }
 
     /// Starts serving a file's bytes (read now); see ``init(serving:contentType:fault:faultLimit:digest:)``.
@@ -175,6 +211,12 @@ public final class FaultInjectingServer: Sendable {
     /// - Returns: The requests received by then.
     public func requests(atLeast count: Int) async -> [RecordedRequest] {
         await core.requests(atLeast: count)
+    }
+
+    /// Lets every response held by ``Fault/holdThenReset(bytes:)`` go on to its reset, now and
+    /// from now on.
+    public func releaseHeldResponses() {
+        core.releaseHeld()
     }
 
     /// Stops accepting, ends every connection and waits for the server's threads to end.

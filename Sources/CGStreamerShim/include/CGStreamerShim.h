@@ -80,6 +80,10 @@ gboolean me_post_application_message(GstElement *element, const gchar *name);
 /// it overlaps that work with the wait. Returns FALSE when playbin has no uridecodebin yet.
 gboolean me_warm_up_autoplugging(GstElement *playbin);
 
+/// Locks the state of the uridecodebins a playbin at READY keeps from the movie before, so that
+/// its next move up to PAUSED starts only the source of the new URI (reloadsources.c).
+void me_lock_previous_sources(GstElement *playbin);
+
 /// Watches every typefind element that `bin` (or any bin below it) creates and
 /// posts an application message ME_MESSAGE_STREAM_TYPE with field "caps" (string)
 /// and "probability" (uint) when it finds the stream's type. Lets the engine

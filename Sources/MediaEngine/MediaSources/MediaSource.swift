@@ -56,6 +56,10 @@ public protocol MediaSource: Sendable {
     /// - Parameter challenge: The server's challenge (realm, method, host).
     /// - Returns: The source to load instead, or nil.
     func answering(_ challenge: AuthenticationChallenge) -> (any MediaSource)?
+    /// How the player recovers when loading the movie fails in a way that may pass (a broken
+    /// connection, a server that is briefly unavailable): how many times it loads the movie
+    /// again, and how long it waits before each try (``RetryPolicy``).
+    var retryPolicy: RetryPolicy { get }
 }
 
 extension MediaSource {
@@ -78,4 +82,6 @@ extension MediaSource {
     public func truncation() -> MovieTruncation? { nil }
     /// No answer: preparation fails with ``MediaError/Code/unauthorized``.
     public func answering(_ challenge: AuthenticationChallenge) -> (any MediaSource)? { nil }
+    /// No retries: the first failure ends playback.
+    public var retryPolicy: RetryPolicy { .never }
 }

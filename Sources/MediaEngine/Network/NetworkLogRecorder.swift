@@ -67,6 +67,15 @@ struct NetworkLogRecorder {
                 if state == .interrupted && wasPlaying { accessEvents[accessEvents.count - 1].numberOfStalls += 1 }
             case .variantSwitched(let change):
                 published += variantSwitched(change, at: now)
+            case .reconnecting(let attempt, let delay, let error):
+                // A server's error status is already in the log, from its answer.
+                guard error.httpStatusCode == nil else { break }
+                published += addError(
+                    ErrorLogEvent(
+                        date: now, uri: current.uri, serverAddress: current.serverAddress, statusCode: nil,
+                        domain: "MediaEngine",
+                        comment: "\(error.code): \(error.message) (retry \(attempt) in \(delay.formattedSeconds))",
+                        playbackSessionID: current.playbackSessionID))
             case .playbackDidFinish(_, let error):
                 closeWatching(at: now)
                 published.append(.accessLogChanged)

@@ -257,7 +257,7 @@ public final class MoviePlayer: Sendable {
             let (session, atEnd, last, duration) = core.state.withLock { owned in
                 let state = owned.machine
                 return (
-                    state.phase == .prepared ? owned.session : nil, state.atEnd, state.lastPosition,
+                    state.pipelineHasPosition ? owned.session : nil, state.atEnd, state.lastPosition,
                     state.playbackEnd ?? state.duration
                 )
             }

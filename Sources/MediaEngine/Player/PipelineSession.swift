@@ -171,6 +171,7 @@ final class PipelineSession: Sendable {
             // at a closed gate would never stop (fragmentgate.c).
             sourceSetup.openFragmentGates(in: playbin, refusingNew: true)
             playbin.setState(GST_STATE_READY)
+            me_lock_previous_sources(playbin.pointer)
             sourceSetup.allowFragmentGates()
             do throws(MediaError) {
                 try playbin.set("uri", .string(source.uri))

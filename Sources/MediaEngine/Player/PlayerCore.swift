@@ -166,6 +166,18 @@ final class PlayerCore: Sendable {
                 executor.enqueue(after: timeout) { [weak self] in
                     self?.apply { $0.preparationTimedOut(session: id, epoch: epoch, after: timeout) }
                 }
+            case .scheduleReconnect(let id, let epoch, let wait):
+                executor.enqueue(after: wait) { [weak self] in
+                    guard let self else { return }
+                    // What was buffered played on during the wait: the movie comes back where it
+                    // got to. Paused first, so that no frame shows after the position is read.
+                    let session = state.withLock { owned in
+                        owned.session?.id == id && owned.machine.epoch == epoch && owned.machine.pipelineHasPosition
+                            ? owned.session : nil
+                    }
+                    session?.pause()
+                    apply { $0.reconnectDue(session: id, epoch: epoch, position: session?.position) }
+                }
             case .close(let id), .play(let id), .pause(let id), .restartClock(let id), .seek(let id, _, _),
                 .instantRate(let id, _), .applyPresentation(let id, _), .reload(let id, _, _, _),
                 .watchForStalledDemuxer(let id), .useResumeThreshold(let id):
@@ -217,7 +229,8 @@ final class PlayerCore: Sendable {
             watchForStalledDemuxer(session)
         case .useResumeThreshold:
             session.useResumeThreshold()
-        case .build, .scheduleTimeout, .startScanTimer, .cancelScanTimer, .resume, .rearmTimeObservers,
+        case .build, .scheduleTimeout, .scheduleReconnect, .startScanTimer, .cancelScanTimer, .resume,
+            .rearmTimeObservers,
             .scheduleTimedMetadata:
             break  // Performed under the lock.
         }

@@ -73,6 +73,10 @@ extension Notification.Name {
     public static let moviePlayerErrorLogEntryAdded = Notification.Name("MoviePlayerErrorLogEntryAddedNotification")
     /// An HLS stream moved to another variant (``PlayerEvent/variantSwitched(_:)``).
     public static let moviePlayerVariantDidSwitch = Notification.Name("MoviePlayerVariantDidSwitchNotification")
+    /// A network movie's load failed in a way that may pass, and the player will load it again
+    /// (``PlayerEvent/reconnecting(attempt:delay:error:)``, under ``MoviePlayer/eventUserInfoKey``;
+    /// the error under ``MoviePlayer/errorUserInfoKey``).
+    public static let moviePlayerWillReconnect = Notification.Name("MoviePlayerWillReconnectNotification")
     /// Playback finished (MPMoviePlayerPlaybackDidFinishNotification); the reason is under
     /// ``MoviePlayer/finishReasonUserInfoKey``, an error under ``MoviePlayer/errorUserInfoKey``.
     public static let moviePlayerPlaybackDidFinish = Notification.Name("MoviePlayerPlaybackDidFinishNotification")
@@ -138,6 +142,7 @@ extension PlayerEvent {
         case .accessLogChanged: .moviePlayerAccessLogDidChange
         case .errorLogEntryAdded: .moviePlayerErrorLogEntryAdded
         case .variantSwitched: .moviePlayerVariantDidSwitch
+        case .reconnecting: .moviePlayerWillReconnect
         }
     }
 
@@ -157,6 +162,7 @@ extension PlayerEvent {
             }
         }
         if case .timedMetadataChanged(let items) = self { info[MoviePlayer.timedMetadataUserInfoKey] = items }
+        if case .reconnecting(_, _, let error) = self { info[MoviePlayer.errorUserInfoKey] = error }
         if case .playbackDidFinish(let reason, let error) = self {
             info[MoviePlayer.finishReasonUserInfoKey] = reason
             if let error { info[MoviePlayer.errorUserInfoKey] = error }

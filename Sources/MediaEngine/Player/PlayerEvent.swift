@@ -81,6 +81,12 @@ public enum PlayerEvent: Sendable, Hashable, CustomStringConvertible {
     /// size: a ``naturalSizeAvailable(_:)`` follows with the first frame of a new size). Where
     /// MPMoviePlayerController's access log starts a new entry.
     case variantSwitched(VariantSwitch)
+    /// Loading a network movie failed in a way that may pass (a broken connection, a server
+    /// briefly unavailable: ``RetryPolicy/isTransient(_:)``): the player loads it again after
+    /// `delay`, at the position playback had reached. `attempt` counts from 1 up to the
+    /// source's ``MediaSource/retryPolicy``'s attempts; the error is also in the error log. A
+    /// playing movie is ``PlaybackState/interrupted`` meanwhile, its load state `stalled`.
+    case reconnecting(attempt: Int, delay: Duration, error: MediaError)
 
     /// The event in a form for logs, for example `playbackStateChanged(playing)`; times exact to
     /// the nanosecond (`durationAvailable(10.000333333 seconds)`).
@@ -121,6 +127,8 @@ public enum PlayerEvent: Sendable, Hashable, CustomStringConvertible {
         case .accessLogChanged: "accessLogChanged"
         case .errorLogEntryAdded(let entry): "errorLogEntryAdded(\(entry.statusCode.map(String.init) ?? entry.domain))"
         case .variantSwitched(let change): "variantSwitched(\(change.indicatedBitrate))"
+        case .reconnecting(let attempt, let delay, let error):
+            "reconnecting(\(attempt), after: \(delay.exactDescription), \(error.code))"
         }
     }
 }

@@ -25,6 +25,9 @@ extension PlayerMachine {
         /// Report ``PlayerMachine/preparationTimedOut(session:epoch:after:)`` after the
         /// preparation timeout.
         case scheduleTimeout(session: Int, epoch: Int)
+        /// Report ``PlayerMachine/reconnectDue(session:epoch:)`` after `after` (the wait before a
+        /// reconnection's next try).
+        case scheduleReconnect(session: Int, epoch: Int, after: Duration)
         /// Look a few times for a demuxer that stopped without exposing a stream.
         case watchForStalledDemuxer(session: Int)
         /// Playback started once: from now on, buffering ends at the resume threshold.
@@ -76,6 +79,8 @@ extension PlayerMachine.Action: CustomStringConvertible {
         case .instantRate(let session, let rate): "instantRate \(session) \(rate)"
         case .applyPresentation(let session, _): "applyPresentation \(session)"
         case .scheduleTimeout(let session, let epoch): "scheduleTimeout \(session) epoch \(epoch)"
+        case .scheduleReconnect(let session, let epoch, let wait):
+            "scheduleReconnect \(session) epoch \(epoch) after \(wait.formattedSeconds)"
         case .watchForStalledDemuxer(let session): "watchForStalledDemuxer \(session)"
         case .useResumeThreshold(let session): "useResumeThreshold \(session)"
         case .startScanTimer: "startScanTimer"

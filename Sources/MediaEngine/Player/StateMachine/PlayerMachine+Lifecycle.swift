@@ -145,6 +145,10 @@ extension PlayerMachine {
     /// if the app wants it (shouldAutoplay, or play() during preparation).
     mutating func completePreparation(_ facts: PipelineFacts) {
         guard hasSession, phase == .preparing else { return }
+        if isReconnecting {
+            if reconnection?.wasPrepared == true { return finishReconnection(facts) }
+            reconnection?.underWay = false
+        }
         phase = .prepared
         setDuration(facts.duration)
         setMediaTypes(facts.mediaTypes)

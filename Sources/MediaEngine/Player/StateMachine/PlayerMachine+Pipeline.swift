@@ -96,7 +96,9 @@ extension PlayerMachine {
         guard accepts(session) else { return }
         let error = errorContext.translate(failure)
         if error.code == .unauthorized, answerChallenge(session: session) { return }
-        pipelineFailed(session: session, error: source.interpret(error), position: position)
+        let interpreted = source.interpret(error)
+        if reconnect(session: session, after: interpreted, position: position) { return }
+        pipelineFailed(session: session, error: interpreted, position: position)
     }
 
     /// A state change of the pipeline failed (after GStreamer's own error, if any).

@@ -48,6 +48,8 @@ extension PlayerMachine {
             target = .paused
             pauseWhenPrepared = true
             supersedeStateWaiters()
+            // A prepared movie waiting to be loaded again plays what it had buffered: not any more.
+            if pipelineHasPosition { perform(.pause(session: sessionID)) }
             return .wait(waiter: addWaiter(.prepared))
         case .prepared:
             guard hasSession else { return .success }

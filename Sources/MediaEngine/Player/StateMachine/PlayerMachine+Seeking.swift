@@ -30,6 +30,9 @@ extension PlayerMachine {
     /// `seek(to:option:)` on a prepared movie: completes when the frame at the new position is
     /// ready (or, if later seeks replaced this one, when the last of them is).
     mutating func seek(to position: Duration, exact: Bool) -> Wait {
+        if let wait = seekWhileReconnecting(to: position, accuracy: exact ? .exact : .keyFrame, waiting: true) {
+            return wait
+        }
         guard phase == .prepared, hasSession else {
             return .done(
                 .failure(MediaError(.notPrepared, "seeking needs a prepared player; call prepareToPlay() first")))
@@ -47,7 +50,9 @@ extension PlayerMachine {
 
     /// The `currentPlaybackTime` setter: an exact seek nobody waits for; ignored unless prepared.
     mutating func requestSeek(to position: Duration) {
-        guard position >= .zero, phase == .prepared, hasSession else { return }
+        guard position >= .zero else { return }
+        if seekWhileReconnecting(to: position, accuracy: .exact, waiting: false) != nil { return }
+        guard phase == .prepared, hasSession else { return }
         startSeek(plan(to: clamp(position), accuracy: .exact), purpose: .user)
     }
 

@@ -94,6 +94,9 @@ struct PlayerMachine {
     var errorContext = PipelineErrorTranslator()
     /// The source was asked to answer an authentication challenge for this movie (only once).
     var authenticationAnswered = false
+    /// The reconnection under way after a failure that may pass, or the last one (its count of
+    /// tries); nil for a movie that has not failed.
+    var reconnection: Reconnection?
     /// The network buffer's last report: how full (100: enough to play) and how fast it fills;
     /// nil until the first (local files never report).
     var buffering: (percent: Int, stats: BufferingStats)?
@@ -286,6 +289,7 @@ struct PlayerMachine {
         lastPosition = .zero
         errorContext = PipelineErrorTranslator()
         authenticationAnswered = false
+        reconnection = nil
         buffering = nil
         bufferedOnce = false
         downloadComplete = false
@@ -310,6 +314,7 @@ struct PlayerMachine {
         atEnd = false
         inFlightSeek = nil
         queuedSeek = nil
+        reconnection = nil
         looping = false
         if scan != nil {
             scan = nil
@@ -403,7 +408,8 @@ struct PlayerMachine {
 
     /// Where a movie starts: its initial playback time, or its end when playing backwards.
     var startPosition: Duration {
-        rate >= 0 ? (initialPlaybackTime ?? .zero) : (playbackEnd ?? duration ?? .zero)
+        if isReconnecting, let resumeAt = reconnection?.resumeAt { return resumeAt }
+        return rate >= 0 ? (initialPlaybackTime ?? .zero) : (playbackEnd ?? duration ?? .zero)
     }
 
     /// Where a movie ends in the direction it plays: its end (or end playback time) forward, its
@@ -423,6 +429,7 @@ struct PlayerMachine {
     /// a rate other than 1 all live in the pipeline's segment, which only a seek sets.
     var needsPreparationSeek: Bool {
         initialPlaybackTime != nil || playbackEnd != nil || repeatMode == .one || rate != 1
+            || isReconnecting && (reconnection?.resumeAt ?? .zero) > .zero
     }
 
     /// How far before its announced duration a movie may end and still count as complete:
@@ -440,6 +447,7 @@ extension PlayerMachine {
         "phase \(phase), target \(target), state \(playbackState), session \(sessionID)"
             + "\(hasSession ? "" : " (none)"), epoch \(epochSeen)/\(epoch), atEnd \(atEnd), "
             + "seek in flight \(inFlightSeek.map { "\($0.purpose) #\($0.seqnum) landing \(String(describing: $0.landing))" } ?? "none"), "
-            + "queued \(queuedSeek != nil), waiters \(waiters.map(\.kind))"
+            + "queued \(queuedSeek != nil), waiters \(waiters.map(\.kind)), "
+            + "reconnection \(reconnection.map { "\($0.attempt)\($0.underWay ? " under way" : "")" } ?? "none")"
     }
 }

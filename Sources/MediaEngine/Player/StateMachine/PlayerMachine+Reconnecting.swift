@@ -1,0 +1,155 @@
+/// Network failures that may pass (a broken connection, a server briefly unavailable): the
+/// movie is loaded again in the same pipeline after a growing wait (the source's
+/// ``RetryPolicy``), at the position playback had reached, with no new preparation events.
+extension PlayerMachine {
+    /// A reconnection under way, or the last one (its count of tries stays until playback moves on).
+    struct Reconnection: Equatable {
+        /// Retries since playback last moved past a failure.
+        var attempt: Int
+        /// Where the last failure stopped playback (nil before the movie was prepared): the count
+        /// starts again once playback has moved on from there.
+        var failedAt: Duration?
+        /// Where the movie starts again: the failure's position, or where a seek asked for
+        /// meanwhile; nil for where a first start begins (a live stream's edge).
+        var resumeAt: Duration?
+        /// The movie was prepared when the load failed: finishing the reload publishes no
+        /// preparation events, and playback goes on as it was.
+        var wasPrepared: Bool
+        /// A seek was asked for while reconnecting: its waiters and its event come when the
+        /// movie is back.
+        var seekAsked = false
+        /// The movie is being loaded again (or waits for it); false once it is back.
+        var underWay = true
+        /// The wait is over and the movie is being loaded again: the old pipeline's position no
+        /// longer means anything.
+        var reloading = false
+    }
+
+    /// How far playback has to get past a failure for the next one to count from 1 again.
+    static let reconnectionProgress = Duration.seconds(1)
+
+    /// Whether a reconnection is under way.
+    var isReconnecting: Bool { reconnection?.underWay ?? false }
+
+    /// A pipeline error of a network movie: when it may pass and the source's policy has tries
+    /// left, the movie is loaded again after the policy's wait (``reconnectDue(session:epoch:)``)
+    /// and nothing ends. Returns whether it was.
+    mutating func reconnect(session: Int, after error: MediaError, position: Duration?) -> Bool {
+        let policy = source.retryPolicy
+        guard isNetworkSource, phase != .idle, scan == nil, RetryPolicy.isTransient(error) else { return false }
+        let again = isReconnecting
+        let wasPrepared = phase == .prepared || again && reconnection?.wasPrepared == true
+        // Where playback stood: a seek on its way (or waiting its turn) counts as done.
+        var failedAt = again ? reconnection?.failedAt : (wasPrepared ? position ?? lastPosition : nil)
+        var resumeAt = again ? reconnection?.resumeAt : failedAt
+        var seekAsked = again && reconnection?.seekAsked == true
+        if !again, wasPrepared,
+            let user = queuedSeek
+                ?? inFlightSeek.flatMap({ $0.purpose == .user ? QueuedSeek(plan: $0.plan, purpose: .user) : nil })
+        {
+            resumeAt = user.plan.position
+            seekAsked = true
+        }
+        var attempt = (reconnection?.attempt ?? 0) + 1
+        if !again, let previous = reconnection?.failedAt, let here = failedAt,
+            here > previous + Self.reconnectionProgress
+        {
+            attempt = 1
+        }
+        guard attempt <= policy.attempts else { return false }
+        let delay = policy.delay(beforeAttempt: attempt)
+        // A live stream starts again at its live edge, as it did at first.
+        if isStreaming && duration == nil { resumeAt = nil }
+        if failedAt == nil { failedAt = reconnection?.failedAt }
+        reconnection = Reconnection(
+            attempt: attempt, failedAt: failedAt, resumeAt: resumeAt.map(clamp), wasPrepared: wasPrepared,
+            seekAsked: seekAsked)
+        if let resumeAt { lastPosition = clamp(resumeAt) }
+        // Messages of the failed load are ignored from now on; the reload's marker starts the next.
+        epoch += 1
+        errorContext = PipelineErrorTranslator()
+        inFlightSeek = nil
+        queuedSeek = nil
+        phase = .preparing
+        publish(.reconnecting(attempt: attempt, delay: delay, error: error))
+        // What was buffered before the failure plays on during the wait (so a short outage may
+        // go unseen); the movie is loaded again where playback has got to by then.
+        if wasPrepared { setLoadState([.playable, .stalled]) }
+        perform(.scheduleReconnect(session: session, epoch: epoch, after: delay))
+        return true
+    }
+
+    /// Whether the pipeline's position is the movie's: when prepared, and while a prepared
+    /// movie waits to be loaded again (what was buffered plays on).
+    var pipelineHasPosition: Bool {
+        phase == .prepared
+            || isReconnecting && reconnection?.wasPrepared == true && reconnection?.reloading == false
+    }
+
+    /// The wait before a reconnection is over: the movie is loaded again (unless a stop, a new
+    /// movie or another failure came meanwhile).
+    /// `position` is where the old pipeline's playback has got to (what was buffered played on
+    /// during the wait); the movie comes back there, unless a seek asked for another place.
+    mutating func reconnectDue(session: Int, epoch: Int, position: Duration?) {
+        guard isCurrent(session), epoch == self.epoch, isReconnecting, phase == .preparing,
+            var reconnection
+        else { return }
+        reconnection.reloading = true
+        if reconnection.wasPrepared, !reconnection.seekAsked, reconnection.resumeAt != nil, let position {
+            reconnection.resumeAt = clamp(position)
+            lastPosition = clamp(position)
+        }
+        self.reconnection = reconnection
+        if playbackState == .playing { setPlaybackState(.interrupted) }
+        buffering = nil
+        downloadComplete = false
+        perform(.reload(session: session, source: source, epoch: epoch, holdFirstFrame: needsPreparationSeek))
+        perform(.scheduleTimeout(session: session, epoch: epoch))
+    }
+
+    /// A seek asked for while reconnecting moves where the movie starts again; it completes
+    /// when the movie is back (a waiter, when `waiting`). Returns nil when no reconnection is
+    /// under way.
+    mutating func seekWhileReconnecting(to position: Duration, accuracy: SeekPlan.Accuracy, waiting: Bool) -> Wait? {
+        guard isReconnecting, reconnection?.wasPrepared == true else { return nil }
+        if inFlightSeek != nil {
+            // The seek to the old position is on its way: this one follows it.
+            queuedSeek = QueuedSeek(plan: plan(to: clamp(position), accuracy: accuracy), purpose: .user)
+        } else {
+            let target = clamp(position)
+            reconnection?.resumeAt = target
+            reconnection?.seekAsked = true
+            lastPosition = target
+        }
+        return waiting ? .wait(waiter: addWaiter(.seeksSettled)) : .success
+    }
+
+    /// The movie that was prepared is back after a reconnection: playback goes on as the app
+    /// last asked (playing, or paused), and seeks asked for meanwhile complete.
+    mutating func finishReconnection(_ facts: PipelineFacts) {
+        phase = .prepared
+        reconnection?.underWay = false
+        setLoadState(loadStateWhenPrepared)
+        resolveWaiters(.prepared)
+        if reconnection?.seekAsked == true {
+            reconnection?.seekAsked = false
+            publish(.seekCompleted(lastPosition))
+        }
+        if let queued = queuedSeek {
+            queuedSeek = nil
+            startSeek(queued.plan, purpose: queued.purpose)
+        } else {
+            resolveSeekWaiters()
+        }
+        if target == .playing {
+            if isStarved {
+                setPlaybackState(.interrupted)
+            } else {
+                perform(.play(session: sessionID))
+            }
+        } else {
+            pauseWhenPrepared = false
+            if playbackState == .playing || playbackState == .interrupted { setPlaybackState(.paused) }
+        }
+    }
+}
