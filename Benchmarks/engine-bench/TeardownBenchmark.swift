@@ -1,3 +1,4 @@
+import Dispatch
 import FileSource
 import Foundation
 import MediaEngine
@@ -5,35 +6,96 @@ import Synchronization
 
 /// `teardown`: does releasing players hold up Swift's cooperative threads? A watchdog task asks
 /// to wake every millisecond and records how late it wakes. Its worst lateness over a window in
-/// which 20 playing 720p players are stopped and released (their pipelines torn down on their own
-/// threads) is compared, in the same run, with its worst lateness over a window of the same
-/// length with no player, and over one in which the same 20 players only play (the load the
-/// teardown starts from). Ratios: the quiet window's worst delay over the teardown window's (1 or
-/// more: no lateness beyond the machine's own noise), and the playing window's over the teardown
-/// window's (1 or more: tearing down added nothing to what playing 20 movies costs).
+/// which 20 prepared, paused 720p players are stopped and released (their pipelines torn down off
+/// the cooperative pool) is compared with its worst lateness over a window of the same length
+/// with no player: the cost of the teardown alone. The same is measured with 20 players that
+/// play (720p decoding on 2 cores), against a window in which those 20 only play: what stopping
+/// adds to the load it starts from.
+///
+/// One window's worst wake-up is a tail figure: on an idle 2-core machine it ranges from about 1
+/// to 9 ms from one window to the next, whatever runs. So the windows are measured in `rounds`
+/// interleaved rounds (no player; 20 playing; those stopped and released; 20 paused ones stopped
+/// and released; each batch starts once every player of the last one is gone), and the medians
+/// are compared. A teardown that blocked a cooperative thread (tens of milliseconds, as before
+/// the player's own thread took it over) would show in every teardown window, so in the median
+/// too. `longest-stop-and-release` is the wall time of the longest `stop()` and release on the
+/// task, preemption included.
+///
+/// Ratios: the quiet median over the paused teardown's (1 or more: no lateness beyond the
+/// machine's own noise), the playing median over the playing teardown's (1 or more: tearing down
+/// added nothing to what playing 20 movies costs), and, for the record, the quiet median over
+/// the playing teardown's (20 decoders on 2 cores wind down during that window).
 enum TeardownBenchmark {
     static let players = 20
+    static let rounds = 5
     static let window = Duration.milliseconds(1500)
 
     static func run() async throws -> [Measurement] {
         let movie = try BenchmarkMedia.hd720()
-        // The quiet window first, then the same watchdog while players are torn down.
-        let quiet = await worstWatchdogDelay(over: window) {}
-        var playing: [MoviePlayer] = []
-        for _ in 0..<players {
+        var quiet: [Double] = []
+        var busy: [Double] = []
+        var stoppingPlaying: [Double] = []
+        var stoppingPaused: [Double] = []
+        var longest = Duration.zero
+        for _ in 0..<rounds {
+            quiet.append(await worstWatchdogDelay(over: window) {})
+            var playing = try await makePlayers(movie, playing: true)
+            busy.append(await worstWatchdogDelay(over: window) {})
+            let (delay, held) = await stopAndRelease(&playing)
+            stoppingPlaying.append(delay)
+            await waitForPlayersToEnd()
+            var paused = try await makePlayers(movie, playing: false)
+            let (pausedDelay, pausedHeld) = await stopAndRelease(&paused)
+            stoppingPaused.append(pausedDelay)
+            longest = max(longest, held, pausedHeld)
+            await waitForPlayersToEnd()
+        }
+        FileHandle.standardError.write(
+            Data(
+                ("teardown: worst delays per round, ms: quiet \(format(quiet)); 20 prepared, paused, stopped "
+                    + "\(format(stoppingPaused)); 20 playing \(format(busy)); 20 playing, stopped "
+                    + "\(format(stoppingPlaying))\n").utf8))
+        return [
+            Measurement(
+                "teardown", "paused-20-stopped-p50", stoppingPaused.median, "ms", baseline: quiet.median,
+                ratio: max(quiet.median, 0.001) / max(stoppingPaused.median, 0.001)),
+            Measurement(
+                "teardown", "playing-20-stopped-p50", stoppingPlaying.median, "ms", baseline: busy.median,
+                ratio: max(busy.median, 0.001) / max(stoppingPlaying.median, 0.001)),
+            Measurement(
+                "teardown", "playing-20-stopped-vs-quiet", stoppingPlaying.median, "ms", baseline: quiet.median,
+                ratio: max(quiet.median, 0.001) / max(stoppingPlaying.median, 0.001)),
+            Measurement("teardown", "longest-stop-and-release", longest.milliseconds, "ms"),
+        ]
+    }
+
+    /// 20 players of `movie`, playing, or prepared and paused on their first frame.
+    private static func makePlayers(_ movie: URL, playing: Bool) async throws -> [MoviePlayer] {
+        var players: [MoviePlayer] = []
+        for _ in 0..<Self.players {
             let player = MoviePlayer(
                 source: FileSource(url: movie), videoSink: FrameSink(synchronized: true), audioOutput: .discard)
-            try await player.play()
-            playing.append(player)
+            player.shouldAutoplay = false
+            if playing {
+                try await player.play()
+            } else {
+                try await player.prepareToPlay()
+                try await player.pause()
+            }
+            players.append(player)
         }
-        let busy = await worstWatchdogDelay(over: window) {}
-        let handOver = Mutex<[MoviePlayer]>(playing)
-        playing.removeAll()
+        return players
+    }
+
+    /// Stops and releases every player from a cooperative task, as an app would, while the
+    /// watchdog runs; returns its worst lateness and the longest one stop-and-release held the
+    /// task. The caller's array is emptied, so the players' last references go with the stops.
+    private static func stopAndRelease(_ handOver: inout [MoviePlayer]) async -> (Double, Duration) {
+        let players = Mutex(handOver)
+        handOver.removeAll()
         let longestCall = Mutex(Duration.zero)
-        let teardown = await worstWatchdogDelay(over: window) {
-            // Stop and release every player from a cooperative task, as an app would, timing
-            // how long each stop-and-release holds that task.
-            var all = handOver.withLock { players in
+        let delay = await worstWatchdogDelay(over: window) {
+            var all = players.withLock { players in
                 defer { players.removeAll() }
                 return players
             }
@@ -44,15 +106,21 @@ enum TeardownBenchmark {
                 longestCall.withLock { $0 = max($0, held) }
             }
         }
-        return [
-            Measurement(
-                "teardown", "watchdog-worst-delay-20-players", teardown, "ms", baseline: quiet,
-                ratio: max(quiet, 0.001) / max(teardown, 0.001)),
-            Measurement(
-                "teardown", "against-20-players-playing", teardown, "ms", baseline: busy,
-                ratio: max(busy, 0.001) / max(teardown, 0.001)),
-            Measurement("teardown", "longest-stop-and-release", longestCall.withLock { $0 }.milliseconds, "ms"),
-        ]
+        return (delay, longestCall.withLock { $0 })
+    }
+
+    private static func format(_ values: [Double]) -> String {
+        values.map { String(format: "%.1f", $0) }.joined(separator: " ")
+    }
+
+    /// Waits, off the cooperative pool, until every player's thread and pipeline is gone.
+    private static func waitForPlayersToEnd() async {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                _ = GStreamer.waitForPlayersToShutDown()
+                continuation.resume()
+            }
+        }
     }
 
     /// Runs `action` on a cooperative task while a watchdog task wakes every millisecond for
