@@ -98,7 +98,8 @@ func warmUp(_ file: String) async throws {
 func cycles(_ count: Int, file: String) async throws {
     try await warmUp(file)
     let fdsBefore = openDescriptors()
-    let threadsBefore = threadNames().count
+    let namesBefore = threadNames()
+    let threadsBefore = namesBefore.count
     for cycle in 0..<count {
         let start = ContinuousClock.now
         let player = MoviePlayer(source: FileSource(path: file), videoSink: FrameSink(synchronized: false))
@@ -130,6 +131,7 @@ func cycles(_ count: Int, file: String) async throws {
     emit([
         "summary": "cycles", "fdsBefore": fdsBefore, "fdsAfter": openDescriptors(), "threadsBefore": threadsBefore,
         "threadsAfter": names.count, "busThreads": names.filter { $0 == "me-bus" }.count,
+        "threadNamesBefore": namesBefore.sorted(), "threadNamesAfter": names.sorted(),
     ])
 }
 
@@ -369,7 +371,19 @@ func thumbnails(_ count: Int, file: String) async throws {
 /// counting, on a thread of this check's own (the wait blocks).
 func waitForReleasedPlayers() async -> Bool {
     await withCheckedContinuation { continuation in
-        Thread { continuation.resume(returning: GStreamer.waitForPlayersToShutDown()) }.start()
+        Thread {
+            guard GStreamer.waitForPlayersToShutDown() else { return continuation.resume(returning: false) }
+            // A player's or bus thread has let go of everything once counted out, and is then
+            // only returning from its start routine: give it that moment (it has no event to
+            // wait on: the threads are detached), so that the count of threads below is exact.
+            let deadline = ContinuousClock.now + .seconds(2)
+            while threadNames().contains(where: { $0 == "me-player" || $0 == "me-bus" }),
+                ContinuousClock.now < deadline
+            {
+                usleep(2000)
+            }
+            continuation.resume(returning: true)
+        }.start()
     }
 }
 

@@ -18,9 +18,10 @@ import Foundation
 ///
 /// ## Threading
 /// - Each player has a thread of its own. Every call the player makes into GStreamer (building
-///   and tearing down its pipeline, state changes, seeks, output swaps, its window) runs there,
-///   one at a time, in the order the commands were given. Bus messages, timers and time
-///   observers are handed to that thread too.
+///   its pipeline, state changes, seeks, output swaps, its window) runs there, one at a time, in
+///   the order the commands were given. Bus messages, timers and time observers are handed to
+///   that thread too. A pipeline the player lets go of is torn down (to NULL, its streaming
+///   threads joined) on the process's one teardown thread, after everything asked before.
 /// - A command never blocks its caller on GStreamer: synchronous ones (``stop()``, the setters)
 ///   change the player's state at once and leave the pipeline work to the player's thread;
 ///   `async` ones suspend until it is done. So no thread of Swift's cooperative pool waits for

@@ -189,9 +189,10 @@ final class PipelineSession: Sendable {
     }
 
     /// Stops the bus thread and takes the pipeline to `NULL`, which stops every streaming
-    /// thread and closes the source. Safe to call more than once.
+    /// thread and closes the source. Safe to call more than once. Called on the player's thread
+    /// (a pipeline that was never installed), or on the teardown thread the player handed it to
+    /// (``PipelineTeardown``); never on the cooperative pool.
     func close() {
-        executor.assertCurrent("closing a pipeline")
         let thread = busThread.withLock { thread in
             defer { thread = nil }
             return thread

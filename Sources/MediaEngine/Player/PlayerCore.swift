@@ -45,6 +45,8 @@ final class PlayerCore: Sendable {
     let timeObservers = TimeObservers()
     /// The player's own thread.
     let executor = PlayerExecutor()
+    /// The player's pipelines still being torn down (``PipelineTeardown``).
+    let teardowns = DispatchGroup()
     /// Names the player in the logs' playback session identifiers.
     let logID = String(UUID().uuidString.prefix(8)).lowercased()
 
@@ -198,7 +200,9 @@ final class PlayerCore: Sendable {
         let id = session.id
         switch action {
         case .close:
-            session.close()
+            // Everything asked before the stop has been done; the pipeline goes to NULL on a
+            // low-priority thread of its own while this one goes on.
+            PipelineTeardown.close(session, pending: teardowns)
         case .play:
             session.play()
             // Already playing (no state change, so no message): say so now.
@@ -238,6 +242,8 @@ final class PlayerCore: Sendable {
 
     /// Builds and starts the pipeline of a preparation, on the player's thread.
     private func start(_ build: PlayerMachine.PipelineBuild) {
+        // The player's previous pipeline lets go of what it held (a window, a file) first.
+        teardowns.wait()
         let id = build.session
         do throws(MediaError) {
             try build.source.validate()
@@ -303,7 +309,7 @@ final class PlayerCore: Sendable {
     /// ended, its files closed.
     func shutdown() async {
         apply { $0.stop() }
-        await executor.perform {}
+        await executor.perform { [teardowns] in teardowns.wait() }
     }
 
     /// The owner let go: ends everything on the player's thread and lets that thread end,
@@ -313,6 +319,8 @@ final class PlayerCore: Sendable {
         executor.enqueue { [self] in
             timeObservers.cancelAll()
             hub.finish()
+            // The player's last work: it is gone once its pipelines are.
+            teardowns.wait()
             PlayerLifetimes.players.leave()
         }
         executor.finish()

@@ -60,8 +60,8 @@ final class PlayerExecutor: Sendable {
             }
         }
 
-        func run() {
-            me_name_current_thread("me-player")
+        func run(named name: String) {
+            me_name_current_thread(name)
             while let work = pop() {
                 work()
             }
@@ -69,10 +69,13 @@ final class PlayerExecutor: Sendable {
     }
 
     /// Starts the thread.
-    init() {
+    /// - Parameters:
+    ///   - name: The thread's name (`me-player`).
+    ///   - group: Where the thread is counted while it runs.
+    init(named name: String = "me-player", counting group: DispatchGroup = PlayerLifetimes.executors) {
         let context = Context()
         self.context = context
-        switch NativeThread.start(counting: PlayerLifetimes.executors, { context.run() }) {
+        switch NativeThread.start(counting: group, { context.run(named: name) }) {
         case .success(let thread):
             pthread_detach(thread)
             handle = thread

@@ -11,11 +11,13 @@ enum PlayerLifetimes {
     static let executors = DispatchGroup()
     /// Entered when a bus thread starts, left when it has ended its loop and let go of its context.
     static let busThreads = DispatchGroup()
+    /// Entered when a pipeline is handed to the teardown thread (``PipelineTeardown``), left once it is at NULL.
+    static let teardowns = DispatchGroup()
 
-    /// Waits for every player, player thread and bus thread to be gone, until `deadline`.
+    /// Waits for every player, player thread, bus thread and teardown to be gone, until `deadline`.
     /// - Returns: Whether they were all gone in time.
     static func waitForAll(until deadline: DispatchTime) -> Bool {
         players.wait(timeout: deadline) == .success && executors.wait(timeout: deadline) == .success
-            && busThreads.wait(timeout: deadline) == .success
+            && busThreads.wait(timeout: deadline) == .success && teardowns.wait(timeout: deadline) == .success
     }
 }
