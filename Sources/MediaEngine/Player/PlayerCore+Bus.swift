@@ -28,7 +28,7 @@ extension PlayerCore {
             apply { $0.pipelineReached(session: id, playing: new == .playing) }
         case .firstFrame(let frame):
             fitOwnWindow(to: frame.displaySize, session: session)
-            let facts = facts(of: session)
+            let facts = facts(of: session, firstFrame: true)
             apply {
                 $0.firstFrameArrived(
                     session: id, seqnum: frame.seqnum, streamTime: frame.streamTime, displaySize: frame.displaySize,
@@ -99,8 +99,10 @@ extension PlayerCore {
     }
 
     /// What the pipeline knows now, when the machine may need it.
-    private func facts(of session: PipelineSession) -> PlayerMachine.PipelineFacts {
-        let (needed, preparing) = read { ($0.needsFacts(session: session.id), $0.phase == .preparing) }
+    private func facts(of session: PipelineSession, firstFrame: Bool = false) -> PlayerMachine.PipelineFacts {
+        let (needed, preparing) = read {
+            ($0.needsFacts(session: session.id, firstFrame: firstFrame), $0.phase == .preparing)
+        }
         guard needed else { return PlayerMachine.PipelineFacts() }
         return PlayerMachine.PipelineFacts(
             position: session.position, duration: session.duration, mediaTypes: session.mediaTypes,

@@ -171,4 +171,26 @@ struct PlayerMachineSeekingTests {
         #expect(actions.isEmpty)
         #expect(h.machine.phase == .preparing)
     }
+
+    @Test("a seek's first frame and the ASYNC_DONE after it need no pipeline queries; one that brought no frame does")
+    func factsOnlyWhenNeeded() {
+        var h = MachineHarness()
+        _ = h.feed { $0.prepare() }
+        h.feed { _ = $0.pipelineBuilt(session: 1) }
+        #expect(h.machine.needsFacts(session: 1) && h.machine.needsFacts(session: 1, firstFrame: true), "preparing")
+        h.prepared()
+        _ = h.feed { $0.seek(to: .seconds(3), exact: false) }
+        let seqnum = h.machine.inFlightSeek?.seqnum ?? 0
+        #expect(!h.machine.needsFacts(session: 1, firstFrame: true), "a first frame lands at its own time")
+        #expect(h.machine.needsFacts(session: 1), "an ASYNC_DONE before any frame may land at the position")
+        h.feed { $0.seekMarkerArrived(session: 1, seqnum: seqnum) }
+        h.feed {
+            $0.firstFrameArrived(
+                session: 1, seqnum: seqnum, streamTime: .seconds(2), displaySize: VideoSize(width: 320, height: 240),
+                facts: PlayerMachine.PipelineFacts())
+        }
+        #expect(!h.machine.needsFacts(session: 1))
+        h.feed { $0.asyncDone(session: 1, facts: PlayerMachine.PipelineFacts()) }
+        #expect(h.take().events.contains(.seekCompleted(.seconds(2))))
+    }
 }

@@ -13,12 +13,14 @@ extension PlayerMachine {
         epochSeen = epoch
     }
 
-    /// Whether an ASYNC_DONE or a first frame of `session` may need the pipeline's facts (to end
-    /// preparation, or to land a seek that brought no frame): when not, the owner need not ask the
-    /// pipeline (three queries, on the path of every seek).
-    func needsFacts(session: Int) -> Bool {
+    /// Whether an ASYNC_DONE (or, with `firstFrame`, a first frame) of `session` may need the
+    /// pipeline's facts: to end preparation, or to land a seek at the pipeline's position when no
+    /// frame came. When not, the owner need not ask the pipeline (three queries, which wait for
+    /// the sinks' locks, on the path of every seek). A first frame lands a seek at its own time.
+    func needsFacts(session: Int, firstFrame: Bool = false) -> Bool {
         guard accepts(session) else { return false }
-        return phase == .preparing || (inFlightSeek.map { $0.landing == nil } ?? false)
+        if phase == .preparing { return true }
+        return !firstFrame && (inFlightSeek.map { $0.landing == nil } ?? false)
     }
 
     /// The pipeline prerolled (ASYNC_DONE): the end of preparation, or the landing of a seek.
