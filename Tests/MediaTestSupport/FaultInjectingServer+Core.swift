@@ -16,18 +16,12 @@ extension FaultInjectingServer {
         /// One fault per `GET`, in order (``Fault/none`` for a whole response), then none; when
         /// set, ``fault`` and ``faultLimit`` are not used.
         var sequence: [Fault]?
-        /// How fast bodies are sent (nil: as fast as the socket takes them).
-        var bytesPerSecond: Int?
         /// ``Fault/garbage``'s bytes, as long as the body (xorshift, fixed seed).
         let garbage: [UInt8]
 
-        init(
-            body: [UInt8], contentType: String, fault: Fault, faultLimit: Int?, sequence: [Fault]? = nil,
-            bytesPerSecond: Int? = nil
-        ) {
+        init(body: [UInt8], contentType: String, fault: Fault, faultLimit: Int?, sequence: [Fault]? = nil) {
             self.body = body
             self.sequence = sequence
-            self.bytesPerSecond = bytesPerSecond
             self.contentType = contentType
             self.fault = fault
             self.faultLimit = faultLimit

@@ -159,26 +159,7 @@ extension FaultInjectingServer.Core {
         for (name, value) in headers + [("Connection", keepAlive ? "keep-alive" : "close")] {
             text += "\(name): \(value)\r\n"
         }
-        guard Self.sendAll(connection, Array((text + "\r\n").utf8)[...]) else { return false }
-        guard let rate = content.bytesPerSecond, rate > 0 else { return Self.sendAll(connection, body) }
-        // Paced in 20 slices a second, on this connection's own thread (never the test's).
-        let slice = max(rate / 20, 1)
-        let started = ContinuousClock.now
-        var sent = 0
-        while sent < body.count {
-            let end = min(sent + slice, body.count)
-            guard Self.sendAll(connection, body[(body.startIndex + sent)..<(body.startIndex + end)]) else {
-                return false
-            }
-            sent = end
-            let due = started + .seconds(Double(sent) / Double(rate))
-            let wait = due - ContinuousClock.now
-            if wait > .zero {
-                Thread.sleep(
-                    forTimeInterval: Double(wait.components.attoseconds) / 1e18 + Double(wait.components.seconds))
-            }
-        }
-        return true
+        return Self.sendAll(connection, Array((text + "\r\n").utf8)[...]) && Self.sendAll(connection, body)
     }
 
     private func sendICY(_ connection: Int32, metaint: Int, titles: [String]) -> Bool {

@@ -126,7 +126,7 @@ public final class FaultInjectingServer: Sendable {
 
     private init(
         serving body: Data, contentType: String, fault: Fault = .none, faultLimit: Int? = nil,
-        digest: DigestAccount? = nil, sequence: [Fault]?, bytesPerSecond: Int? = nil
+        digest: DigestAccount? = nil, sequence: [Fault]?
     ) throws {
         if case .icy(let metaint, let titles) = fault {
             precondition(metaint > 0 && titles.allSatisfy { $0.utf8.count <= 4000 }, "an ICY block holds 4080 bytes")
@@ -153,8 +153,7 @@ public final class FaultInjectingServer: Sendable {
         core = Core(
             listener: listener, port: port,
             content: Content(
-                body: [UInt8](body), contentType: contentType, fault: fault, faultLimit: faultLimit, sequence: sequence,
-                bytesPerSecond: bytesPerSecond),
+                body: [UInt8](body), contentType: contentType, fault: fault, faultLimit: faultLimit, sequence: sequence),
             digest: digest)
         core.start()
     }
@@ -166,14 +165,9 @@ public final class FaultInjectingServer: Sendable {
     ///   - file: The file.
     ///   - contentType: Its `Content-Type`.
     ///   - faults: The faults, in order.
-    ///   - bytesPerSecond: How fast bodies are sent, or nil for as fast as the socket takes them.
     /// - Throws: When the file cannot be read or no socket can be bound.
-    public convenience init(
-        serving file: URL, contentType: String = "video/mp4", faults: [Fault], bytesPerSecond: Int? = nil
-    ) throws {
-        try self.init(
-            serving: try Data(contentsOf: file), contentType: contentType, sequence: faults,
-            bytesPerSecond: bytesPerSecond)
+    public convenience init(serving file: URL, contentType: String = "video/mp4", faults: [Fault]) throws {
+        try self.init(serving: try Data(contentsOf: file), contentType: contentType, sequence: faults)
     }
 
     /// Starts serving a file's bytes (read now); see ``init(serving:contentType:fault:faultLimit:digest:)``.
