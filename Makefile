@@ -113,6 +113,12 @@ bench: bench-deps
 #   tsan: GLib's locks are annotated for TSan by Sources/CGStreamerShim/tsan.c (compiled only in
 #         this build); G_SLICE=always-malloc, or GLib 2.74 recycles GObjects' and buffers'
 #         memory without free(), and TSan would take a slice's new owner for racing its old one.
+#         The test servers' own tests (HTTPTestServerTests: nginx, openssl and the fault
+#         injector, no engine code) are skipped: in most runs the TSan runtime itself dies in
+#         them ("CHECK failed: tsan_interceptors_posix.cpp:2184 ((thr->slot)) != (0)", or a SEGV
+#         in its handler), a signal (most likely the child processes' SIGCHLD) reaching a thread that is
+#         freeing its TLS on exit: google/sanitizers#1541, open. Seen on the code of 2026-11-30
+#         too (b0901c3). The servers still run under TSan in every network test.
 #   asan: no leak check at exit (detect_leaks=0): it reports XCTest's own objects and a 16 KB
 #         buffer GLib allocates once per process, with stacks that end in g_malloc (GLib has no
 #         frame pointers), so an engine leak could not be told from them; `make leaks` checks
@@ -135,7 +141,8 @@ SANITIZER_ENV := MEDIA_ENGINE_TEST_TIME_SCALE=$(SANITIZER_TIME_SCALE) SWIFT_BACK
 tsan: test-deps
 	$(SWIFT) build --build-tests --sanitize=thread --build-path .build/tsan
 	$(SANITIZER_ENV) G_SLICE=always-malloc TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1 suppressions=$(CURDIR)/Sanitizers/tsan.supp" \
-		$(SWIFT) test --skip-build --sanitize=thread --build-path .build/tsan $(SANITIZER_TEST_FLAGS)
+		$(SWIFT) test --skip-build --sanitize=thread --build-path .build/tsan $(SANITIZER_TEST_FLAGS) \
+		--skip HTTPTestServerTests
 
 asan: test-deps
 	$(SWIFT) build --build-tests --sanitize=address --build-path .build/asan

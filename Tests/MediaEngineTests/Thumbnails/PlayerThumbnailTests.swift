@@ -1,3 +1,4 @@
+import CGStreamerShim
 import FileSource
 import Foundation
 import MediaEngine
@@ -130,7 +131,9 @@ struct PlayerThumbnailTests {
         let player = MoviePlayer(
             source: FileSource(url: try await TestMedia.url(for: TestMedia.numbered)), videoSink: NullVideoSink())
         let image = try await OwnThread.run {
-            Thread.current.name = "me-thumbs"  // what the engine's thumbnail threads are called
+            // What the engine's thumbnail threads are called, set as the engine sets it
+            // (Foundation's Thread.name may apply only after the closure has started running).
+            me_name_current_thread("me-thumbs")
             return player.thumbnailImage(at: .milliseconds(100), timeOption: .exact)
         }
         #expect(image == nil)
