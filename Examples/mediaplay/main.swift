@@ -2,9 +2,10 @@
 //
 // Plays a movie (a file, a web server's movie, an HLS or DASH stream) to a video sink chosen by
 // name and prints a progress line, timed metadata (ID3 in the stream, ICY titles) as playback
-// reaches it, and for network streams the load state and stalls as they happen.
+// reaches it, and for network streams the load state, stalls and retries as they happen.
 // Usage: mediaplay [--sink NAME[:key=value,...]] [--list-sinks] [--user USER:PASSWORD]
-//                  [--header 'NAME: VALUE'] [--cookie NAME=VALUE] [--ca-file PEM] FILE|URL
+//                  [--header 'NAME: VALUE'] [--cookie NAME=VALUE] [--ca-file PEM] [--retry N]
+//                  [--retry-delay SECONDS] FILE|URL
 import FileSource
 import Foundation
 import HTTPStreamSource
@@ -33,7 +34,7 @@ struct Arguments {
                 }
             case "--list-sinks":
                 listSinks = true
-            case "--user", "--header", "--cookie", "--ca-file":
+            case "--user", "--header", "--cookie", "--ca-file", "--retry", "--retry-delay":
                 guard let value = iterator.next() else { throw UsageError("\(argument) needs a value") }
                 do {
                     _ = try http.applyCommandLineFlag(argument, value)
@@ -108,6 +109,18 @@ func describe(_ error: MediaError) -> String {
 
 let player = MoviePlayer(source: source, videoSink: sink)
 let events = player.events
+// A network movie that fails in a way that may pass is loaded again after a wait, while it
+// prepares too: say so as it happens (the main loop below starts once the movie plays).
+let retries = player.events
+Task {
+    for await event in retries {
+        guard case .reconnecting(let attempt, let delay, let error) = event else { continue }
+        let status = error.httpStatusCode.map { " (HTTP \($0))" } ?? ""
+        print(
+            String(format: "  retry %d of %d in %.1f s, after ", attempt, source.retryPolicy.attempts, delay.inSeconds)
+                + "\(error.code)\(status): \(error.message)")
+    }
+}
 do {
     try await player.prepareToPlay()
     let duration = player.duration.map { String(format: "%.2f s", $0.inSeconds) } ?? "unknown length"

@@ -42,6 +42,21 @@ struct NetworkExamplesTests {
         #expect(!result.standardError.contains("hunter2"))
     }
 
+    @Test("mediaplay says each retry of a refused connection, then names the error")
+    func playPrintsRetries() async throws {
+        let result = try await ProcessRunner.run(
+            BuildProducts.executable("mediaplay"),
+            ["--retry", "2", "--retry-delay", "0.1", "http://127.0.0.1:1/movie.mp4"])
+        #expect(result.status == 1)
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        #expect(
+            lines == [
+                "  retry 1 of 2 in 0.1 s, after connectionRefused: 127.0.0.1 refused the connection (nothing listens on that port)",
+                "  retry 2 of 2 in 0.2 s, after connectionRefused: 127.0.0.1 refused the connection (nothing listens on that port)",
+            ], "\(result.standardOutput)")
+        #expect(result.standardError.hasPrefix("mediaplay: connectionRefused: "), "\(result.standardError)")
+    }
+
     @Test("mediaplay prints timed metadata as playback reaches it")
     func playPrintsTimedMetadata() async throws {
         let folder = try TestMedia.scratchDirectory()
