@@ -140,6 +140,7 @@ struct MeFirstFrameWatch {
     GstSegment segment;  // the last segment, to turn PTS into stream time (streaming thread only)
     guint32 seqnum;      // the last segment's (or flush's) sequence number, which is the seek's
     gint width, height;  // the size last reported (streaming thread only)
+    guint64 last_end;    // atomic: stream time where the last frame let through ends; NONE after a flush
 };
 typedef struct MeFirstFrameWatch FirstFrameWatch;
 
@@ -152,10 +153,12 @@ static GstPadProbeReturn on_first_frame_probe(GstPad *pad, GstPadProbeInfo *info
             watch->seqnum = gst_event_get_seqnum(event);
             g_atomic_int_set(&watch->hold, FALSE);
             g_atomic_int_set(&watch->seen, FALSE);
+            __atomic_store_n(&watch->last_end, GST_CLOCK_TIME_NONE, __ATOMIC_RELEASE);
             break;
         case GST_EVENT_STREAM_START:
             // A new movie in a reused pipeline.
             g_atomic_int_set(&watch->seen, FALSE);
+            __atomic_store_n(&watch->last_end, GST_CLOCK_TIME_NONE, __ATOMIC_RELEASE);
             break;
         case GST_EVENT_SEGMENT:
             gst_event_copy_segment(event, &watch->segment);
@@ -193,6 +196,14 @@ static GstPadProbeReturn on_first_frame_probe(GstPad *pad, GstPadProbeInfo *info
                 gst_message_new_application(GST_OBJECT(watch->element), gst_structure_new_empty(ME_MESSAGE_FIRST_FRAME_HELD)));
         }
         return GST_PAD_PROBE_DROP;
+    }
+    // Where this frame ends in the movie: the output's chain is synchronous from here to the
+    // sink, so it is the frame shown now or next (a pause makes it the one shown).
+    GstBuffer *passing = GST_PAD_PROBE_INFO_BUFFER(info);
+    if (watch->segment.format == GST_FORMAT_TIME && GST_BUFFER_PTS_IS_VALID(passing)) {
+        guint64 end = GST_BUFFER_PTS(passing) + (GST_BUFFER_DURATION_IS_VALID(passing) ? GST_BUFFER_DURATION(passing) : 0);
+        guint64 stream_end = gst_segment_to_stream_time(&watch->segment, GST_FORMAT_TIME, end);
+        __atomic_store_n(&watch->last_end, stream_end, __ATOMIC_RELEASE);
     }
     if (!g_atomic_int_compare_and_exchange(&watch->seen, FALSE, TRUE)) {
         return GST_PAD_PROBE_OK;
@@ -236,6 +247,7 @@ MeFirstFrameWatch *me_watch_first_frame(GstPad *pad, GstElement *element, gboole
     FirstFrameWatch *watch = g_new0(FirstFrameWatch, 1);
     watch->element = element;
     watch->hold = hold;
+    watch->last_end = GST_CLOCK_TIME_NONE;
     gst_segment_init(&watch->segment, GST_FORMAT_UNDEFINED);
     gst_pad_add_probe(pad,
                       GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_EVENT_FLUSH | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM,
@@ -246,6 +258,10 @@ MeFirstFrameWatch *me_watch_first_frame(GstPad *pad, GstElement *element, gboole
 void me_first_frame_watch_hold(MeFirstFrameWatch *watch) {
     g_atomic_int_set(&watch->hold, TRUE);
     g_atomic_int_set(&watch->seen, FALSE);
+}
+
+guint64 me_first_frame_watch_last_end(MeFirstFrameWatch *watch) {
+    return __atomic_load_n(&watch->last_end, __ATOMIC_ACQUIRE);
 }
 
 // MARK: loop continuity

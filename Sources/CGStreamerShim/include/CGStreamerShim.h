@@ -103,6 +103,10 @@ MeFirstFrameWatch *me_watch_first_frame(GstPad *pad, GstElement *element, gboole
 /// Holds the next first frame (as `hold` above); for a pipeline reused for another movie.
 /// The watch lives as long as `pad`.
 void me_first_frame_watch_hold(MeFirstFrameWatch *watch);
+/// The stream time where the last frame the watch let through ends (its PTS plus its duration),
+/// or GST_CLOCK_TIME_NONE before any since the last flush. The output's chain is synchronous from
+/// the watched pad to the sink, so that frame is the one shown, or the next one to be.
+guint64 me_first_frame_watch_last_end(MeFirstFrameWatch *watch);
 
 /// Keeps running time continuous across gapless loops: a non-flushing segment seek makes the
 /// demuxer start the next segment's running time at its last sample's timestamp rather than at

@@ -56,4 +56,9 @@ struct FirstFrameWatch: @unchecked Sendable {
     func hold() {
         me_first_frame_watch_hold(raw)
     }
+
+    /// Where in the movie the last frame let through ends; nil before any since the last flush.
+    var lastFrameEnd: Duration? {
+        Duration(clockTime: me_first_frame_watch_last_end(raw))
+    }
 }

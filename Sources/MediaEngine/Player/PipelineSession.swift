@@ -143,6 +143,16 @@ final class PipelineSession: Sendable {
         change(to: GST_STATE_PAUSED)
     }
 
+    /// Sets the pipeline to `PAUSED` and waits, on the player's thread, up to `limit` for the
+    /// frame on its way to the sink to arrive there (the preroll); with nothing left to show, it
+    /// waits the whole `limit`. Afterwards no frame is in transit: the last one the video output
+    /// let through is the one shown.
+    func pauseAndSettle(within limit: Duration) {
+        pause()
+        executor.assertCurrent("waiting for a preroll")
+        _ = playbin.state(timeout: GstClockTime(clamping: limit.clockTime))
+    }
+
     private func change(to target: GstState) {
         executor.assertCurrent("a state change")
         lifecycle.withLock { closed in

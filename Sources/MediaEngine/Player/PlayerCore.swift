@@ -172,13 +172,16 @@ final class PlayerCore: Sendable {
                 executor.enqueue(after: wait) { [weak self] in
                     guard let self else { return }
                     // What was buffered played on during the wait: the movie comes back where it
-                    // got to. Paused first, so that no frame shows after the position is read.
+                    // got to, after the last frame shown. Paused first, and the frame on its way
+                    // to the sink let arrive (it is the one on screen then); the clock's position
+                    // can be a frame or two behind that frame.
                     let session = state.withLock { owned in
                         owned.session?.id == id && owned.machine.epoch == epoch && owned.machine.pipelineHasPosition
                             ? owned.session : nil
                     }
-                    session?.pause()
-                    apply { $0.reconnectDue(session: id, epoch: epoch, position: session?.position) }
+                    session?.pauseAndSettle(within: .milliseconds(200))
+                    let reached = [session?.position, session?.videoOutput.firstFrame.lastFrameEnd].compactMap { $0 }
+                    apply { $0.reconnectDue(session: id, epoch: epoch, position: reached.max()) }
                 }
             case .close(let id), .play(let id), .pause(let id), .restartClock(let id), .seek(let id, _, _),
                 .instantRate(let id, _), .applyPresentation(let id, _), .reload(let id, _, _, _),
