@@ -106,10 +106,14 @@ struct ConnectionFaultTests {
             guard case .playbackStateChanged(let state) = event else { return nil }
             return state
         }
-        #expect(states == [.playing, .interrupted, .playing, .stopped], "\(recorder.events)")
+        // Interrupted for the reload; on a busy machine the new load's buffer may also refill
+        // once (a stall like any other) before it plays on.
+        #expect(Array(states.prefix(3)) == [.playing, .interrupted, .playing], "\(recorder.events)")
+        #expect(states.last == .stopped && states.dropLast().allSatisfy { $0 == .playing || $0 == .interrupted })
         #expect(recorder.events.contains { if case .reconnecting(1, _, _) = $0 { true } else { false } })
         #expect(recorder.events.filter { $0 == .preparedToPlayChanged(true) }.count == 1)
-        #expect(player.accessLog.events.count == 1 && player.accessLog.events[0].numberOfStalls == 1)
+        #expect(player.accessLog.events.count == 1)
+        #expect(player.accessLog.events.first?.numberOfStalls == states.filter { $0 == .interrupted }.count)
     }
 
     @Test("a server that never answers is timedOut within the timeout")
