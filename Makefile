@@ -32,7 +32,7 @@ FUZZ_BUILD := .build/fuzz
 FUZZ_BUILD_FLAGS := -c release --build-path $(FUZZ_BUILD) -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING
 FUZZ_REGRESSIONS := Tests/MediaEngineTests/FuzzRegressions/Inputs
 
-.PHONY: all deps test-deps bench-deps build release demo test lint format bench leaks fuzz stress tsan asan docs clean
+.PHONY: all deps test-deps bench-deps build release demo test lint format bench leaks soak fuzz stress tsan asan docs clean
 
 all: build
 
@@ -182,6 +182,25 @@ leaks: build $(SAMPLE)
 		2> .build/leaks.log; status=$$?; echo "GStreamer leak tracer log: .build/leaks.log"; \
 		if grep "object-alive, type-name=(string)" .build/leaks.log | grep -v "%s"; then exit 1; fi; \
 		exit $$status
+
+# Soak: SOAK_CYCLES players (after SOAK_SETTLE that fill malloc's arenas and GStreamer's caches),
+# each prepared, played, its output swapped, overlays added and one removed, sought, stopped and
+# released, in one process under GStreamer's leak tracer. Fails when a GstObject outlives them, a
+# descriptor or bus thread is left, or resident memory grew by more than SOAK_MAX_GROWTH_KB.
+SOAK_CYCLES ?= 500
+SOAK_SETTLE ?= 50
+SOAK_MAX_GROWTH_KB ?= 5120
+soak: build $(SAMPLE)
+	$(SWIFT) build --product engine-leak-check
+	GST_TRACERS=leaks GST_DEBUG=GST_TRACER:7 GST_DEBUG_NO_COLOR=1 .build/debug/engine-leak-check soak \
+		$(SOAK_CYCLES) $(SOAK_SETTLE) $(SAMPLE) 2> .build/soak-leaks.log > .build/soak.log || exit 1; \
+	summary=$$(tail -1 .build/soak.log); echo "$$summary"; \
+	if grep "object-alive, type-name=(string)" .build/soak-leaks.log | grep -v "%s"; then echo "soak: objects left alive"; exit 1; fi; \
+	echo "$$summary" | grep -q '"busThreads":0,' || { echo "soak: bus threads left"; exit 1; }; \
+	before=$$(echo "$$summary" | sed 's/.*"fdsBefore":\([0-9]*\).*/\1/'); after=$$(echo "$$summary" | sed 's/.*"fdsAfter":\([0-9]*\).*/\1/'); \
+	[ "$$before" = "$$after" ] || { echo "soak: $$before descriptors before, $$after after"; exit 1; }; \
+	growth=$$(echo "$$summary" | sed 's/.*"growthKB":\(-*[0-9]*\).*/\1/'); \
+	[ "$$growth" -le $(SOAK_MAX_GROWTH_KB) ] || { echo "soak: resident memory grew by $$growth KB (goal: at most $(SOAK_MAX_GROWTH_KB))"; exit 1; }
 
 # Each fuzzer starts from the seeds (valid movies, subtitles, sink specs) and the kept regressions,
 # with a fresh corpus so a run with the same FUZZ_SEED repeats; findings (crashes, timeouts over

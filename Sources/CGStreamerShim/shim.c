@@ -2,6 +2,7 @@
 #include <pthread.h>
 #include "CGStreamerShim.h"
 #include <string.h>
+#include <malloc.h>
 
 GType me_type_boolean(void) { return G_TYPE_BOOLEAN; }
 GType me_type_int(void) { return G_TYPE_INT; }
@@ -382,6 +383,8 @@ const struct YuvConstants *me_yuv_constants(int matrix, gboolean swapped) {
 // MARK: threads
 
 void me_name_current_thread(const char *name) { pthread_setname_np(pthread_self(), name); }
+
+void me_return_free_memory(void) { malloc_trim(0); }
 
 
 

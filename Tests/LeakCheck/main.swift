@@ -95,6 +95,33 @@ func warmUp(_ file: String) async throws {
     await player.shutdown()
 }
 
+/// One player's life with every part of the video bin in use: overlays added (the scaler
+/// composites) and one removed, a turned picture (the flip is linked in), a swap to another
+/// output, a seek; then stopped, and released when this returns.
+func oneCycle(_ cycle: Int, file: String) async throws {
+    let player = MoviePlayer(source: FileSource(path: file), videoSink: FrameSink(synchronized: false))
+    let text = player.overlays.add(try TextOverlay(text: "cycle \(cycle)"))
+    player.overlays.add(
+        try DrawingOverlay(size: VideoSize(width: 16, height: 16), redraw: .everyFrame) { canvas, _ in
+            canvas.clear(to: .red)
+        })
+    player.videoOrientation = cycle % 2 == 0 ? .rotate90 : .automatic
+    try await player.prepareToPlay()
+    try await player.play()
+    try await player.setVideoSink(FrameSink(format: .rgba, synchronized: false))
+    try await player.pause()
+    _ = player.overlays.remove(text)
+    try await player.seek(to: .milliseconds(500))
+    try await player.play()
+    player.stop()
+}
+
+/// The process's resident memory, in kilobytes (`/proc/self/statm`).
+func residentKilobytes() -> Int {
+    let fields = ((try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? "").split(separator: " ")
+    return fields.count > 1 ? (Int(fields[1]) ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024 : 0
+}
+
 func cycles(_ count: Int, file: String) async throws {
     try await warmUp(file)
     let fdsBefore = openDescriptors()
@@ -102,22 +129,7 @@ func cycles(_ count: Int, file: String) async throws {
     let threadsBefore = namesBefore.count
     for cycle in 0..<count {
         let start = ContinuousClock.now
-        let player = MoviePlayer(source: FileSource(path: file), videoSink: FrameSink(synchronized: false))
-        // Every part of the video bin in use: overlays (the scaler composites), a turned
-        // picture (the flip is linked in), a swap to another output.
-        player.overlays.add(try TextOverlay(text: "cycle \(cycle)"))
-        player.overlays.add(
-            try DrawingOverlay(size: VideoSize(width: 16, height: 16), redraw: .everyFrame) { canvas, _ in
-                canvas.clear(to: .red)
-            })
-        player.videoOrientation = cycle % 2 == 0 ? .rotate90 : .automatic
-        try await player.prepareToPlay()
-        try await player.play()
-        try await player.setVideoSink(FrameSink(format: .rgba, synchronized: false))
-        try await player.pause()
-        try await player.seek(to: .milliseconds(500))
-        try await player.play()
-        player.stop()
+        try await oneCycle(cycle, file: file)
         emit(["cycle": cycle, "ms": milliseconds(since: start)])
     }
     // Players released while playing, without stop().
@@ -132,6 +144,35 @@ func cycles(_ count: Int, file: String) async throws {
         "summary": "cycles", "fdsBefore": fdsBefore, "fdsAfter": openDescriptors(), "threadsBefore": threadsBefore,
         "threadsAfter": names.count, "busThreads": names.filter { $0 == "me-bus" }.count,
         "threadNamesBefore": namesBefore.sorted(), "threadNamesAfter": names.sorted(),
+    ])
+}
+
+/// `count` cycles (``oneCycle(_:file:)``) after `settle` of them, which fill the allocator's
+/// arenas and GStreamer's caches: the resident memory, descriptors and threads at the start and at
+/// the end, once every player is gone, and the resident memory every 50 cycles.
+func soak(_ count: Int, settle: Int, file: String) async throws {
+    try await warmUp(file)
+    for cycle in 0..<settle { try await oneCycle(cycle, file: file) }
+    guard await waitForReleasedPlayers() else { throw LeakCheckError("a released player did not shut down") }
+    let rssBefore = residentKilobytes()
+    let fdsBefore = openDescriptors()
+    let threadsBefore = threadNames().count
+    let start = ContinuousClock.now
+    for cycle in 0..<count {
+        try await oneCycle(cycle, file: file)
+        if (cycle + 1) % 50 == 0 {
+            emit(["cycle": cycle + 1, "residentKB": residentKilobytes(), "ms": milliseconds(since: start)])
+        }
+    }
+    guard await waitForReleasedPlayers() else { throw LeakCheckError("a released player did not shut down") }
+    let rssAfter = residentKilobytes()
+    let names = threadNames()
+    emit([
+        "summary": "soak", "cycles": count, "residentKBBefore": rssBefore, "residentKBAfter": rssAfter,
+        "growthKB": rssAfter - rssBefore, "growthBytesPerCycle": (rssAfter - rssBefore) * 1024 / max(count, 1),
+        "fdsBefore": fdsBefore, "fdsAfter": openDescriptors(), "threadsBefore": threadsBefore,
+        "threadsAfter": names.count, "busThreads": names.filter { $0 == "me-bus" }.count,
+        "ms": milliseconds(since: start),
     ])
 }
 
@@ -401,12 +442,14 @@ do {
         try await badInputs(Array(arguments.dropFirst(2)), good: arguments[1])
     case "thumbnails" where arguments.count == 3:
         try await thumbnails(Int(arguments[1]) ?? 3, file: arguments[2])
+    case "soak" where arguments.count == 4:
+        try await soak(Int(arguments[1]) ?? 500, settle: Int(arguments[2]) ?? 20, file: arguments[3])
     case "stress" where arguments.count >= 4:
         try await stress(Int(arguments[1]) ?? 50, seed: UInt64(arguments[2]) ?? 1, files: Array(arguments.dropFirst(3)))
     default:
         FileHandle.standardError.write(
             Data(
-                "usage: engine-leak-check cycles N FILE | bad-inputs GOODFILE BADFILE... | thumbnails N FILE | stress N SEED FILE...\n"
+                "usage: engine-leak-check cycles N FILE | soak N SETTLE FILE | bad-inputs GOODFILE BADFILE... | thumbnails N FILE | stress N SEED FILE...\n"
                     .utf8
             ))
         exit(2)

@@ -334,6 +334,8 @@ const struct YuvConstants *me_yuv_constants(int matrix, gboolean swapped);
 // MARK: Threads.
 /// Names the calling thread (pthread_setname_np needs _GNU_SOURCE, which Swift's Glibc module lacks).
 void me_name_current_thread(const char *name);
+/// Gives the memory malloc holds free, in every arena, back to the system (`malloc_trim(0)`).
+void me_return_free_memory(void);
 
 // MARK: Thumbnails (thumbnails.c).
 /// A thumbnail pipeline: `uridecodebin` (video only) into a sink that keeps nothing, with the

@@ -1,4 +1,6 @@
+internal import CGStreamerShim
 import Dispatch
+import Synchronization
 
 /// Where players' pipelines are torn down: one thread for the whole process (`me-teardown`),
 /// which takes them to NULL one after another.
@@ -21,15 +23,22 @@ enum PipelineTeardown {
     /// The thread: it lives as long as the process and sleeps when there is nothing to tear down.
     private static let thread = PlayerExecutor(named: "me-teardown", counting: DispatchGroup())
 
+    /// Teardowns handed over and not finished.
+    private static let queued = Atomic<Int>(0)
+
     /// Tears `session` down on the teardown thread, after those handed over before it; `pending`
     /// is entered now and left once the pipeline is at NULL, its threads ended and its files
     /// closed. Counted in ``PlayerLifetimes/teardowns`` meanwhile.
     static func close(_ session: PipelineSession, pending: DispatchGroup) {
         pending.enter()
         PlayerLifetimes.teardowns.enter()
+        queued.add(1, ordering: .relaxed)
         thread.enqueue { session.close() }
         // A work item of its own: the one before, and the pipeline it held, are released by now.
         thread.enqueue {
+            // The last of a burst of teardowns: what the pipelines freed (pictures, pools, decoder
+            // contexts, spread over malloc's per-thread arenas) goes back to the system, once.
+            if queued.subtract(1, ordering: .relaxed).newValue == 0 { me_return_free_memory() }
             pending.leave()
             PlayerLifetimes.teardowns.leave()
         }
