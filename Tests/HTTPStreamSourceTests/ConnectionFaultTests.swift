@@ -8,10 +8,11 @@ import Testing
 /// answers, a body shorter than announced, garbage with status 200, ICY titles.
 @Suite("Connection faults")
 struct ConnectionFaultTests {
-    /// Plays `url` to its end or its error; returns the finish and the frames seen.
+    /// Plays `url` to its end or its error; returns the finish, the frames seen, the player and
+    /// its events.
     static func play(
         _ url: String, options: HTTPStreamOptions = HTTPStreamOptions(), within limit: Duration = .seconds(15)
-    ) async throws -> (FinishReason, MediaError?, [FrameRecorder.Record], MoviePlayer) {
+    ) async throws -> (FinishReason, MediaError?, [FrameRecorder.Record], MoviePlayer, EventRecorder) {
         let frames = FrameRecorder()
         let player = MoviePlayer(
             source: try HTTPStreamSource(string: url, options: options), videoSink: frames.sink(synchronized: false),
@@ -19,14 +20,14 @@ struct ConnectionFaultTests {
         let recorder = EventRecorder(player)
         try? await withDeadline(limit, "play()") { try await player.play() }
         let (reason, error) = try await recorder.waitForFinish(within: limit)
-        return (reason, error, frames.records, player)
+        return (reason, error, frames.records, player, recorder)
     }
 
     @Test("a reset in the middle of the body is retried from where it broke: every frame plays")
     func resetOnceRecovers() async throws {
         let movie = try await TestMedia.url(for: TestMedia.numbered)
         let server = try FaultInjectingServer(serving: movie, fault: .resetAfter(bytes: 30_000), faultLimit: 1)
-        let (reason, error, frames, _) = try await Self.play(server.url())
+        let (reason, error, frames, _, _) = try await Self.play(server.url())
         #expect(reason == .playbackEnded && error == nil, "\(String(describing: error))")
         #expect(frames.compactMap(\.number) == Array(0..<60))
         #expect(server.requests.count >= 2)
@@ -36,7 +37,7 @@ struct ConnectionFaultTests {
     func resetAlwaysWithProgress() async throws {
         let movie = try await TestMedia.url(for: TestMedia.numbered)
         let server = try FaultInjectingServer(serving: movie, fault: .resetAfter(bytes: 20_000))
-        let (reason, error, frames, _) = try await Self.play(server.url())
+        let (reason, error, frames, _, _) = try await Self.play(server.url())
         #expect(reason == .playbackEnded && error == nil, "\(String(describing: error))")
         #expect(frames.compactMap(\.number) == Array(0..<60))
     }
@@ -47,7 +48,7 @@ struct ConnectionFaultTests {
         let server = try FaultInjectingServer(serving: movie, fault: .resetAfter(bytes: 0))
         var options = HTTPStreamOptions()
         options.retries = 1
-        let (reason, error, _, player) = try await Self.play(server.url(), options: options)
+        let (reason, error, _, player, _) = try await Self.play(server.url(), options: options)
         #expect(reason == .playbackError)
         #expect(error?.code == .connectionLost, "\(String(describing: error))")
         #expect(player.errorLog.events.last?.comment.hasPrefix("connectionLost") == true, "\(player.errorLog)")
@@ -57,15 +58,9 @@ struct ConnectionFaultTests {
     func unavailableThenServes() async throws {
         let movie = try await TestMedia.url(for: TestMedia.numbered)
         let server = try FaultInjectingServer(serving: movie, faults: [.status(503), .status(503)])
-        let frames = FrameRecorder()
-        let player = MoviePlayer(
-            source: try HTTPStreamSource(string: server.url()), videoSink: frames.sink(synchronized: false),
-            audioOutput: .discard)
-        let recorder = EventRecorder(player)
-        try await withDeadline(.seconds(15), "play()") { try await player.play() }
-        let (reason, error) = try await recorder.waitForFinish(within: .seconds(15))
+        let (reason, error, frames, player, recorder) = try await Self.play(server.url())
         #expect(reason == .playbackEnded && error == nil, "\(String(describing: error))")
-        #expect(frames.records.compactMap(\.number) == Array(0..<60))
+        #expect(frames.compactMap(\.number) == Array(0..<60))
         let retries = recorder.events.compactMap { event -> (Int, Duration, MediaError)? in
             guard case .reconnecting(let attempt, let delay, let error) = event else { return nil }
             return (attempt, delay, error)
@@ -124,7 +119,7 @@ struct ConnectionFaultTests {
         options.timeout = .seconds(1)
         options.retries = 0
         let started = ContinuousClock.now
-        let (reason, error, _, _) = try await Self.play(server.url(), options: options, within: .seconds(10))
+        let (reason, error, _, _, _) = try await Self.play(server.url(), options: options, within: .seconds(10))
         #expect(reason == .playbackError)
         #expect(error?.code == .timedOut, "\(String(describing: error))")
         #expect(ContinuousClock.now - started < Duration.seconds(8).scaled, "a 1 s timeout, then the probe's 1 s wait")
@@ -135,7 +130,7 @@ struct ConnectionFaultTests {
         let movie = try await TestMedia.url(for: TestMedia.numbered)
         let size = try FileManager.default.attributesOfItem(atPath: movie.path)[.size] as? Int ?? 0
         let server = try FaultInjectingServer(serving: movie, fault: .shortBody(bytes: size / 3))
-        let (reason, error, frames, _) = try await Self.play(server.url())
+        let (reason, error, frames, _, _) = try await Self.play(server.url())
         #expect(reason == .playbackEnded && error == nil, "\(String(describing: error))")
         #expect(frames.compactMap(\.number) == Array(0..<60))
         #expect(server.requests.contains { $0.value(of: "Range") != nil })
@@ -147,7 +142,7 @@ struct ConnectionFaultTests {
         let server = try FaultInjectingServer(serving: movie, fault: .shortBody(bytes: 0))
         var options = HTTPStreamOptions()
         options.retries = 1
-        let (reason, error, _, _) = try await Self.play(server.url(), options: options)
+        let (reason, error, _, _, _) = try await Self.play(server.url(), options: options)
         #expect(reason == .playbackError, "\(String(describing: error))")
         #expect(error != nil)
     }
@@ -156,7 +151,7 @@ struct ConnectionFaultTests {
     func garbage() async throws {
         let movie = try await TestMedia.url(for: TestMedia.numbered)
         let server = try FaultInjectingServer(serving: movie, fault: .garbage)
-        let (reason, error, _, _) = try await Self.play(server.url())
+        let (reason, error, _, _, _) = try await Self.play(server.url())
         #expect(reason == .playbackError)
         #expect(error?.code == .notAMovie, "\(String(describing: error))")
     }

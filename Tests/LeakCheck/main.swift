@@ -412,19 +412,7 @@ func thumbnails(_ count: Int, file: String) async throws {
 /// counting, on a thread of this check's own (the wait blocks).
 func waitForReleasedPlayers() async -> Bool {
     await withCheckedContinuation { continuation in
-        Thread {
-            guard GStreamer.waitForPlayersToShutDown() else { return continuation.resume(returning: false) }
-            // A player's or bus thread has let go of everything once counted out, and is then
-            // only returning from its start routine: give it that moment (it has no event to
-            // wait on: the threads are detached), so that the count of threads below is exact.
-            let deadline = ContinuousClock.now + .seconds(2)
-            while threadNames().contains(where: { $0 == "me-player" || $0 == "me-bus" }),
-                ContinuousClock.now < deadline
-            {
-                usleep(2000)
-            }
-            continuation.resume(returning: true)
-        }.start()
+        Thread { continuation.resume(returning: GStreamer.waitForPlayersToShutDown()) }.start()
     }
 }
 

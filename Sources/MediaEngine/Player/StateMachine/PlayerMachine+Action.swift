@@ -25,7 +25,7 @@ extension PlayerMachine {
         /// Report ``PlayerMachine/preparationTimedOut(session:epoch:after:)`` after the
         /// preparation timeout.
         case scheduleTimeout(session: Int, epoch: Int)
-        /// Report ``PlayerMachine/reconnectDue(session:epoch:)`` after `after` (the wait before a
+        /// Report ``PlayerMachine/reconnectDue(session:epoch:position:)`` after `after` (the wait before a
         /// reconnection's next try).
         case scheduleReconnect(session: Int, epoch: Int, after: Duration)
         /// Look a few times for a demuxer that stopped without exposing a stream.

@@ -32,7 +32,7 @@ extension PlayerMachine {
     var isReconnecting: Bool { reconnection?.underWay ?? false }
 
     /// A pipeline error of a network movie: when it may pass and the source's policy has tries
-    /// left, the movie is loaded again after the policy's wait (``reconnectDue(session:epoch:)``)
+    /// left, the movie is loaded again after the policy's wait (``reconnectDue(session:epoch:position:)``)
     /// and nothing ends. Returns whether it was.
     mutating func reconnect(session: Int, after error: MediaError, position: Duration?) -> Bool {
         let policy = source.retryPolicy
@@ -43,11 +43,9 @@ extension PlayerMachine {
         var failedAt = again ? reconnection?.failedAt : (wasPrepared ? position ?? lastPosition : nil)
         var resumeAt = again ? reconnection?.resumeAt : failedAt
         var seekAsked = again && reconnection?.seekAsked == true
-        if !again, wasPrepared,
-            let user = queuedSeek
-                ?? inFlightSeek.flatMap({ $0.purpose == .user ? QueuedSeek(plan: $0.plan, purpose: .user) : nil })
-        {
-            resumeAt = user.plan.position
+        let askedSeek = queuedSeek?.plan ?? (inFlightSeek?.purpose == .user ? inFlightSeek?.plan : nil)
+        if !again, wasPrepared, let askedSeek {
+            resumeAt = askedSeek.position
             seekAsked = true
         }
         var attempt = (reconnection?.attempt ?? 0) + 1
