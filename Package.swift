@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "MediaEngine", targets: ["MediaEngine"]),
         .library(name: "FileSource", targets: ["FileSource"]),
         .library(name: "HTTPStreamSource", targets: ["HTTPStreamSource"]),
+        .library(name: "PrerollAdSource", targets: ["PrerollAdSource"]),
         .executable(name: "mediaprobe", targets: ["mediaprobe"]),
         .executable(name: "mediaplay", targets: ["mediaplay"]),
         .executable(name: "engine-bench", targets: ["engine-bench"]),
@@ -33,6 +34,8 @@ let package = Package(
         .target(name: "MediaEngine", dependencies: ["CGStreamer", "CGStreamerShim", "CYUV", "CTextRender"]),
         .target(name: "FileSource", dependencies: ["MediaEngine"]),
         .target(name: "HTTPStreamSource", dependencies: ["MediaEngine", "CNetworkProbe"]),
+        // VAST ads before the movie: fetch, parse, tracking beacons, frequency cap (Foundation only).
+        .target(name: "PrerollAdSource", dependencies: ["MediaEngine"]),
         .executableTarget(
             name: "mediaprobe", dependencies: ["MediaEngine", "FileSource", "HTTPStreamSource"],
             path: "Examples/mediaprobe",
@@ -72,6 +75,7 @@ let package = Package(
             exclude: ["FuzzRegressions/Inputs"]),
         .testTarget(name: "FileSourceTests", dependencies: ["FileSource", "MediaTestSupport"]),
         .testTarget(name: "HTTPStreamSourceTests", dependencies: ["HTTPStreamSource", "MediaTestSupport"]),
+        .testTarget(name: "PrerollAdSourceTests", dependencies: ["PrerollAdSource", "MediaTestSupport"]),
         .testTarget(name: "ExamplesTests", dependencies: ["MediaTestSupport"]),
     ]
 )
