@@ -10,6 +10,9 @@ extension PlayerCore {
     func handle(_ message: BusMessage, session id: Int) -> BusThread.Verdict {
         guard let session = state.withLock({ $0.session?.id == id ? $0.session : nil }) else { return .exit }
         if Self.tracing { Self.trace("handle: \(message)") }
+        if read({ $0.preroll != nil }), handlePreroll(message, session: session) {
+            return state.withLock { $0.session === session } ? .carryOn : .exit
+        }
         switch message {
         case .newEpoch(let epoch):
             apply { $0.epochMarkerArrived(session: id, epoch: epoch) }

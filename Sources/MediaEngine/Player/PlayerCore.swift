@@ -36,6 +36,8 @@ final class PlayerCore: Sendable {
         var droppedFrames: [String: Int] = [:]
         /// The one-shot timer of the next timed metadata item (``PlayerMachine/Action/scheduleTimedMetadata(session:after:)``).
         var timedMetadataTimer: DispatchWorkItemBox?
+        /// The ticks of a pre-roll's position (``PlayerMachine/Action/startPrerollTicks(session:)``).
+        var prerollTimer: RepeatingTimer?
     }
 
     let state: Locked<Owned>
@@ -161,6 +163,20 @@ final class PlayerCore: Sendable {
                 owned.scanTimer = nil
             case .scheduleTimedMetadata(let id, let wait):
                 scheduleTimedMetadataTick(session: id, after: wait, owned: &owned)
+            case .reportPreroll(let observer, let report):
+                executor.enqueue { observer(report) }
+            case .startPrerollTicks(let id):
+                owned.prerollTimer?.cancel()
+                owned.prerollTimer = RepeatingTimer(every: .milliseconds(100)) { [weak self] in
+                    self?.executor.enqueue { [weak self] in self?.prerollTick(session: id) }
+                }
+            case .stopPrerollTicks:
+                owned.prerollTimer?.cancel()
+                owned.prerollTimer = nil
+            case .schedulePrerollTimeout(let id, let epoch, let wait):
+                executor.enqueue(after: wait) { [weak self] in
+                    self?.apply { $0.prerollTimedOut(session: id, epoch: epoch) }
+                }
             case .build(let build):
                 executor.enqueue { [self] in start(build) }
             case .scheduleTimeout(let id, let epoch):
@@ -237,8 +253,8 @@ final class PlayerCore: Sendable {
         case .useResumeThreshold:
             session.useResumeThreshold()
         case .build, .scheduleTimeout, .scheduleReconnect, .startScanTimer, .cancelScanTimer, .resume,
-            .rearmTimeObservers,
-            .scheduleTimedMetadata:
+            .rearmTimeObservers, .scheduleTimedMetadata, .reportPreroll, .startPrerollTicks, .stopPrerollTicks,
+            .schedulePrerollTimeout:
             break  // Performed under the lock.
         }
     }

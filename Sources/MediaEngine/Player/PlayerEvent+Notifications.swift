@@ -83,6 +83,9 @@ extension Notification.Name {
     /// The prepared movie's file is cut short (``PlayerEvent/truncationDetected(playable:duration:)``,
     /// under ``MoviePlayer/eventUserInfoKey``); ``MoviePlayer/playableDuration`` says how much is present.
     public static let moviePlayerTruncationDetected = Notification.Name("MoviePlayerTruncationDetectedNotification")
+    /// A pre-roll ad started, progressed or finished (``PlayerEvent/prerollAd(_:)``, under
+    /// ``MoviePlayer/eventUserInfoKey``; a failed ad's ``PrerollAdError`` under ``MoviePlayer/errorUserInfoKey``).
+    public static let moviePlayerPrerollAdDidChange = Notification.Name("MoviePlayerPrerollAdDidChangeNotification")
 }
 
 extension MoviePlayer {
@@ -143,6 +146,7 @@ extension PlayerEvent {
         case .errorLogEntryAdded: .moviePlayerErrorLogEntryAdded
         case .variantSwitched: .moviePlayerVariantDidSwitch
         case .reconnecting: .moviePlayerWillReconnect
+        case .prerollAd: .moviePlayerPrerollAdDidChange
         }
     }
 
@@ -163,6 +167,7 @@ extension PlayerEvent {
         }
         if case .timedMetadataChanged(let items) = self { info[MoviePlayer.timedMetadataUserInfoKey] = items }
         if case .reconnecting(_, _, let error) = self { info[MoviePlayer.errorUserInfoKey] = error }
+        if case .prerollAd(.finished(_, let error?)) = self { info[MoviePlayer.errorUserInfoKey] = error }
         if case .playbackDidFinish(let reason, let error) = self {
             info[MoviePlayer.finishReasonUserInfoKey] = reason
             if let error { info[MoviePlayer.errorUserInfoKey] = error }

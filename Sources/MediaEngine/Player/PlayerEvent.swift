@@ -87,6 +87,8 @@ public enum PlayerEvent: Sendable, Hashable, CustomStringConvertible {
     /// source's ``MediaSource/retryPolicy``'s attempts; the error is also in the error log. A
     /// playing movie is ``PlaybackState/interrupted`` meanwhile, its load state `stalled`.
     case reconnecting(attempt: Int, delay: Duration, error: MediaError)
+    /// A pre-roll ad (`playPrerollAd`, in PrerollAdSource) started, progressed or finished.
+    case prerollAd(PrerollAdEvent)
 
     /// The event in a form for logs, for example `playbackStateChanged(playing)`; times exact to
     /// the nanosecond (`durationAvailable(10.000333333 seconds)`).
@@ -129,6 +131,7 @@ public enum PlayerEvent: Sendable, Hashable, CustomStringConvertible {
         case .variantSwitched(let change): "variantSwitched(\(change.indicatedBitrate))"
         case .reconnecting(let attempt, let delay, let error):
             "reconnecting(\(attempt), after: \(delay.exactDescription), \(error.code))"
+        case .prerollAd(let event): "prerollAd(\(event))"
         }
     }
 }

@@ -38,6 +38,14 @@ extension PlayerMachine {
         /// Look at the position again after this long (wall clock) and report it with
         /// ``PlayerMachine/timedMetadataTick(session:position:)``; replaces the previous such request.
         case scheduleTimedMetadata(session: Int, after: Duration)
+        /// Tell a pre-roll's observer how it goes (on the player's thread).
+        case reportPreroll(@Sendable (PrerollReport) -> Void, PrerollReport)
+        /// Start reporting the pre-roll's position about ten times a second
+        /// (``PlayerMachine/prerollTick(session:position:)``), and stop.
+        case startPrerollTicks(session: Int)
+        case stopPrerollTicks
+        /// Report ``PlayerMachine/prerollTimedOut(session:epoch:)`` after `after`.
+        case schedulePrerollTimeout(session: Int, epoch: Int, after: Duration)
         /// Complete a waiting command.
         case resume(waiter: Int, Result<Void, MediaError>)
         /// Playback started, stopped, moved or changed speed: time observers re-arm.
@@ -87,6 +95,11 @@ extension PlayerMachine.Action: CustomStringConvertible {
         case .cancelScanTimer: "cancelScanTimer"
         case .scheduleTimedMetadata(let session, let wait):
             "scheduleTimedMetadata \(session) after \(wait.formattedSeconds)"
+        case .reportPreroll(_, let report): "reportPreroll \(report)"
+        case .startPrerollTicks(let session): "startPrerollTicks \(session)"
+        case .stopPrerollTicks: "stopPrerollTicks"
+        case .schedulePrerollTimeout(let session, let epoch, let wait):
+            "schedulePrerollTimeout \(session) epoch \(epoch) after \(wait.formattedSeconds)"
         case .resume(let waiter, .success): "resume \(waiter)"
         case .resume(let waiter, .failure(let error)): "resume \(waiter) \(error.code)"
         case .rearmTimeObservers: "rearmTimeObservers"

@@ -58,6 +58,7 @@ extension PlayerMachine {
     /// the same pipeline when the sink has not changed. The new movie plays if the old one was
     /// playing or `shouldAutoplay` is on.
     mutating func replaceSource(with newSource: any MediaSource) {
+        if preroll != nil { finishPreroll(.stopped, at: preroll?.position) }
         source = newSource
         lastError = nil
         guard phase != .idle, hasSession else {
@@ -107,7 +108,8 @@ extension PlayerMachine {
             lastPosition = .zero
             return
         }
-        detachSession(finish: atEnd ? nil : .userExited, error: nil, position: .zero)
+        // A stop during a pre-roll ends the pre-roll; the content had not started.
+        detachSession(finish: atEnd || preroll != nil ? nil : .userExited, error: nil, position: .zero)
     }
 
     /// The owner let go: everything ends, with no finish event.
@@ -121,12 +123,13 @@ extension PlayerMachine {
     /// error, a refused state change, a bad window): the session ends with `error`.
     mutating func pipelineFailed(session: Int, error: MediaError, position: Duration? = nil) {
         guard session == sessionID, phase != .idle else { return }
+        if preroll != nil { return finishPreroll(.failed(error), at: preroll?.position) }
         detachSession(finish: .playbackError, error: error, position: position)
     }
 
     /// The preparation timeout of `session` (and `epoch`, when the pipeline was reused) ran out.
     mutating func preparationTimedOut(session: Int, epoch: Int, after timeout: Duration) {
-        guard session == sessionID, epoch == self.epoch, phase == .preparing else { return }
+        guard session == sessionID, epoch == self.epoch, phase == .preparing, preroll == nil else { return }
         pipelineFailed(
             session: session, error: MediaError(.timedOut, "the movie did not become ready within \(timeout)"))
     }

@@ -4,7 +4,7 @@
 extension PlayerMachine {
     /// Whether a message of `session` is about the movie the player has now.
     func accepts(_ session: Int) -> Bool {
-        isCurrent(session) && epochSeen == epoch
+        isCurrent(session) && epochSeen == epoch && preroll == nil
     }
 
     /// The marker of a reload's epoch passed the bus: what follows is the new movie's.
@@ -137,7 +137,8 @@ extension PlayerMachine {
     }
 
     mutating func missingPlugin(session: Int, description: String, caps: String?) {
-        guard accepts(session) else { return }
+        // The content's or a pre-roll's: the error context is whichever movie's is loaded.
+        guard isCurrent(session), epochSeen == epoch else { return }
         errorContext.missingPlugin = (description, caps)
     }
 
@@ -193,7 +194,8 @@ extension PlayerMachine {
 
     /// The video output moved to another sink.
     mutating func outputSwapped(session: Int) {
-        guard accepts(session) else { return }
+        // The output is the pre-roll's as much as the content's.
+        guard isCurrent(session), epochSeen == epoch else { return }
         publish(.videoSinkChanged)
         resolveWaiters(.outputSwapped)
     }

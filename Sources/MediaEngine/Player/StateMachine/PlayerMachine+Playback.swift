@@ -3,6 +3,11 @@ extension PlayerMachine {
     /// `play()`: prepares first if needed; completes when the movie plays (or when a later
     /// command replaced this one). A movie at its end starts again from the beginning.
     mutating func play() -> Wait {
+        if preroll != nil {
+            // MPMoviePlayerController: content that starts during the ad stops the ad at once.
+            finishPreroll(.contentStarted, at: preroll?.position)
+            return .wait(waiter: addWaiter(.playbackState(.playing)))
+        }
         pauseWhenPrepared = false
         switch phase {
         case .idle:
@@ -40,6 +45,10 @@ extension PlayerMachine {
     /// `pause()`: completes when the movie is paused. During preparation, the prepared movie
     /// stays paused on its first frame and reports `.paused`; a scan ends first.
     mutating func pause(position: Duration?) -> Wait {
+        if preroll != nil {
+            pausePreroll()
+            return .success
+        }
         if scan != nil { endScan(position: position) }
         switch phase {
         case .idle:

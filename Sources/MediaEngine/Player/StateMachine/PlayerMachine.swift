@@ -119,6 +119,10 @@ struct PlayerMachine {
     var queuedSeek: QueuedSeek?
     /// Scanning (`beginSeekingForward()`): the state and rate to return to.
     var scan: Scan?
+    /// The pre-roll playing before the content (``beginPreroll(_:playsContentAfter:timeout:observer:)``).
+    var preroll: Preroll?
+    /// How the last pre-roll ended.
+    var lastPrerollEnd: PrerollEnd?
     /// Commands waiting for an outcome.
     private(set) var waiters: [(id: Int, kind: WaiterKind)] = []
     private var nextWaiterID = 0
@@ -305,6 +309,7 @@ struct PlayerMachine {
     /// Ends the current pipeline (if any) and returns the player to idle, publishing what an app
     /// sees change; the pipeline is closed on the player's thread.
     mutating func detachSession(finish reason: FinishReason?, error: MediaError?, position: Duration?) {
+        if preroll != nil { finishPreroll(.stopped, at: preroll?.position) }
         if hasSession { perform(.close(session: sessionID)) }
         hasSession = false
         if let position { lastPosition = position }
@@ -343,6 +348,8 @@ struct PlayerMachine {
         case seeksSettled
         /// The video output was swapped for another.
         case outputSwapped
+        /// The pre-roll ended (``lastPrerollEnd`` says how).
+        case prerollEnded
     }
 
     /// Registers a waiter; it is completed by a ``Action/resume(waiter:_:)`` exactly once.
@@ -448,6 +455,7 @@ extension PlayerMachine {
             + "\(hasSession ? "" : " (none)"), epoch \(epochSeen)/\(epoch), atEnd \(atEnd), "
             + "seek in flight \(inFlightSeek.map { "\($0.purpose) #\($0.seqnum) landing \(String(describing: $0.landing))" } ?? "none"), "
             + "queued \(queuedSeek != nil), waiters \(waiters.map(\.kind)), "
+            + "preroll \(preroll.map { $0.started ? "started" : "loading" } ?? "none"), "
             + "reconnection \(reconnection.map { "\($0.attempt)\($0.underWay ? " under way" : "")" } ?? "none")"
     }
 }

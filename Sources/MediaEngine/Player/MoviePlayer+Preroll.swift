@@ -1,0 +1,51 @@
+/// The core's side of pre-roll ads: another movie played before the content through the same
+/// output. `PrerollAdSource` builds `playPrerollAd` (VAST, tracking, frequency cap) on these.
+extension MoviePlayer {
+    /// Plays `media` before the content, in the player's pipeline and through its sink and
+    /// overlays, and returns how it ended. While it plays, ``currentPlaybackTime`` stays at the
+    /// content's start and nothing about the pre-roll is announced as the content's; `play()`
+    /// ends it and starts the content, `pause()` pauses it, `stop()` ends both.
+    /// - Parameters:
+    ///   - media: What to play first.
+    ///   - playsContentAfter: Whether the content plays at once after a completed or skipped
+    ///     pre-roll (otherwise it is loaded and waits, paused on its first frame, for `play()`).
+    ///   - timeout: How long its first frame may take (``PrerollEnd/timedOut`` after).
+    ///   - observer: Hears how it goes, in order, on the player's own thread; it must not block.
+    /// - Throws: ``MediaError/Code/unsupportedOperation`` when the content plays or is about to,
+    ///   or another pre-roll plays; ``MediaError/Code/cancelled`` when the calling task is
+    ///   cancelled (the pre-roll goes on).
+    package func playPreroll(
+        _ media: any MediaSource, playsContentAfter: Bool, timeout: Duration,
+        observer: @escaping @Sendable (PrerollReport) -> Void
+    ) async throws(MediaError) -> PrerollEnd {
+        try await core.playPreroll(media, playsContentAfter: playsContentAfter, timeout: timeout, observer: observer)
+    }
+
+    /// Ends the pre-roll now, as if it had completed (the content follows as the pre-roll's
+    /// request said). Returns whether one was playing.
+    @discardableResult
+    package func skipPreroll() -> Bool {
+        core.skipPreroll()
+    }
+
+    /// Resumes a pre-roll that `pause()` paused.
+    package func resumePreroll() {
+        core.resumePreroll()
+    }
+
+    /// Whether a pre-roll is playing (or loading) before the content.
+    package var isPlayingPreroll: Bool {
+        core.read { $0.preroll != nil }
+    }
+
+    /// Announces a pre-roll ad's event to every subscriber, in order with the player's own.
+    package func announce(_ event: PrerollAdEvent) {
+        // Under the player's lock, as the player's own events are: one order for every subscriber.
+        core.state.withLock { _ in core.hub.publish([.prerollAd(event)]) }
+    }
+
+    /// Whether `shouldAutoplay` or a `play()` on its way would start the content.
+    package var contentWantsToPlay: Bool {
+        core.read { $0.target == .playing && $0.phase != .idle && !$0.atEnd || $0.playbackState == .playing }
+    }
+}
