@@ -1,0 +1,164 @@
+import FileSource
+import Foundation
+import MediaEngine
+import MediaTestSupport
+import Synchronization
+import Testing
+
+/// Pre-rolls through a real pipeline: the ad's frames, then the content's, through the same
+/// frames sink; nothing about the ad reported as the content's.
+@Suite("Pre-roll playback")
+struct PrerollPlaybackTests {
+    /// One frame as the sink saw it: its width tells the ad (328) from the content (320).
+    struct Seen: Sendable {
+        let width: Int
+        let number: Int?
+        let arrival: ContinuousClock.Instant
+    }
+
+    /// Every frame the sink saw, and a way to wait for more.
+    final class Frames: Sendable {
+        private let seen = Mutex<[Seen]>([])
+        private let waitlist = Waitlist()
+
+        var all: [Seen] { seen.withLock { $0 } }
+
+        func append(_ record: Seen) {
+            seen.withLock { $0.append(record) }
+            waitlist.recheck()
+        }
+
+        func wait(_ what: String, until condition: @escaping @Sendable ([Seen]) -> Bool) async throws {
+            try await withDeadline(.seconds(10), what) { [self] in await waitlist.wait { condition(self.all) } }
+        }
+    }
+
+    /// A player on the numbered clip, its frames recorded in `seen`.
+    static func player(_ seen: Frames) async throws -> MoviePlayer {
+        let sink = FrameSink(format: .i420, dropsLateFrames: false) { frame in
+            seen.append(Seen(width: frame.width, number: FrameNumber.read(frame), arrival: .now))
+        }
+        let player = MoviePlayer(
+            source: FileSource(url: try await TestMedia.url(for: TestMedia.numbered)), videoSink: sink,
+            audioOutput: .discard)
+        player.shouldAutoplay = false
+        return player
+    }
+
+    static func ad(_ clip: TestMedia.Clip = TestMedia.ballWithBFrames) async throws -> URISource {
+        URISource(uri: try await TestMedia.url(for: clip).absoluteString)
+    }
+
+    @Test("the ad plays first through the content's sink, then the content plays at once; ad time is not content time")
+    func adThenContent() async throws {
+        let seen = Frames()
+        let player = try await Self.player(seen)
+        let recorder = EventRecorder(player)
+        let reports = Mutex<[PrerollReport]>([])
+        let during = Mutex<[(Duration, Duration?)]>([])
+        let end = try await player.playPreroll(try await Self.ad(), playsContentAfter: true, timeout: .seconds(10)) {
+            report in
+            reports.withLock { $0.append(report) }
+            if case .position = report { during.withLock { $0.append((player.currentPlaybackTime, player.duration)) } }
+        }
+        #expect(end == .completed)
+        let heard = reports.withLock { $0 }
+        guard case .started(let duration) = heard.first else {
+            Issue.record("the first report is \(String(describing: heard.first))")
+            return
+        }
+        #expect(
+            duration.map { $0 >= .milliseconds(1400) && $0 <= .milliseconds(1600) } ?? false,
+            "\(String(describing: duration))")
+        let positions = heard.compactMap { if case .position(let p) = $0 { p } else { nil } }
+        #expect(positions.count >= 5 && positions == positions.sorted(), "\(positions)")
+        #expect(during.withLock { $0 }.allSatisfy { $0.0 == .zero && $0.1 == nil }, "the content's time during the ad")
+
+        let (reason, _) = try await recorder.waitForFinish()
+        #expect(reason == .playbackEnded)
+        let frames = seen.all
+        let adFrames = frames.prefix { $0.width == 328 }
+        let contentFrames = frames.dropFirst(adFrames.count)
+        #expect(adFrames.count == 45, "every frame of the ad")
+        #expect(
+            contentFrames.map(\.number) == Array(0..<60).map { Optional($0) }, "every frame of the content, in order")
+        if let lastAd = adFrames.last, let firstContent = contentFrames.first {
+            let gap = firstContent.arrival - lastAd.arrival
+            // A reload of the pipeline: well under a second on a busy machine (the benchmark measures it).
+            #expect(gap < .seconds(1), "gap \(gap)")
+        }
+        // The content's events come after the ad, and only the content's.
+        let durations = recorder.events.compactMap { if case .durationAvailable(let d) = $0 { d } else { nil } }
+        #expect(durations == [.seconds(2)])
+        let sizes = recorder.events.compactMap { if case .naturalSizeAvailable(let s) = $0 { s } else { nil } }
+        #expect(sizes == [VideoSize(width: 320, height: 240)])
+    }
+
+    @Test("play() during the ad stops it at once and plays the content from its initial playback time")
+    func playDuringAd() async throws {
+        let seen = Frames()
+        let player = try await Self.player(seen)
+        try player.setPlaybackRange(initial: .seconds(1), end: nil)
+        let started = AsyncStream<Void>.makeStream()
+        let ad = Task {
+            try await player.playPreroll(
+                try await Self.ad(TestMedia.longBars), playsContentAfter: true, timeout: .seconds(10)
+            ) {
+                if case .started = $0 { started.continuation.yield() }
+            }
+        }
+        for await _ in started.stream { break }
+        #expect(player.isPlayingPreroll)
+        let asked = ContinuousClock.now
+        try await player.play()
+        #expect(try await ad.value == .contentStarted)
+        #expect(player.playbackState == .playing)
+        try await seen.wait("the content's first frame") { $0.last?.width == 320 }
+        let first = seen.all.first { $0.width == 320 }
+        #expect(first?.number == 30, "the content starts at its initial playback time (frame 30 at 1 s)")
+        #expect((first?.arrival ?? asked) - asked < .seconds(2))
+    }
+
+    @Test("an ad that cannot be played fails; the content waits, prepared, and plays when asked")
+    func failedAd() async throws {
+        let seen = Frames()
+        let player = try await Self.player(seen)
+        let end = try await player.playPreroll(
+            URISource(uri: "file:///nonexistent/ad.mp4"), playsContentAfter: true, timeout: .seconds(10)
+        ) { _ in }
+        guard case .failed(let error) = end else {
+            Issue.record("expected a failure, got \(end)")
+            return
+        }
+        #expect(error.code == .fileNotFound, "\(error)")
+        #expect(player.playbackState == .stopped)
+        try await player.play()
+        let recorder = EventRecorder(player)
+        let (reason, _) = try await recorder.waitForFinish()
+        #expect(reason == .playbackEnded)
+        #expect(seen.all.map(\.number) == Array(0..<60).map { Optional($0) })
+    }
+
+    @Test("refused while the content plays; stop() during the ad ends both")
+    func refusedAndStopped() async throws {
+        let seen = Frames()
+        let player = try await Self.player(seen)
+        try await player.play()
+        await #expect(throws: MediaError.self) {
+            try await player.playPreroll(try await Self.ad(), playsContentAfter: true, timeout: .seconds(10)) { _ in }
+        }
+        player.stop()
+        let started = AsyncStream<Void>.makeStream()
+        let ad = Task {
+            try await player.playPreroll(
+                try await Self.ad(TestMedia.longBars), playsContentAfter: true, timeout: .seconds(10)
+            ) {
+                if case .started = $0 { started.continuation.yield() }
+            }
+        }
+        for await _ in started.stream { break }
+        player.stop()
+        #expect(try await ad.value == .stopped)
+        #expect(!player.isPlayingPreroll && player.playbackState == .stopped && !player.isPreparedToPlay)
+    }
+}
