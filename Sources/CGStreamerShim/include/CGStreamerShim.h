@@ -168,6 +168,13 @@ gulong me_signal_connect_element(gpointer instance, const gchar *signal, me_elem
 
 // MARK: Instant rate changes (instantrate.c).
 /// Called with an instant rate change's multiplier and seqnum, on whatever thread delivered it.
+/// playbin's about-to-finish: called on a streaming thread with the playbin (gapless.c).
+typedef void (*me_about_to_finish_callback)(GstElement *playbin, gpointer user_data);
+gulong me_connect_about_to_finish(GstElement *playbin, me_about_to_finish_callback callback, gpointer user_data,
+                                  GClosureNotify destroy);
+/// A STREAM_START message's group id (0 when it has none).
+guint me_message_group_id(GstMessage *message);
+
 typedef void (*me_instant_rate_callback)(gpointer user_data, gdouble multiplier, guint32 seqnum);
 /// Takes every GST_EVENT_INSTANT_RATE_CHANGE out on `pad` (a sink's, or a sink bin's, sink pad)
 /// and hands it to `callback` instead, so the sink never posts INSTANT_RATE_REQUEST from a

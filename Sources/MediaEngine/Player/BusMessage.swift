@@ -53,6 +53,9 @@ enum BusMessage: Sendable {
     /// A flushing seek with this sequence number is about to be sent: what the pipeline says
     /// after this may be about it, what came before is not.
     case seekSent(UInt32)
+    /// Every sink of the pipeline started a new stream: the movie's first, or the next one
+    /// playbin went on to without a gap (a different `group`).
+    case streamStarted(group: UInt32)
     /// The bus thread is asked to end.
     case stopBusThread
 
@@ -62,7 +65,8 @@ enum BusMessage: Sendable {
             | GST_MESSAGE_STATE_CHANGED.rawValue | GST_MESSAGE_ASYNC_DONE.rawValue
             | GST_MESSAGE_DURATION_CHANGED.rawValue | GST_MESSAGE_TAG.rawValue | GST_MESSAGE_BUFFERING.rawValue
             | GST_MESSAGE_ELEMENT.rawValue | GST_MESSAGE_APPLICATION.rawValue | GST_MESSAGE_CLOCK_LOST.rawValue
-            | GST_MESSAGE_LATENCY.rawValue | GST_MESSAGE_SEGMENT_DONE.rawValue | GST_MESSAGE_QOS.rawValue)
+            | GST_MESSAGE_LATENCY.rawValue | GST_MESSAGE_SEGMENT_DONE.rawValue | GST_MESSAGE_QOS.rawValue
+            | GST_MESSAGE_STREAM_START.rawValue)
 
     /// Translates a message, or returns nil for one the player does not need
     /// (a child's state change, an unrelated element message).
@@ -80,6 +84,9 @@ enum BusMessage: Sendable {
             self = .asyncDone(seqnum: message.seqnum)
         case GST_MESSAGE_EOS:
             self = .endOfStream
+        case GST_MESSAGE_STREAM_START:
+            guard message.sourcePointer == UnsafeMutableRawPointer(pipeline.pointer) else { return nil }
+            self = .streamStarted(group: me_message_group_id(message.pointer))
         case GST_MESSAGE_SEGMENT_DONE:
             guard message.sourcePointer == UnsafeMutableRawPointer(pipeline.pointer) else { return nil }
             self = .segmentDone

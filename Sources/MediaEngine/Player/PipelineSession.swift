@@ -32,6 +32,9 @@ final class PipelineSession: Sendable {
     private let instantRates = Locked(InstantRates())
     /// The buffering elements of a network movie and their thresholds.
     private let buffering: BufferingThresholds
+    /// The movie playbin goes on to, without a gap, when the current one's source has delivered
+    /// everything (``queueNext(_:)``); taken by the about-to-finish handler.
+    private let nextSource = Locked<(any MediaSource)?>(nil)
     /// Held while the pipeline's state changes; once `closed`, no state change but NULL happens,
     /// so a command racing with ``close()`` cannot bring a torn-down pipeline back to life.
     private let lifecycle = Locked(false)
@@ -84,6 +87,7 @@ final class PipelineSession: Sendable {
         sourceSetup.connect(to: playbin)
         me_watch_stream_types(playbin.pointer)
         busThread = Locked(try BusThread(pipeline: playbin, handler: handler))
+        AboutToFinishRelay.install(on: playbin) { [weak self] in self?.goOnToNextSource() }
         for (sink, kind) in [(videoOutput.bin, SinkKind.video), (audioSink, .audio)] {
             guard let pad = sink.staticPad("sink") else { continue }
             InstantRateRelay.install(on: pad) { [weak self] multiplier, seqnum in
@@ -196,6 +200,35 @@ final class PipelineSession: Sendable {
         }
         try result.get()
         openFragmentGates(after: Self.fragmentGateLimit)
+    }
+
+    /// Sets (or, with nil, clears) the movie to play right after the current one, in the same
+    /// pipeline and without a gap: when the current movie's source has delivered everything,
+    /// playbin's about-to-finish sets its URI (a pre-roll's content). The next movie's start is
+    /// a ``BusMessage/streamStarted(group:)`` of a new group; no EOS comes between.
+    func queueNext(_ source: (any MediaSource)?) {
+        nextSource.withLock { $0 = source }
+    }
+
+    /// playbin's about-to-finish, on a streaming thread: the next movie's URI and settings go
+    /// in now, or playbin ends with EOS.
+    private func goOnToNextSource() {
+        guard
+            let next = nextSource.withLock({ queued in
+                defer { queued = nil }
+                return queued
+            })
+        else { return }
+        sourceSetup.replace(with: next)
+        keyframes.withLock { $0 = KeyframeTimes(source: next) }
+        truncationReport.withLock { $0 = TruncationReport(source: next) }
+        do throws(MediaError) {
+            try playbin.set("uri", .string(next.uri))
+        } catch {
+            // playbin has a string `uri` property: this does not happen; without the URI playbin
+            // ends the current movie with EOS, which the player handles as usual.
+            return
+        }
     }
 
     /// Stops the bus thread and takes the pipeline to `NULL`, which stops every streaming
@@ -411,6 +444,30 @@ private final class InstantRateRelay: Sendable {
             { data in
                 guard let data else { return }
                 Unmanaged<InstantRateRelay>.fromOpaque(data).release()
+            })
+    }
+}
+
+/// The Swift end of playbin's about-to-finish: a closure, kept alive by the signal's handler.
+private final class AboutToFinishRelay: Sendable {
+    let handle: @Sendable () -> Void
+
+    private init(_ handle: @escaping @Sendable () -> Void) {
+        self.handle = handle
+    }
+
+    /// Calls `handle` on the streaming thread that emits about-to-finish; it must not block.
+    static func install(on playbin: Element, _ handle: @escaping @Sendable () -> Void) {
+        me_connect_about_to_finish(
+            playbin.pointer,
+            { _, data in
+                guard let data else { return }
+                Unmanaged<AboutToFinishRelay>.fromOpaque(data).takeUnretainedValue().handle()
+            },
+            Unmanaged.passRetained(AboutToFinishRelay(handle)).toOpaque(),
+            { data, _ in
+                guard let data else { return }
+                Unmanaged<AboutToFinishRelay>.fromOpaque(data).release()
             })
     }
 }

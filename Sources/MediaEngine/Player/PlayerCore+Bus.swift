@@ -97,6 +97,8 @@ extension PlayerCore {
             fail(session: id, with: error)
         case .stopBusThread:
             break  // Handled by the bus thread itself.
+        case .streamStarted:
+            break  // Only a pre-roll's hand-over needs it.
         }
         return state.withLock { $0.session === session } ? .carryOn : .exit
     }

@@ -47,7 +47,13 @@ extension PlayerCore {
         case .firstFrame(let frame):
             fitOwnWindow(to: frame.displaySize, session: session)
             let duration = session.duration
-            apply { $0.prerollFirstFrame(session: id, duration: duration) }
+            apply { $0.prerollFirstFrame(session: id, duration: duration, displaySize: frame.displaySize) }
+        case .streamStarted(let group):
+            // The content's facts, if this is its start after a gapless hand-over.
+            let facts = PlayerMachine.PipelineFacts(
+                position: session.position, duration: session.duration, mediaTypes: session.mediaTypes,
+                truncation: session.truncation)
+            apply { $0.prerollStreamStarted(session: id, group: group, facts: facts) }
         case .endOfStream:
             let position = session.position
             apply { $0.prerollReachedEnd(session: id, position: position) }

@@ -201,7 +201,7 @@ final class PlayerCore: Sendable {
                 }
             case .close(let id), .play(let id), .pause(let id), .restartClock(let id), .seek(let id, _, _),
                 .instantRate(let id, _), .applyPresentation(let id, _), .reload(let id, _, _, _),
-                .watchForStalledDemuxer(let id), .useResumeThreshold(let id):
+                .watchForStalledDemuxer(let id), .useResumeThreshold(let id), .queueNext(let id, _):
                 guard let session = owned.session, session.id == id else { continue }
                 if case .close = action { owned.session = nil }
                 executor.enqueue { [self] in run(action, on: session) }
@@ -252,6 +252,8 @@ final class PlayerCore: Sendable {
             watchForStalledDemuxer(session)
         case .useResumeThreshold:
             session.useResumeThreshold()
+        case .queueNext(_, let next):
+            session.queueNext(next)
         case .build, .scheduleTimeout, .scheduleReconnect, .startScanTimer, .cancelScanTimer, .resume,
             .rearmTimeObservers, .scheduleTimedMetadata, .reportPreroll, .startPrerollTicks, .stopPrerollTicks,
             .schedulePrerollTimeout:
@@ -288,6 +290,7 @@ final class PlayerCore: Sendable {
                 return
             }
             try attachWindow(to: session.videoOutput)
+            session.queueNext(build.next)
             session.start()
         } catch {
             apply { $0.pipelineFailed(session: id, error: build.source.interpret(error)) }

@@ -24,7 +24,7 @@ struct PlayerMachinePrerollTests {
             $0.firstFrameArrived(
                 session: 1, seqnum: 1, streamTime: .zero, displaySize: size, facts: MachineHarness.facts)
         }
-        h.feed { $0.prerollFirstFrame(session: 1, duration: .seconds(2)) }
+        h.feed { $0.prerollFirstFrame(session: 1, duration: .seconds(2), displaySize: Self.size) }
     }
 
     @Test("from idle: the ad is built, played and reported; at its end the content loads in its pipeline and plays")
@@ -50,7 +50,7 @@ struct PlayerMachinePrerollTests {
         #expect(
             h.take().actions == [
                 "stopPrerollTicks", "reportPreroll ended(completed at 2.000 s)",
-                "resume \(waiter)", "reload 1 epoch 1", "scheduleTimeout 1 epoch 1",
+                "resume \(waiter)", "queueNext 1 none", "reload 1 epoch 1", "scheduleTimeout 1 epoch 1",
             ])
         #expect(h.machine.lastPrerollEnd == .completed && h.machine.preroll == nil)
         // The content's own preparation, in the same pipeline: it plays.
@@ -107,12 +107,15 @@ struct PlayerMachinePrerollTests {
         _ = Self.begin(&h)
         let begun = h.take()
         #expect(begun.events.contains(.preparedToPlayChanged(false)))
-        #expect(begun.actions == ["reload 1 epoch 1", "schedulePrerollTimeout 1 epoch 1 after 10.000 s"])
+        #expect(
+            begun.actions == [
+                "reload 1 epoch 1", "queueNext 1 file:///a.mp4", "schedulePrerollTimeout 1 epoch 1 after 10.000 s",
+            ])
         h.feed { $0.epochMarkerArrived(session: 1, epoch: 1) }
         h.feed { $0.prerollPrerolled(session: 1) }
-        h.feed { $0.prerollFirstFrame(session: 1, duration: .seconds(2)) }
+        h.feed { $0.prerollFirstFrame(session: 1, duration: .seconds(2), displaySize: Self.size) }
         h.feed { $0.prerollReachedEnd(session: 1, position: .seconds(2)) }
-        #expect(h.take().actions.suffix(2) == ["reload 1 epoch 2", "scheduleTimeout 1 epoch 2"])
+        #expect(h.take().actions.suffix(3) == ["queueNext 1 none", "reload 1 epoch 2", "scheduleTimeout 1 epoch 2"])
     }
 
     @Test("an ad that fails reports it; the content loads paused (it plays when the app says), no finish event")
@@ -202,5 +205,52 @@ struct PlayerMachinePrerollTests {
         _ = h.take()
         h.feed { $0.outputSwapped(session: 1) }
         #expect(h.take().actions.contains("resume \(waiter)"))
+    }
+
+    @Test(
+        "gapless: the content queued behind the ad takes over at its stream start, prepared and playing, with no reload"
+    )
+    func gaplessHandover() {
+        var h = MachineHarness()
+        let waiter = Self.begin(&h)
+        guard case .build(let build) = h.actions.first else {
+            Issue.record("expected a build, got \(h.actions)")
+            return
+        }
+        #expect(build.next?.uri == "file:///a.mp4")
+        Self.adStarts(&h)
+        h.feed { $0.prerollStreamStarted(session: 1, group: 7, facts: MachineHarness.facts) }
+        h.feed { $0.prerollTick(session: 1, position: .milliseconds(1900)) }
+        // The content's first frame can reach the output before its stream start is on the bus.
+        h.feed { $0.prerollFirstFrame(session: 1, duration: nil, displaySize: VideoSize(width: 640, height: 360)) }
+        h.feed { $0.prerollStreamStarted(session: 1, group: 7, facts: MachineHarness.facts) }
+        #expect(h.machine.preroll != nil, "the ad's own group again is not a hand-over")
+        _ = h.take()
+        h.feed { $0.prerollStreamStarted(session: 1, group: 8, facts: MachineHarness.facts) }
+        let over = h.take()
+        #expect(h.machine.lastPrerollEnd == .completed && h.machine.preroll == nil && h.machine.phase == .prepared)
+        #expect(
+            over.actions == [
+                "stopPrerollTicks", "reportPreroll ended(completed at 1.900 s)", "resume \(waiter)", "play 1",
+            ])
+        #expect(over.events.contains(.naturalSizeAvailable(VideoSize(width: 640, height: 360))))
+        #expect(over.events.contains(.durationAvailable(.seconds(10))))
+        #expect(over.events.contains(.preparedToPlayChanged(true)))
+        h.feed { $0.pipelineReached(session: 1, playing: true) }
+        #expect(h.take().events == [.playbackStateChanged(.playing)])
+        h.feed { $0.endOfStream(session: 1, position: .seconds(10)) }
+        #expect(h.take().events.contains(.playbackDidFinish(.playbackEnded, nil)))
+    }
+
+    @Test("a content that starts with a seek (initial playback time) is loaded on its own after the ad")
+    func noHandoverWithRange() {
+        var h = MachineHarness()
+        h.machine.initialPlaybackTime = .seconds(1)
+        _ = Self.begin(&h)
+        guard case .build(let build) = h.actions.first else {
+            Issue.record("expected a build")
+            return
+        }
+        #expect(build.next == nil)
     }
 }

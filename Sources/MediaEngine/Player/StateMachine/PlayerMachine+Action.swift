@@ -38,6 +38,8 @@ extension PlayerMachine {
         /// Look at the position again after this long (wall clock) and report it with
         /// ``PlayerMachine/timedMetadataTick(session:position:)``; replaces the previous such request.
         case scheduleTimedMetadata(session: Int, after: Duration)
+        /// Set (or clear) the movie the pipeline goes on to without a gap at the current one's end.
+        case queueNext(session: Int, source: (any MediaSource)?)
         /// Tell a pre-roll's observer how it goes (on the player's thread).
         case reportPreroll(@Sendable (PrerollReport) -> Void, PrerollReport)
         /// Start reporting the pre-roll's position about ten times a second
@@ -64,6 +66,8 @@ extension PlayerMachine {
         /// Hold the first frame until the seek that applies the playback range, repeat mode or
         /// rate (``PlayerMachine/needsPreparationSeek``) has been sent.
         let holdFirstFrame: Bool
+        /// The movie to go on to without a gap after this one (a pre-roll's content).
+        var next: (any MediaSource)? = nil
     }
 
     /// Events and actions an input produced, in order.
@@ -95,6 +99,7 @@ extension PlayerMachine.Action: CustomStringConvertible {
         case .cancelScanTimer: "cancelScanTimer"
         case .scheduleTimedMetadata(let session, let wait):
             "scheduleTimedMetadata \(session) after \(wait.formattedSeconds)"
+        case .queueNext(let session, let source): "queueNext \(session) \(source.map { $0.uri } ?? "none")"
         case .reportPreroll(_, let report): "reportPreroll \(report)"
         case .startPrerollTicks(let session): "startPrerollTicks \(session)"
         case .stopPrerollTicks: "stopPrerollTicks"

@@ -21,6 +21,14 @@ extension PlayerMachine {
         var starved = false
         /// Where it had got to, at the last tick.
         var position: Duration?
+        /// The content is queued in the pipeline to follow without a gap (playbin's
+        /// about-to-finish): the pre-roll ends at the content's stream start, not at an EOS.
+        var handoverQueued = false
+        /// The pre-roll's stream group (its STREAM_START); another group is the content's.
+        var group: UInt32?
+        /// The size of a frame that followed the pre-roll's own first one: the content's, after a
+        /// gapless hand-over whose stream start the bus carried later.
+        var contentFrameSize: VideoSize?
     }
 
     /// Whether a message of `session` is about the pre-roll now playing.
@@ -63,18 +71,23 @@ extension PlayerMachine {
         lastPosition = initialPlaybackTime ?? .zero
         target = .paused
         pauseWhenPrepared = false
-        preroll = Preroll(observer: observer, playsContentAfter: playsContentAfter)
+        // The content follows without a gap unless it starts with a seek (a playback range, a
+        // rate, repeat mode), which only a load of its own applies before its first frame.
+        let handsOver = playsContentAfter && !needsPreparationSeek
+        preroll = Preroll(observer: observer, playsContentAfter: playsContentAfter, handoverQueued: handsOver)
         if hasSession {
             phase = .preparing
             epoch += 1
             perform(.reload(session: sessionID, source: media, epoch: epoch, holdFirstFrame: false))
+            perform(.queueNext(session: sessionID, source: handsOver ? source : nil))
         } else {
             let id = beginSession()
             perform(
                 .build(
                     PipelineBuild(
                         session: id, source: media, videoSink: videoSink, audioOutput: audioOutput,
-                        presentation: presentation, buffering: bufferingPolicy, holdFirstFrame: false)))
+                        presentation: presentation, buffering: bufferingPolicy, holdFirstFrame: false,
+                        next: handsOver ? source : nil)))
         }
         perform(.schedulePrerollTimeout(session: sessionID, epoch: epoch, after: timeout))
         return .wait(waiter: addWaiter(.prerollEnded))
@@ -117,8 +130,13 @@ extension PlayerMachine {
     }
 
     /// The pre-roll's first frame reached the output.
-    mutating func prerollFirstFrame(session: Int, duration: Duration?) {
-        guard prerollAccepts(session), var current = preroll, !current.started else { return }
+    mutating func prerollFirstFrame(session: Int, duration: Duration?, displaySize: VideoSize) {
+        guard prerollAccepts(session), var current = preroll else { return }
+        if current.started {
+            // The content's first frame, ahead of its stream start on the bus.
+            if current.handoverQueued { preroll?.contentFrameSize = displaySize }
+            return
+        }
         current.started = true
         preroll = current
         report(.started(duration: duration))
@@ -131,6 +149,36 @@ extension PlayerMachine {
         else { return }
         preroll?.position = position
         report(.position(position))
+    }
+
+    /// Every sink started a stream: the pre-roll's own first (its group is noted), or, after a
+    /// gapless hand-over, the content's. Then the pre-roll has completed and the content is
+    /// playing already: it is prepared with the pipeline's facts, and plays on.
+    mutating func prerollStreamStarted(session: Int, group: UInt32, facts: PipelineFacts) {
+        guard prerollAccepts(session), var current = preroll else { return }
+        guard let first = current.group else {
+            current.group = group
+            preroll = current
+            return
+        }
+        guard group != first, current.handoverQueued else { return }
+        preroll = nil
+        lastPrerollEnd = .completed
+        perform(.stopPrerollTicks)
+        perform(.reportPreroll(current.observer, .ended(.completed, at: current.position)))
+        resolveWaiters(.prerollEnded)
+        resetMovieInfo()
+        epoch += 1
+        epochSeen = epoch
+        phase = .preparing
+        pauseWhenPrepared = false
+        target = .playing
+        setSourceType(source.sourceType)
+        if let size = current.contentFrameSize {
+            setNaturalSize(size)
+            setReadyForDisplay(true)
+        }
+        completePreparation(facts)
     }
 
     /// The pre-roll's network buffer: below 100 % it pauses, at 100 % it plays on.
@@ -198,6 +246,8 @@ extension PlayerMachine {
         perform(.stopPrerollTicks)
         perform(.reportPreroll(current.observer, .ended(end, at: position)))
         resolveWaiters(.prerollEnded)
+        // The content comes by a load of its own now, not after the pre-roll's last byte.
+        if current.handoverQueued && hasSession { perform(.queueNext(session: sessionID, source: nil)) }
         let plays: Bool
         switch end {
         case .completed, .skipped: plays = current.playsContentAfter
