@@ -12,6 +12,7 @@ struct PrerollPlaybackTests {
     /// One frame as the sink saw it: its width tells the ad (328) from the content (320).
     struct Seen: Sendable {
         let width: Int
+        let height: Int
         let number: Int?
         let runningTime: Duration?
         let arrival: ContinuousClock.Instant
@@ -38,7 +39,7 @@ struct PrerollPlaybackTests {
     static func player(_ seen: Frames) async throws -> MoviePlayer {
         let sink = FrameSink(format: .i420, dropsLateFrames: false) { frame in
             seen.append(
-                Seen(width: frame.width, number: FrameNumber.read(frame), runningTime: frame.runningTime, arrival: .now)
+                Seen(width: frame.width, height: frame.height, number: FrameNumber.read(frame), runningTime: frame.runningTime, arrival: .now)
             )
         }
         let player = MoviePlayer(
@@ -59,8 +60,8 @@ struct PrerollPlaybackTests {
         let recorder = EventRecorder(player)
         let reports = Mutex<[PrerollReport]>([])
         let during = Mutex<[(Duration, Duration?)]>([])
-        let end = try await player.playPreroll(try await Self.ad(), playsContentAfter: true, timeout: .seconds(10)) {
-            report in
+        let end = try await player.playPreroll([try await Self.ad()], playsContentAfter: true, timeout: .seconds(10)) {
+            _, report in
             reports.withLock { $0.append(report) }
             if case .position = report { during.withLock { $0.append((player.currentPlaybackTime, player.duration)) } }
         }
@@ -108,9 +109,9 @@ struct PrerollPlaybackTests {
         let started = AsyncStream<Void>.makeStream()
         let ad = Task {
             try await player.playPreroll(
-                try await Self.ad(TestMedia.longBars), playsContentAfter: true, timeout: .seconds(10)
+                [try await Self.ad(TestMedia.longBars)], playsContentAfter: true, timeout: .seconds(10)
             ) {
-                if case .started = $0 { started.continuation.yield() }
+                if case .started = $1 { started.continuation.yield() }
             }
         }
         for await _ in started.stream { break }
@@ -130,8 +131,8 @@ struct PrerollPlaybackTests {
         let seen = Frames()
         let player = try await Self.player(seen)
         let end = try await player.playPreroll(
-            URISource(uri: "file:///nonexistent/ad.mp4"), playsContentAfter: true, timeout: .seconds(10)
-        ) { _ in }
+            [URISource(uri: "file:///nonexistent/ad.mp4")], playsContentAfter: true, timeout: .seconds(10)
+        ) { _, _ in }
         guard case .failed(let error) = end else {
             Issue.record("expected a failure, got \(end)")
             return
@@ -151,20 +152,49 @@ struct PrerollPlaybackTests {
         let player = try await Self.player(seen)
         try await player.play()
         await #expect(throws: MediaError.self) {
-            try await player.playPreroll(try await Self.ad(), playsContentAfter: true, timeout: .seconds(10)) { _ in }
+            try await player.playPreroll([try await Self.ad()], playsContentAfter: true, timeout: .seconds(10)) { _, _ in }
         }
         player.stop()
         let started = AsyncStream<Void>.makeStream()
         let ad = Task {
             try await player.playPreroll(
-                try await Self.ad(TestMedia.longBars), playsContentAfter: true, timeout: .seconds(10)
+                [try await Self.ad(TestMedia.longBars)], playsContentAfter: true, timeout: .seconds(10)
             ) {
-                if case .started = $0 { started.continuation.yield() }
+                if case .started = $1 { started.continuation.yield() }
             }
         }
         for await _ in started.stream { break }
         player.stop()
         #expect(try await ad.value == .stopped)
         #expect(!player.isPlayingPreroll && player.playbackState == .stopped && !player.isPreparedToPlay)
+    }
+
+    @Test("two ads, then the content: each follows the one before without a gap, each reported in turn")
+    func pod() async throws {
+        let seen = Frames()
+        let player = try await Self.player(seen)
+        let reports = Mutex<[String]>([])
+        let end = try await player.playPreroll(
+            [try await Self.ad(), try await Self.ad(TestMedia.wideBars)], playsContentAfter: true,
+            timeout: .seconds(10)
+        ) { item, report in
+            if case .position = report { return }
+            let name = "\(report)".split(separator: " at ").first.map(String.init) ?? ""
+            reports.withLock { $0.append("\(item) \(name.hasSuffix(")") ? name : name + ")")") }
+        }
+        #expect(end == .completed)
+        try await seen.wait("the content's 60 frames") { $0.filter { $0.height == 240 }.count == 60 }
+        let frames = seen.all
+        let runs = frames.reduce(into: [(height: Int, count: Int)]()) { runs, frame in
+            if runs.last?.height == frame.height { runs[runs.count - 1].count += 1 } else { runs.append((frame.height, 1)) }
+        }
+        #expect(runs.map(\.height) == [184, 180, 240] && runs.map(\.count) == [45, 30, 60], "\(runs)")
+        for boundary in [45, 75] {
+            let step = (frames[boundary].runningTime ?? .zero) - (frames[boundary - 1].runningTime ?? .zero)
+            #expect(step >= .milliseconds(32) && step <= .milliseconds(35), "step \(step) at frame \(boundary)")
+        }
+        let heard = reports.withLock { $0 }
+        #expect(heard.count == 4 && heard[1] == "0 ended(completed)" && heard[3] == "1 ended(completed)", "\(heard)")
+        #expect(heard[0].hasPrefix("0 started") && heard[2].hasPrefix("1 started"))
     }
 }

@@ -1,28 +1,30 @@
 /// The core's side of pre-roll ads: another movie played before the content through the same
 /// output. `PrerollAdSource` builds `playPrerollAd` (VAST, tracking, frequency cap) on these.
 extension MoviePlayer {
-    /// Plays `media` before the content, in the player's pipeline and through its sink and
-    /// overlays, and returns how it ended. While it plays, ``currentPlaybackTime`` stays at the
+    /// Plays `items` before the content, one after another without a gap, in the player's
+    /// pipeline and through its sink and overlays, and returns how the last one ended (a failed
+    /// or timed-out item ends the run; a skipped one is followed by the next). While it plays, ``currentPlaybackTime`` stays at the
     /// content's start and nothing about the pre-roll is announced as the content's; `play()`
     /// ends it and starts the content, `pause()` pauses it, `stop()` ends both.
     /// - Parameters:
-    ///   - media: What to play first.
+    ///   - items: What to play first, in order (at least one).
     ///   - playsContentAfter: Whether the content plays at once after a completed or skipped
     ///     pre-roll (otherwise it is loaded and waits, paused on its first frame, for `play()`).
-    ///   - timeout: How long its first frame may take (``PrerollEnd/timedOut`` after).
-    ///   - observer: Hears how it goes, in order, on the player's own thread; it must not block.
+    ///   - timeout: How long each item's first frame may take (``PrerollEnd/timedOut`` after).
+    ///   - observer: Hears how each item (by index) goes, in order, on the player's own thread;
+    ///     it must not block.
     /// - Throws: ``MediaError/Code/unsupportedOperation`` when the content plays or is about to,
     ///   or another pre-roll plays; ``MediaError/Code/cancelled`` when the calling task is
     ///   cancelled (the pre-roll goes on).
     package func playPreroll(
-        _ media: any MediaSource, playsContentAfter: Bool, timeout: Duration,
-        observer: @escaping @Sendable (PrerollReport) -> Void
+        _ items: [any MediaSource], playsContentAfter: Bool, timeout: Duration,
+        observer: @escaping @Sendable (Int, PrerollReport) -> Void
     ) async throws(MediaError) -> PrerollEnd {
-        try await core.playPreroll(media, playsContentAfter: playsContentAfter, timeout: timeout, observer: observer)
+        try await core.playPreroll(items, playsContentAfter: playsContentAfter, timeout: timeout, observer: observer)
     }
 
-    /// Ends the pre-roll now, as if it had completed (the content follows as the pre-roll's
-    /// request said). Returns whether one was playing.
+    /// Ends the pre-roll item playing now; the next follows, or after the last the content, as
+    /// the pre-roll's request said. Returns whether one was playing.
     @discardableResult
     package func skipPreroll() -> Bool {
         core.skipPreroll()

@@ -1,14 +1,14 @@
 /// A pre-roll's side of the player's thread: its commands, its ticks, and the bus messages of
 /// its pipeline, which go to the machine's pre-roll inputs instead of the content's.
 extension PlayerCore {
-    /// Plays `media` before the content and returns how it ended (see
+    /// Plays `items` before the content and returns how the last one ended (see
     /// ``PlayerMachine/beginPreroll(_:playsContentAfter:timeout:observer:)``).
     func playPreroll(
-        _ media: any MediaSource, playsContentAfter: Bool, timeout: Duration,
-        observer: @escaping @Sendable (PrerollReport) -> Void
+        _ items: [any MediaSource], playsContentAfter: Bool, timeout: Duration,
+        observer: @escaping PlayerMachine.PrerollObserver
     ) async throws(MediaError) -> PrerollEnd {
         try await wait {
-            $0.beginPreroll(media, playsContentAfter: playsContentAfter, timeout: timeout, observer: observer)
+            $0.beginPreroll(items, playsContentAfter: playsContentAfter, timeout: timeout, observer: observer)
         }
         return read { $0.lastPrerollEnd } ?? .stopped
     }

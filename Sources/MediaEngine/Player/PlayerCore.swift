@@ -163,8 +163,8 @@ final class PlayerCore: Sendable {
                 owned.scanTimer = nil
             case .scheduleTimedMetadata(let id, let wait):
                 scheduleTimedMetadataTick(session: id, after: wait, owned: &owned)
-            case .reportPreroll(let observer, let report):
-                executor.enqueue { observer(report) }
+            case .reportPreroll(let observer, let item, let report):
+                executor.enqueue { observer(item, report) }
             case .startPrerollTicks(let id):
                 owned.prerollTimer?.cancel()
                 owned.prerollTimer = RepeatingTimer(every: .milliseconds(100)) { [weak self] in
@@ -173,9 +173,9 @@ final class PlayerCore: Sendable {
             case .stopPrerollTicks:
                 owned.prerollTimer?.cancel()
                 owned.prerollTimer = nil
-            case .schedulePrerollTimeout(let id, let epoch, let wait):
+            case .schedulePrerollTimeout(let id, let epoch, let item, let wait):
                 executor.enqueue(after: wait) { [weak self] in
-                    self?.apply { $0.prerollTimedOut(session: id, epoch: epoch) }
+                    self?.apply { $0.prerollTimedOut(session: id, epoch: epoch, item: item) }
                 }
             case .build(let build):
                 executor.enqueue { [self] in start(build) }

@@ -12,7 +12,7 @@ struct PlayerMachinePrerollTests {
     /// Starts a pre-roll on `h` and returns its waiter.
     static func begin(_ h: inout MachineHarness, playsContentAfter: Bool = true) -> Int {
         MachineHarness.waiter(
-            h.feed { $0.beginPreroll(ad, playsContentAfter: playsContentAfter, timeout: .seconds(10)) { _ in } })
+            h.feed { $0.beginPreroll([ad], playsContentAfter: playsContentAfter, timeout: .seconds(10)) { _, _ in } })
     }
 
     /// The pre-roll's pipeline (session 1, built from idle) prerolls and shows its first frame.
@@ -31,13 +31,13 @@ struct PlayerMachinePrerollTests {
     func completes() {
         var h = MachineHarness()
         let waiter = Self.begin(&h)
-        #expect(h.take().actions == ["build 1", "schedulePrerollTimeout 1 epoch 0 after 10.000 s"])
+        #expect(h.take().actions == ["build 1", "schedulePrerollTimeout 1 epoch 0 item 0 after 10.000 s"])
         Self.adStarts(&h)
         let started = h.take()
         #expect(started.events.isEmpty, "the ad's preroll, frame and size are not the content's")
         #expect(
             started.actions == [
-                "scheduleTimeout 1 epoch 0", "play 1", "reportPreroll started(2.000 s)",
+                "scheduleTimeout 1 epoch 0", "play 1", "reportPreroll 0 started(2.000 s)",
                 "startPrerollTicks 1",
             ])
         h.feed { $0.prerollTick(session: 1, position: .seconds(1)) }
@@ -45,12 +45,12 @@ struct PlayerMachinePrerollTests {
         h.feed { $0.tagsArrived(session: 1, ["title": "An ad"]) }
         h.feed { $0.endOfStream(session: 1, position: .seconds(2)) }
         #expect(h.machine.metadata.isEmpty && h.machine.duration == nil)
-        #expect(h.take().actions == ["reportPreroll position(1.000 s)"])
+        #expect(h.take().actions == ["reportPreroll 0 position(1.000 s)"])
         h.feed { $0.prerollReachedEnd(session: 1, position: .seconds(2)) }
         #expect(
             h.take().actions == [
-                "stopPrerollTicks", "reportPreroll ended(completed at 2.000 s)",
-                "resume \(waiter)", "queueNext 1 none", "reload 1 epoch 1", "scheduleTimeout 1 epoch 1",
+                "reportPreroll 0 ended(completed at 2.000 s)", "stopPrerollTicks", "resume \(waiter)",
+                "queueNext 1 none", "reload 1 epoch 1", "scheduleTimeout 1 epoch 1",
             ])
         #expect(h.machine.lastPrerollEnd == .completed && h.machine.preroll == nil)
         // The content's own preparation, in the same pipeline: it plays.
@@ -85,18 +85,24 @@ struct PlayerMachinePrerollTests {
     func refused() {
         var playing = MachineHarness()
         playing.playing()
-        let wait = playing.feed { $0.beginPreroll(Self.ad, playsContentAfter: true, timeout: .seconds(1)) { _ in } }
+        let wait = playing.feed {
+            $0.beginPreroll([Self.ad], playsContentAfter: true, timeout: .seconds(1)) { _, _ in }
+        }
         #expect(wait == .done(.failure(MediaError(.unsupportedOperation, ""))))
         #expect(playing.take().actions.isEmpty)
 
         var autoplay = MachineHarness(autoplay: true)
         _ = autoplay.feed { $0.prepare() }
-        let refused = autoplay.feed { $0.beginPreroll(Self.ad, playsContentAfter: true, timeout: .seconds(1)) { _ in } }
+        let refused = autoplay.feed {
+            $0.beginPreroll([Self.ad], playsContentAfter: true, timeout: .seconds(1)) { _, _ in }
+        }
         #expect(refused == .done(.failure(MediaError(.unsupportedOperation, ""))))
 
         var twice = MachineHarness()
         _ = Self.begin(&twice)
-        let second = twice.feed { $0.beginPreroll(Self.ad, playsContentAfter: true, timeout: .seconds(1)) { _ in } }
+        let second = twice.feed {
+            $0.beginPreroll([Self.ad], playsContentAfter: true, timeout: .seconds(1)) { _, _ in }
+        }
         #expect(second == .done(.failure(MediaError(.unsupportedOperation, ""))))
     }
 
@@ -109,7 +115,8 @@ struct PlayerMachinePrerollTests {
         #expect(begun.events.contains(.preparedToPlayChanged(false)))
         #expect(
             begun.actions == [
-                "reload 1 epoch 1", "queueNext 1 file:///a.mp4", "schedulePrerollTimeout 1 epoch 1 after 10.000 s",
+                "reload 1 epoch 1", "queueNext 1 file:///a.mp4",
+                "schedulePrerollTimeout 1 epoch 1 item 0 after 10.000 s",
             ])
         h.feed { $0.epochMarkerArrived(session: 1, epoch: 1) }
         h.feed { $0.prerollPrerolled(session: 1) }
@@ -162,13 +169,13 @@ struct PlayerMachinePrerollTests {
         h.feed { _ = $0.pipelineBuilt(session: 1) }
         h.feed { $0.preparationTimedOut(session: 1, epoch: 0, after: .seconds(30)) }
         #expect(h.machine.preroll != nil, "the content's preparation timeout does not apply to the ad")
-        h.feed { $0.prerollTimedOut(session: 1, epoch: 0) }
+        h.feed { $0.prerollTimedOut(session: 1, epoch: 0, item: 0) }
         #expect(h.machine.lastPrerollEnd == .timedOut)
 
         var started = MachineHarness()
         _ = Self.begin(&started)
         Self.adStarts(&started)
-        started.feed { $0.prerollTimedOut(session: 1, epoch: 0) }
+        started.feed { $0.prerollTimedOut(session: 1, epoch: 0, item: 0) }
         #expect(started.machine.preroll != nil)
     }
 
@@ -179,9 +186,9 @@ struct PlayerMachinePrerollTests {
         Self.adStarts(&h)
         _ = h.take()
         #expect(h.feed { $0.pause(position: nil) } == .success)
-        #expect(h.take().actions == ["pause 1", "reportPreroll paused"])
+        #expect(h.take().actions == ["pause 1", "reportPreroll 0 paused"])
         h.feed { $0.resumePreroll() }
-        #expect(h.take().actions == ["play 1", "reportPreroll resumed"])
+        #expect(h.take().actions == ["play 1", "reportPreroll 0 resumed"])
         #expect(h.feed { $0.skipPreroll(position: .seconds(1)) })
         #expect(h.machine.lastPrerollEnd == .skipped && h.machine.target == .playing)
         #expect(!h.feed { $0.skipPreroll(position: nil) })
@@ -231,7 +238,7 @@ struct PlayerMachinePrerollTests {
         #expect(h.machine.lastPrerollEnd == .completed && h.machine.preroll == nil && h.machine.phase == .prepared)
         #expect(
             over.actions == [
-                "stopPrerollTicks", "reportPreroll ended(completed at 1.900 s)", "resume \(waiter)", "play 1",
+                "reportPreroll 0 ended(completed at 1.900 s)", "stopPrerollTicks", "resume \(waiter)", "play 1",
             ])
         #expect(over.events.contains(.naturalSizeAvailable(VideoSize(width: 640, height: 360))))
         #expect(over.events.contains(.durationAvailable(.seconds(10))))
@@ -252,5 +259,47 @@ struct PlayerMachinePrerollTests {
             return
         }
         #expect(build.next == nil)
+    }
+
+    @Test("an ad pod: each ad follows the one before without a gap, a skipped one is followed by a load of the next")
+    func pod() {
+        let second = MachineHarness.NamedSource(uri: "http://ads.test/second.mp4", sourceType: .file)
+        var h = MachineHarness()
+        let waiter = MachineHarness.waiter(
+            h.feed { $0.beginPreroll([Self.ad, second], playsContentAfter: true, timeout: .seconds(5)) { _, _ in } })
+        guard case .build(let build) = h.actions.first else {
+            Issue.record("expected a build")
+            return
+        }
+        #expect(build.next?.uri == second.uri, "the second ad is queued behind the first")
+        Self.adStarts(&h)
+        h.feed { $0.prerollStreamStarted(session: 1, group: 1, facts: MachineHarness.facts) }
+        _ = h.take()
+        h.feed { $0.prerollStreamStarted(session: 1, group: 2, facts: MachineHarness.facts) }
+        #expect(
+            h.take().actions == [
+                "reportPreroll 0 ended(completed)", "queueNext 1 file:///a.mp4",
+                "schedulePrerollTimeout 1 epoch 0 item 1 after 5.000 s",
+            ])
+        h.feed { $0.prerollFirstFrame(session: 1, duration: .seconds(2), displaySize: Self.size) }
+        #expect(h.take().actions == ["reportPreroll 1 started(2.000 s)", "startPrerollTicks 1"])
+        #expect(h.machine.preroll?.index == 1)
+        h.feed { $0.prerollStreamStarted(session: 1, group: 3, facts: MachineHarness.facts) }
+        #expect(h.take().actions.contains("resume \(waiter)"))
+        #expect(h.machine.lastPrerollEnd == .completed && h.machine.phase == .prepared)
+
+        var skipping = MachineHarness()
+        _ = skipping.feed {
+            $0.beginPreroll([Self.ad, second], playsContentAfter: true, timeout: .seconds(5)) { _, _ in }
+        }
+        Self.adStarts(&skipping)
+        _ = skipping.take()
+        #expect(skipping.feed { $0.skipPreroll(position: .seconds(1)) })
+        #expect(
+            skipping.take().actions == [
+                "reportPreroll 0 ended(skipped at 1.000 s)", "stopPrerollTicks", "reload 1 epoch 1",
+                "queueNext 1 file:///a.mp4", "schedulePrerollTimeout 1 epoch 1 item 1 after 5.000 s",
+            ])
+        #expect(skipping.machine.preroll?.index == 1 && skipping.machine.lastPrerollEnd == nil)
     }
 }

@@ -41,13 +41,13 @@ extension PlayerMachine {
         /// Set (or clear) the movie the pipeline goes on to without a gap at the current one's end.
         case queueNext(session: Int, source: (any MediaSource)?)
         /// Tell a pre-roll's observer how it goes (on the player's thread).
-        case reportPreroll(@Sendable (PrerollReport) -> Void, PrerollReport)
+        case reportPreroll(PlayerMachine.PrerollObserver, Int, PrerollReport)
         /// Start reporting the pre-roll's position about ten times a second
         /// (``PlayerMachine/prerollTick(session:position:)``), and stop.
         case startPrerollTicks(session: Int)
         case stopPrerollTicks
-        /// Report ``PlayerMachine/prerollTimedOut(session:epoch:)`` after `after`.
-        case schedulePrerollTimeout(session: Int, epoch: Int, after: Duration)
+        /// Report ``PlayerMachine/prerollTimedOut(session:epoch:item:)`` after `after`.
+        case schedulePrerollTimeout(session: Int, epoch: Int, item: Int, after: Duration)
         /// Complete a waiting command.
         case resume(waiter: Int, Result<Void, MediaError>)
         /// Playback started, stopped, moved or changed speed: time observers re-arm.
@@ -100,11 +100,11 @@ extension PlayerMachine.Action: CustomStringConvertible {
         case .scheduleTimedMetadata(let session, let wait):
             "scheduleTimedMetadata \(session) after \(wait.formattedSeconds)"
         case .queueNext(let session, let source): "queueNext \(session) \(source.map { $0.uri } ?? "none")"
-        case .reportPreroll(_, let report): "reportPreroll \(report)"
+        case .reportPreroll(_, let item, let report): "reportPreroll \(item) \(report)"
         case .startPrerollTicks(let session): "startPrerollTicks \(session)"
         case .stopPrerollTicks: "stopPrerollTicks"
-        case .schedulePrerollTimeout(let session, let epoch, let wait):
-            "schedulePrerollTimeout \(session) epoch \(epoch) after \(wait.formattedSeconds)"
+        case .schedulePrerollTimeout(let session, let epoch, let item, let wait):
+            "schedulePrerollTimeout \(session) epoch \(epoch) item \(item) after \(wait.formattedSeconds)"
         case .resume(let waiter, .success): "resume \(waiter)"
         case .resume(let waiter, .failure(let error)): "resume \(waiter) \(error.code)"
         case .rearmTimeObservers: "rearmTimeObservers"

@@ -1,34 +1,50 @@
-/// A pre-roll: another movie (an ad) played before the content, in the same pipeline and through
-/// the same output. While it plays, nothing about it is the content's: the pipeline's messages
-/// go to the inputs here, never to the content's (``accepts(_:)`` is false), the content's
-/// position stays at its start, and its duration and size are unknown until the content loads.
-/// When the pre-roll ends, the content is loaded into the pipeline, playing or paused.
+/// Pre-rolls: other movies (ads) played before the content, one after another, in the same
+/// pipeline and through the same output. While they play, nothing about them is the content's:
+/// the pipeline's messages go to the inputs here, never to the content's (``accepts(_:)`` is
+/// false), the content's position stays at its start, and its duration and size are unknown
+/// until the content loads.
+///
+/// Each item is queued behind the one before it in the pipeline (playbin's about-to-finish), so
+/// the next starts without a gap; so does the content after the last, unless it starts with a
+/// seek or waits for `play()`. A skipped item is followed by a load of the next one. When the
+/// last item ends, the content is loaded, playing or paused, unless it already plays.
 extension PlayerMachine {
-    /// The pre-roll under way.
+    /// Hears how each item goes: its index and the report, on the player's thread.
+    typealias PrerollObserver = @Sendable (Int, PrerollReport) -> Void
+
+    /// The pre-rolls under way.
     struct Preroll {
-        /// Hears how the pre-roll goes (``PrerollReport``), on the player's thread.
-        let observer: @Sendable (PrerollReport) -> Void
-        /// The content plays at once when the pre-roll completes or is skipped; otherwise it
+        let observer: PrerollObserver
+        let items: [any MediaSource]
+        /// How long an item's first frame may take.
+        let timeout: Duration
+        /// The content plays at once when the last item completes or is skipped; otherwise it
         /// waits, prepared, for `play()`.
         let playsContentAfter: Bool
+        /// The content follows the last item without a gap (no seek to start it, and it plays).
+        let handsOverToContent: Bool
+        /// The item playing.
+        var index = 0
         /// Its first frame has shown.
         var started = false
-        /// Its pipeline was asked to play (after its first preroll).
+        /// The pipeline was asked to play (after its first preroll).
         var playing = false
         /// `pause()` paused it.
         var userPaused = false
         /// The network buffer ran low: paused until it refills.
         var starved = false
-        /// Where it had got to, at the last tick.
+        /// Where the item had got to, at the last tick.
         var position: Duration?
-        /// The content is queued in the pipeline to follow without a gap (playbin's
-        /// about-to-finish): the pre-roll ends at the content's stream start, not at an EOS.
-        var handoverQueued = false
-        /// The pre-roll's stream group (its STREAM_START); another group is the content's.
+        /// The item's stream group (its STREAM_START); another group is the next movie's.
         var group: UInt32?
-        /// The size of a frame that followed the pre-roll's own first one: the content's, after a
-        /// gapless hand-over whose stream start the bus carried later.
-        var contentFrameSize: VideoSize?
+        /// The size of a frame that followed the item's own first one: the next movie's, whose
+        /// stream start the bus carries later.
+        var nextFrameSize: VideoSize?
+
+        /// What is queued to follow the item now playing: the next item, or the content.
+        func queued(content: any MediaSource) -> (any MediaSource)? {
+            index + 1 < items.count ? items[index + 1] : (handsOverToContent ? content : nil)
+        }
     }
 
     /// Whether a message of `session` is about the pre-roll now playing.
@@ -38,16 +54,17 @@ extension PlayerMachine {
 
     // MARK: Commands
 
-    /// Starts playing `media` before the content, through the player's output; completes when
-    /// it ends (``lastPrerollEnd`` says how: a failure to play it completes with success too).
-    /// Refused (``MediaError/Code/unsupportedOperation``) while the content plays or is about to,
-    /// and while another pre-roll plays.
+    /// Starts playing `items` before the content, in order, through the player's output;
+    /// completes when the last ends, or one fails, or the content starts (``lastPrerollEnd``
+    /// says how; a failure completes with success too). Refused
+    /// (``MediaError/Code/unsupportedOperation``) while the content plays or is about to, while
+    /// another pre-roll plays, and with no items.
     mutating func beginPreroll(
-        _ media: any MediaSource, playsContentAfter: Bool, timeout: Duration,
-        observer: @escaping @Sendable (PrerollReport) -> Void
+        _ items: [any MediaSource], playsContentAfter: Bool, timeout: Duration, observer: @escaping PrerollObserver
     ) -> Wait {
-        guard preroll == nil else {
-            return .done(.failure(MediaError(.unsupportedOperation, "a pre-roll is already playing")))
+        guard preroll == nil, !items.isEmpty else {
+            return .done(
+                .failure(MediaError(.unsupportedOperation, "a pre-roll is already playing, or none was given")))
         }
         let busy: Bool =
             switch playbackState {
@@ -73,28 +90,30 @@ extension PlayerMachine {
         pauseWhenPrepared = false
         // The content follows without a gap unless it starts with a seek (a playback range, a
         // rate, repeat mode), which only a load of its own applies before its first frame.
-        let handsOver = playsContentAfter && !needsPreparationSeek
-        preroll = Preroll(observer: observer, playsContentAfter: playsContentAfter, handoverQueued: handsOver)
+        let current = Preroll(
+            observer: observer, items: items, timeout: timeout, playsContentAfter: playsContentAfter,
+            handsOverToContent: playsContentAfter && !needsPreparationSeek)
+        preroll = current
+        let next = current.queued(content: source)
         if hasSession {
             phase = .preparing
             epoch += 1
-            perform(.reload(session: sessionID, source: media, epoch: epoch, holdFirstFrame: false))
-            perform(.queueNext(session: sessionID, source: handsOver ? source : nil))
+            perform(.reload(session: sessionID, source: items[0], epoch: epoch, holdFirstFrame: false))
+            perform(.queueNext(session: sessionID, source: next))
         } else {
             let id = beginSession()
             perform(
                 .build(
                     PipelineBuild(
-                        session: id, source: media, videoSink: videoSink, audioOutput: audioOutput,
-                        presentation: presentation, buffering: bufferingPolicy, holdFirstFrame: false,
-                        next: handsOver ? source : nil)))
+                        session: id, source: items[0], videoSink: videoSink, audioOutput: audioOutput,
+                        presentation: presentation, buffering: bufferingPolicy, holdFirstFrame: false, next: next)))
         }
-        perform(.schedulePrerollTimeout(session: sessionID, epoch: epoch, after: timeout))
+        perform(.schedulePrerollTimeout(session: sessionID, epoch: epoch, item: 0, after: timeout))
         return .wait(waiter: addWaiter(.prerollEnded))
     }
 
-    /// `skipPreroll()`: ends the pre-roll now; the content follows as after its end. Returns
-    /// whether one was playing.
+    /// `skipPreroll()`: ends the item playing now; the next follows (or the content, as after
+    /// the last item's end). Returns whether one was playing.
     mutating func skipPreroll(position: Duration?) -> Bool {
         guard preroll != nil else { return false }
         finishPreroll(.skipped, at: position ?? preroll?.position)
@@ -129,12 +148,12 @@ extension PlayerMachine {
         if !current.userPaused && !current.starved { perform(.play(session: session)) }
     }
 
-    /// The pre-roll's first frame reached the output.
+    /// A first frame reached the output: the item's, or (after it) the next movie's.
     mutating func prerollFirstFrame(session: Int, duration: Duration?, displaySize: VideoSize) {
         guard prerollAccepts(session), var current = preroll else { return }
         if current.started {
-            // The content's first frame, ahead of its stream start on the bus.
-            if current.handoverQueued { preroll?.contentFrameSize = displaySize }
+            // The next movie's first frame, ahead of its stream start on the bus.
+            preroll?.nextFrameSize = displaySize
             return
         }
         current.started = true
@@ -151,9 +170,10 @@ extension PlayerMachine {
         report(.position(position))
     }
 
-    /// Every sink started a stream: the pre-roll's own first (its group is noted), or, after a
-    /// gapless hand-over, the content's. Then the pre-roll has completed and the content is
-    /// playing already: it is prepared with the pipeline's facts, and plays on.
+    /// Every sink started a stream: the item's own first (its group is noted), or, after a
+    /// gapless hand-over, the next movie's: the next item, which has started (its first frame
+    /// came) or is about to, or the content, which is then prepared with the pipeline's facts
+    /// while it already plays.
     mutating func prerollStreamStarted(session: Int, group: UInt32, facts: PipelineFacts) {
         guard prerollAccepts(session), var current = preroll else { return }
         guard let first = current.group else {
@@ -161,21 +181,31 @@ extension PlayerMachine {
             preroll = current
             return
         }
-        guard group != first, current.handoverQueued else { return }
-        preroll = nil
-        lastPrerollEnd = .completed
-        perform(.stopPrerollTicks)
-        perform(.reportPreroll(current.observer, .ended(.completed, at: current.position)))
-        resolveWaiters(.prerollEnded)
-        resetMovieInfo()
+        guard group != first, current.queued(content: source) != nil else { return }
+        let frameSize = current.nextFrameSize
+        if current.index + 1 < current.items.count {
+            report(.ended(.completed, at: current.position))
+            current.index += 1
+            current.started = false
+            current.position = nil
+            current.group = group
+            current.nextFrameSize = nil
+            preroll = current
+            perform(.queueNext(session: session, source: current.queued(content: source)))
+            perform(
+                .schedulePrerollTimeout(session: session, epoch: epoch, item: current.index, after: current.timeout))
+            if let frameSize { prerollFirstFrame(session: session, duration: facts.duration, displaySize: frameSize) }
+            return
+        }
+        endPrerolls(.completed, at: current.position)
         epoch += 1
         epochSeen = epoch
         phase = .preparing
         pauseWhenPrepared = false
         target = .playing
         setSourceType(source.sourceType)
-        if let size = current.contentFrameSize {
-            setNaturalSize(size)
+        if let frameSize {
+            setNaturalSize(frameSize)
             setReadyForDisplay(true)
         }
         completePreparation(facts)
@@ -192,31 +222,25 @@ extension PlayerMachine {
         perform(starved ? .pause(session: session) : .play(session: session))
     }
 
-    /// The pre-roll played to its end.
+    /// The item played to its end (with nothing queued behind it).
     mutating func prerollReachedEnd(session: Int, position: Duration?) {
         guard prerollAccepts(session) else { return }
         finishPreroll(.completed, at: position ?? preroll?.position)
     }
 
-    /// The pre-roll failed (its source, its stream, a state change).
+    /// The item failed (its source, its stream, a state change).
     mutating func prerollFailed(session: Int, error: MediaError) {
         guard prerollAccepts(session) || preroll != nil && session == sessionID else { return }
         finishPreroll(.failed(error), at: preroll?.position)
     }
 
-    /// The pre-roll's first frame did not come in time.
-    mutating func prerollTimedOut(session: Int, epoch: Int) {
-        guard preroll != nil, isCurrent(session), epoch == self.epoch, preroll?.started == false else { return }
-        finishPreroll(.timedOut, at: nil)
-    }
-
-    /// The pre-roll's pipeline reported an error.
+    /// The item's pipeline reported an error.
     mutating func prerollError(session: Int, _ failure: PipelineFailure) {
         guard prerollAccepts(session) else { return }
         finishPreroll(.failed(errorContext.translate(failure)), at: preroll?.position)
     }
 
-    /// typefind found the pre-roll's stream type: anything but a movie fails it.
+    /// typefind found the item's stream type: anything but a movie fails it.
     mutating func prerollStreamTypeFound(session: Int, caps: String) {
         guard prerollAccepts(session) else { return }
         errorContext.streamCaps = caps
@@ -228,26 +252,48 @@ extension PlayerMachine {
         }
     }
 
-    /// Tells the pre-roll's observer, in order, on the player's thread.
+    /// Item `item`'s first frame did not come in time.
+    mutating func prerollTimedOut(session: Int, epoch: Int, item: Int) {
+        guard let current = preroll, isCurrent(session), epoch == self.epoch, current.index == item, !current.started
+        else { return }
+        finishPreroll(.timedOut, at: nil)
+    }
+
+    /// Tells the pre-roll's observer about the item playing, in order, on the player's thread.
     private mutating func report(_ report: PrerollReport) {
         guard let preroll else { return }
-        perform(.reportPreroll(preroll.observer, report))
+        perform(.reportPreroll(preroll.observer, preroll.index, report))
     }
 
     // MARK: The end
 
-    /// Ends the pre-roll: its observer and waiter hear how, and the content is loaded into the
-    /// pipeline: playing after a completed, skipped or interrupted pre-roll (as the request
-    /// said), paused after a failed one. After ``Action/close(session:)`` nothing is loaded.
+    /// The item playing ends. A completed or skipped item that is not the last is followed by a
+    /// load of the next; otherwise the pre-roll is over (its observer and waiter hear how) and the
+    /// content is loaded into the pipeline: playing after a completed or skipped last item (as the
+    /// request said) or `play()`, paused after a failure. After a stop nothing is loaded.
     mutating func finishPreroll(_ end: PrerollEnd, at position: Duration?) {
-        guard let current = preroll else { return }
-        preroll = nil
-        lastPrerollEnd = end
-        perform(.stopPrerollTicks)
-        perform(.reportPreroll(current.observer, .ended(end, at: position)))
-        resolveWaiters(.prerollEnded)
-        // The content comes by a load of its own now, not after the pre-roll's last byte.
-        if current.handoverQueued && hasSession { perform(.queueNext(session: sessionID, source: nil)) }
+        guard var current = preroll else { return }
+        if end == .completed || end == .skipped, current.index + 1 < current.items.count, hasSession {
+            report(.ended(end, at: position))
+            perform(.stopPrerollTicks)
+            current.index += 1
+            current.started = false
+            current.playing = false
+            current.position = nil
+            current.group = nil
+            current.nextFrameSize = nil
+            preroll = current
+            epoch += 1
+            perform(
+                .reload(session: sessionID, source: current.items[current.index], epoch: epoch, holdFirstFrame: false))
+            perform(.queueNext(session: sessionID, source: current.queued(content: source)))
+            perform(
+                .schedulePrerollTimeout(session: sessionID, epoch: epoch, item: current.index, after: current.timeout))
+            return
+        }
+        endPrerolls(end, at: position)
+        // The content comes by a load of its own now, not after the item's last byte.
+        if hasSession { perform(.queueNext(session: sessionID, source: nil)) }
         let plays: Bool
         switch end {
         case .completed, .skipped: plays = current.playsContentAfter
@@ -264,9 +310,19 @@ extension PlayerMachine {
         loadContent(playing: plays)
     }
 
+    /// The pre-roll is over: the item playing ends with `end`, the waiter hears it, and the
+    /// content's facts start afresh.
+    private mutating func endPrerolls(_ end: PrerollEnd, at position: Duration?) {
+        report(.ended(end, at: position))
+        preroll = nil
+        lastPrerollEnd = end
+        perform(.stopPrerollTicks)
+        resolveWaiters(.prerollEnded)
+        resetMovieInfo()
+    }
+
     /// Loads the content into the pipeline the pre-roll played in.
     private mutating func loadContent(playing: Bool) {
-        resetMovieInfo()
         phase = .preparing
         pauseWhenPrepared = false
         target = playing ? .playing : .paused
