@@ -39,7 +39,9 @@ struct PrerollPlaybackTests {
     static func player(_ seen: Frames) async throws -> MoviePlayer {
         let sink = FrameSink(format: .i420, dropsLateFrames: false) { frame in
             seen.append(
-                Seen(width: frame.width, height: frame.height, number: FrameNumber.read(frame), runningTime: frame.runningTime, arrival: .now)
+                Seen(
+                    width: frame.width, height: frame.height, number: FrameNumber.read(frame),
+                    runningTime: frame.runningTime, arrival: .now)
             )
         }
         let player = MoviePlayer(
@@ -152,7 +154,9 @@ struct PrerollPlaybackTests {
         let player = try await Self.player(seen)
         try await player.play()
         await #expect(throws: MediaError.self) {
-            try await player.playPreroll([try await Self.ad()], playsContentAfter: true, timeout: .seconds(10)) { _, _ in }
+            try await player.playPreroll([try await Self.ad()], playsContentAfter: true, timeout: .seconds(10)) {
+                _, _ in
+            }
         }
         player.stop()
         let started = AsyncStream<Void>.makeStream()
@@ -186,7 +190,11 @@ struct PrerollPlaybackTests {
         try await seen.wait("the content's 60 frames") { $0.filter { $0.height == 240 }.count == 60 }
         let frames = seen.all
         let runs = frames.reduce(into: [(height: Int, count: Int)]()) { runs, frame in
-            if runs.last?.height == frame.height { runs[runs.count - 1].count += 1 } else { runs.append((frame.height, 1)) }
+            if runs.last?.height == frame.height {
+                runs[runs.count - 1].count += 1
+            } else {
+                runs.append((frame.height, 1))
+            }
         }
         #expect(runs.map(\.height) == [184, 180, 240] && runs.map(\.count) == [45, 30, 60], "\(runs)")
         for boundary in [45, 75] {
