@@ -35,6 +35,12 @@ extension MoviePlayer {
         core.resumePreroll()
     }
 
+    /// Returns once the player's thread has done everything handed to it before the call (a
+    /// pre-roll's last reports, say).
+    package func drainPlayerThread() async {
+        await core.executor.perform {}
+    }
+
     /// Whether a pre-roll is playing (or loading) before the content.
     package var isPlayingPreroll: Bool {
         core.read { $0.preroll != nil }
