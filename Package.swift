@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "PrerollAdSource", targets: ["PrerollAdSource"]),
         .executable(name: "mediaprobe", targets: ["mediaprobe"]),
         .executable(name: "mediaplay", targets: ["mediaplay"]),
+        .executable(name: "preroll", targets: ["preroll"]),
         .executable(name: "engine-bench", targets: ["engine-bench"]),
     ],
     targets: [
@@ -50,12 +51,15 @@ let package = Package(
             name: "overlay-tabs", dependencies: ["MediaEngine", "FileSource"], path: "Examples/overlay-tabs",
             exclude: ["README.md"]),
         .executableTarget(
+            name: "preroll", dependencies: ["MediaEngine", "FileSource", "PrerollAdSource"], path: "Examples/preroll",
+            exclude: ["README.md"]),
+        .executableTarget(
             name: "mediathumbs", dependencies: ["MediaEngine", "FileSource"], path: "Examples/mediathumbs",
             exclude: ["README.md"]),
         .executableTarget(
             name: "engine-bench",
             // MediaTestSupport: nginx on loopback for the network benchmark.
-            dependencies: ["MediaEngine", "FileSource", "HTTPStreamSource", "MediaTestSupport"],
+            dependencies: ["MediaEngine", "FileSource", "HTTPStreamSource", "PrerollAdSource", "MediaTestSupport"],
             path: "Benchmarks/engine-bench"),
         .executableTarget(
             name: "engine-leak-check", dependencies: ["MediaEngine", "FileSource"], path: "Tests/LeakCheck"),

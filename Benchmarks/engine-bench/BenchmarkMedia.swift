@@ -51,6 +51,16 @@ enum BenchmarkMedia {
             """)
     }
 
+    /// 320x240, 30 fps, 2 s of bars, H.264 in MP4, no sound: the pre-roll benchmark's content.
+    static func smallSilent() throws -> URL {
+        try make(
+            "small-h264-silent.mp4",
+            """
+            videotestsrc num-buffers=60 pattern=ball ! video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! \
+            x264enc speed-preset=veryfast key-int-max=30 ! h264parse ! mp4mux faststart=true ! filesink location=OUT
+            """)
+    }
+
     /// 1920x1080, 30 fps, 120 s, H.264 (x264 veryfast, 8 Mbit/s, a keyframe every 60 frames:
     /// 2-second GOPs, no scene-cut keyframes) with AAC sound, in MP4: the thumbnail benchmark's
     /// movie. The bars scroll 24 pixels a frame, so in a 320-pixel-wide thumbnail they move 4

@@ -2,7 +2,7 @@
 //
 //   engine-bench [--only NAME]... [--json]
 //
-// Benchmarks: decode, ttff, seek, loop-gap, rgba, swap, overlays, teardown, thumbnails, stalls, network. With --json, one object per line:
+// Benchmarks: decode, ttff, seek, loop-gap, rgba, swap, overlays, teardown, thumbnails, stalls, network, preroll. With --json, one object per line:
 // {"benchmark": NAME, "metric": STRING, "value": NUMBER, "unit": STRING, "baseline": NUMBER|null, "ratio": NUMBER|null}
 // where ratio > 1 means the engine is faster than its peer. Build with -c release.
 import Foundation
@@ -20,6 +20,7 @@ let benchmarks: [(name: String, run: () async throws -> [Measurement])] = [
     ("thumbnails", ThumbnailsBenchmark.run),
     ("stalls", StallsBenchmark.run),
     ("network", NetworkStartBenchmark.run),
+    ("preroll", PrerollBenchmark.run),
 ]
 
 var only: Set<String> = []

@@ -24,7 +24,9 @@ public struct PrerollAdRequest: Sendable {
     /// Play every ad of an ad pod in sequence (true), or only the first (false, the default).
     public var playsWholePod = false
     /// The MIME types of media files the engine may choose (progressive delivery only).
-    public var supportedMediaTypes: Set<String> = ["video/mp4", "video/webm", "video/ogg", "video/x-matroska", "video/quicktime"]
+    public var supportedMediaTypes: Set<String> = [
+        "video/mp4", "video/webm", "video/ogg", "video/x-matroska", "video/quicktime",
+    ]
     /// The output size media files are chosen for (closest in size); nil: the largest that fits
     /// the bitrate.
     public var preferredSize: VideoSize?

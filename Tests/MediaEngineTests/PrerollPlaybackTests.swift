@@ -103,11 +103,9 @@ struct PrerollPlaybackTests {
         #expect(sizes == [VideoSize(width: 320, height: 240)])
     }
 
-    @Test("play() during the ad stops it at once and plays the content from its initial playback time")
-    func playDuringAd() async throws {
-        let seen = Frames()
-        let player = try await Self.player(seen)
-        try player.setPlaybackRange(initial: .seconds(1), end: nil)
+    /// Starts a 60-second ad on `player` and returns, once its first frame shows, the task that
+    /// waits for its end.
+    static func startLongAd(on player: MoviePlayer) async throws -> Task<PrerollEnd, any Error> {
         let started = AsyncStream<Void>.makeStream()
         let ad = Task {
             try await player.playPreroll(
@@ -117,6 +115,15 @@ struct PrerollPlaybackTests {
             }
         }
         for await _ in started.stream { break }
+        return ad
+    }
+
+    @Test("play() during the ad stops it at once and plays the content from its initial playback time")
+    func playDuringAd() async throws {
+        let seen = Frames()
+        let player = try await Self.player(seen)
+        try player.setPlaybackRange(initial: .seconds(1), end: nil)
+        let ad = try await Self.startLongAd(on: player)
         #expect(player.isPlayingPreroll)
         let asked = ContinuousClock.now
         try await player.play()
@@ -159,15 +166,7 @@ struct PrerollPlaybackTests {
             }
         }
         player.stop()
-        let started = AsyncStream<Void>.makeStream()
-        let ad = Task {
-            try await player.playPreroll(
-                [try await Self.ad(TestMedia.longBars)], playsContentAfter: true, timeout: .seconds(10)
-            ) {
-                if case .started = $1 { started.continuation.yield() }
-            }
-        }
-        for await _ in started.stream { break }
+        let ad = try await Self.startLongAd(on: player)
         player.stop()
         #expect(try await ad.value == .stopped)
         #expect(!player.isPlayingPreroll && player.playbackState == .stopped && !player.isPreparedToPlay)

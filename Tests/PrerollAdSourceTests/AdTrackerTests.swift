@@ -60,7 +60,7 @@ struct AdTrackerTests {
         tracker.impression()
         #expect(try await reader.events() == ["creativeView", "impression", "start"])
         #expect(tracker.progress(to: .seconds(1)) == [])
-        #expect(tracker.progress(to: .seconds(4)) == [.first])
+        #expect(tracker.progress(to: .seconds(4)) == [.firstQuartile])
         #expect(tracker.progress(to: .milliseconds(4100)) == [])
         let first = try await reader.step()
         #expect(first.map(\.path) == ["/beacon/ad/firstQuartile"])
@@ -73,7 +73,7 @@ struct AdTrackerTests {
         tracker.unmuted()
         #expect(try await reader.events() == ["mute", "pause", "pause", "resume", "resume", "unmute"])
         // A jump past the midpoint, 10 s and the third quartile at once.
-        #expect(tracker.progress(to: .seconds(12)) == [.midpoint, .third])
+        #expect(tracker.progress(to: .seconds(12)) == [.midpoint, .thirdQuartile])
         #expect(tracker.progress(to: .seconds(12)) == [])
         let jumped = try await reader.step()
         #expect(
@@ -123,7 +123,7 @@ struct AdTrackerTests {
     func late() async throws {
         let (server, _, tracker, beacons) = try await Self.tracked()
         tracker.impression()
-        #expect(tracker.progress(to: .seconds(15)) == [.first, .midpoint, .third])
+        #expect(tracker.progress(to: .seconds(15)) == [.firstQuartile, .midpoint, .thirdQuartile])
         #expect(tracker.progress(to: .seconds(16)) == [])
         let events = try await Reader(server, beacons).events()
         #expect(
@@ -184,7 +184,7 @@ struct AdTrackerTests {
         let beacons = BeaconSender()
         let tracker = AdTracker(
             ad: ad, mediaFileURL: nil, contentPlayhead: nil, adDuration: .seconds(8), beacons: beacons)
-        #expect(tracker.progress(to: .seconds(4)) == [.first, .midpoint])
+        #expect(tracker.progress(to: .seconds(4)) == [.firstQuartile, .midpoint])
         let fired = try await Reader(server, beacons).step()
         #expect(fired.count == 2)
         #expect(fired.allSatisfy { $0.query["asset"] == "-1" && $0.query["content"] == "-1" })

@@ -38,9 +38,15 @@ public enum PrerollAdEvent: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// A quarter of an ad's duration passed (VAST's firstQuartile, midpoint and thirdQuartile).
-public enum AdQuartile: String, Sendable, Hashable, CaseIterable {
+/// A quarter of an ad's duration passed (VAST's firstQuartile, midpoint and thirdQuartile);
+/// earlier quartiles sort first.
+public enum AdQuartile: String, Sendable, Hashable, CaseIterable, Comparable {
     case firstQuartile, midpoint, thirdQuartile
+
+    /// Earlier quartiles first.
+    public static func < (left: AdQuartile, right: AdQuartile) -> Bool {
+        left.fraction < right.fraction
+    }
 
     /// The share of the ad's duration: 0.25, 0.5 or 0.75.
     public var fraction: Double {

@@ -81,12 +81,7 @@ public final class BeaconSender: Sendable {
         self.userAgent = userAgent
         self.timeout = timeout
         self.onFailure = onFailure
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout.urlSessionTimeout
-        configuration.timeoutIntervalForResource = timeout.urlSessionTimeout
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.urlCache = nil
-        session = URLSession(configuration: configuration)
+        session = URLSession.uncached(timeout: timeout)
     }
 
     deinit {

@@ -53,12 +53,7 @@ public final class VASTClient: Sendable {
         self.timeout = timeout
         self.userAgent = userAgent
         self.maximumWrapperDepth = maximumWrapperDepth
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout.urlSessionTimeout
-        configuration.timeoutIntervalForResource = timeout.urlSessionTimeout
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.urlCache = nil
-        session = URLSession(configuration: configuration)
+        session = URLSession.uncached(timeout: timeout)
     }
 
     deinit {

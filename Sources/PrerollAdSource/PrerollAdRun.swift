@@ -1,0 +1,96 @@
+import Foundation
+import MediaEngine
+
+/// One `playPrerollAd` call from start to end: the player's readiness, the frequency cap, the
+/// VAST resolution, the choice of each ad's media file, the ads through the player (one after
+/// another without a gap, then the content), and the outcome.
+struct PrerollAdRun {
+    let player: MoviePlayer
+    let request: PrerollAdRequest
+
+    func run() async throws(PrerollAdError) {
+        guard !player.shouldAutoplay, !player.contentWantsToPlay, !player.isPlayingPreroll else {
+            throw PrerollAdError(
+                .playerBusy,
+                "the player is playing, set to autoplay or playing an ad; turn shouldAutoplay off and ask for the ad first"
+            )
+        }
+        if let cap = request.frequencyCap { try cap.reserve() }
+        let contentStart = player.initialPlaybackTime ?? .zero
+        let client = VASTClient(
+            timeout: request.timeout, userAgent: request.userAgent, maximumWrapperDepth: request.maximumWrapperDepth)
+        let beacons = BeaconSender(userAgent: request.userAgent)
+        let resolution: VASTResolution
+        do throws(VASTResolutionFailure) {
+            resolution = try await resolve(with: client)
+        } catch {
+            AdTracker.fireErrors(of: error, contentPlayhead: contentStart, using: beacons)
+            throw error.error
+        }
+        let session = try makeSession(
+            for: request.playsWholePod ? resolution.ads : Array(resolution.ads.prefix(1)), beacons: beacons)
+        player.prerollController.withLock { $0 = session }
+        defer { player.prerollController.withLock { if $0 === session { $0 = nil } } }
+        do throws(MediaError) {
+            _ = try await player.playPreroll(
+                session.playbacks.map { URISource(uri: $0.info.mediaURL.absoluteString) },
+                playsContentAfter: request.playsContentAfterAd, timeout: request.mediaTimeout
+            ) { index, report in session.hear(index, report) }
+        } catch {
+            throw error.code == .cancelled
+                ? PrerollAdError(.cancelled, "the task waiting for the ad was cancelled", underlying: error)
+                : PrerollAdError(.playerBusy, error.message, underlying: error)
+        }
+        // The player's last reports (the final quartiles, the end) are handled before the outcome.
+        await player.drainPlayerThread()
+        guard let outcome = session.playbacks.last(where: { $0.outcome != nil })?.outcome else { return }
+        if case .failure(let error) = outcome {
+            if error.code == .cancelled { _ = await beacons.flush(within: .seconds(2)) }
+            throw error
+        }
+    }
+
+    private func resolve(with client: VASTClient) async throws(VASTResolutionFailure) -> VASTResolution {
+        switch request.origin {
+        case .tag(let url): try await client.resolveReportingErrors(tag: url)
+        case .document(let data): try await client.resolveReportingErrors(document: data)
+        }
+    }
+
+    /// Chooses each ad's media file and prepares its tracking. An ad with none that can play
+    /// here is told so (VAST 403) and left out; with none left, the request fails with it.
+    private func makeSession(for ads: [ResolvedAd], beacons: BeaconSender) throws(PrerollAdError) -> PrerollAdSession {
+        let contentStart = player.initialPlaybackTime ?? .zero
+        var chosen: [(ad: ResolvedAd, media: VASTMediaFile)] = []
+        var firstError: PrerollAdError?
+        for ad in ads {
+            guard
+                let media = ad.mediaFile(
+                    supportedTypes: request.supportedMediaTypes, preferredSize: request.preferredSize,
+                    preferredBitrate: request.preferredBitrate)
+            else {
+                let types = ad.mediaFiles.map(\.type).joined(separator: ", ")
+                let error = PrerollAdError(
+                    .noSupportedMediaFile,
+                    "no media file of ad \(ad.id ?? "?") is progressive in a supported type (it has \(types))")
+                AdTracker(ad: ad, mediaFileURL: nil, contentPlayhead: contentStart, beacons: beacons).failed(error)
+                firstError = firstError ?? error
+                continue
+            }
+            chosen.append((ad, media))
+        }
+        guard !chosen.isEmpty else {
+            throw firstError ?? PrerollAdError(.noInventory, "the ad server's answer has no ad")
+        }
+        let playbacks = chosen.enumerated().map { index, pair in
+            let (ad, media) = pair
+            let info = PrerollAdInfo(
+                id: ad.id, title: ad.title, duration: ad.duration, skipOffset: ad.skipTime,
+                clickThrough: ad.clickThrough, mediaURL: media.url, position: index + 1, count: chosen.count)
+            let tracker = AdTracker(ad: ad, mediaFileURL: media.url, contentPlayhead: contentStart, beacons: beacons)
+            return PrerollAdPlayback(
+                ad: ad, info: info, tracker: tracker, mediaTimeout: request.mediaTimeout, player: player)
+        }
+        return PrerollAdSession(playbacks)
+    }
+}

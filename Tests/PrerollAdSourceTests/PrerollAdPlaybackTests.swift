@@ -1,0 +1,314 @@
+import FileSource
+import Foundation
+import MediaEngine
+import MediaTestSupport
+import PrerollAdSource
+import Synchronization
+import Testing
+
+/// `playPrerollAd` end to end: VAST documents and the ad's media on nginx, the player playing
+/// the ad then the content through one frames sink, and the beacons read back from nginx's log.
+@Suite("Pre-roll ads, played", .serialized)
+struct PrerollAdPlaybackTests {
+    /// The ad server, with the ad's media (1.5 s, 328x184) and the content (the numbered clip).
+    final class Setup: Sendable {
+        let server: VASTTestServer
+        let adMedia: String
+        let player: MoviePlayer
+        let recorder: EventRecorder
+        let widths: Locked<[Int]>
+
+        init(autoplay: Bool = false, cap: FrequencyCap? = nil) async throws {
+            server = try await VASTTestServer()
+            let ad = try await TestMedia.url(for: TestMedia.ballWithBFrames)
+            try FileManager.default.createSymbolicLink(
+                at: server.documents.appendingPathComponent("ad.mp4"), withDestinationURL: ad)
+            adMedia = server.url("ad.mp4").absoluteString
+            let widths = Locked<[Int]>([])
+            self.widths = widths
+            let sink = FrameSink(format: .i420, dropsLateFrames: false) { frame in
+                let width = frame.width
+                widths.withLock { $0.append(width) }
+            }
+            player = MoviePlayer(
+                source: FileSource(url: try await TestMedia.url(for: TestMedia.numbered)), videoSink: sink,
+                audioOutput: .discard)
+            player.shouldAutoplay = autoplay
+            recorder = EventRecorder(player)
+        }
+
+        /// An inline linear ad with every tracking event, pointing at `media`.
+        func inline(
+            id: String = "ad-1", media: String? = nil, type: String = "video/mp4", skipOffset: String? = nil,
+            sequence: Int? = nil
+        ) -> String {
+            let b = server.baseURL
+            let skip = skipOffset.map { " skipoffset=\"\($0)\"" } ?? ""
+            let seq = sequence.map { " sequence=\"\($0)\"" } ?? ""
+            let events = [
+                "creativeView", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete", "pause",
+                "resume", "skip", "close", "closeLinear",
+            ]
+            .map { "<Tracking event=\"\($0)\"><![CDATA[\n  \(b)/beacon/\(id)/\($0)?t=[ADPLAYHEAD]\n]]></Tracking>" }
+            .joined(separator: "\n")
+            return """
+                <Ad id="\(id)"\(seq)><InLine><AdSystem>Loopback</AdSystem><AdTitle>Ad \(id)</AdTitle>
+                <Impression><![CDATA[\(b)/beacon/\(id)/impression?cb=[CACHEBUSTING]&c=[CONTENTPLAYHEAD]&a=[ASSETURI]]]></Impression>
+                <Error><![CDATA[\(b)/beacon/\(id)/error?code=[ERRORCODE]]]></Error>
+                <Creatives><Creative><Linear\(skip)><Duration>00:00:01.500</Duration>
+                <TrackingEvents>\(events)</TrackingEvents>
+                <VideoClicks><ClickThrough><![CDATA[https://advertiser.invalid/\(id)]]></ClickThrough>
+                <ClickTracking><![CDATA[\(b)/beacon/\(id)/click]]></ClickTracking></VideoClicks>
+                <MediaFiles><MediaFile delivery="progressive" type="\(type)" width="328" height="184" bitrate="500">
+                <![CDATA[ \(media ?? adMedia) ]]></MediaFile></MediaFiles>
+                </Linear></Creative></Creatives></InLine></Ad>
+                """
+        }
+
+        func vast(_ ads: String...) -> String {
+            "<?xml version=\"1.0\"?><VAST version=\"3.0\">\(ads.joined())</VAST>"
+        }
+
+        /// The beacons' paths (without the query), in the order nginx answered them.
+        func beacons() async throws -> [String] {
+            try await server.settledBeacons().map(\.path)
+        }
+
+        /// The ad events announced so far.
+        var adEvents: [PrerollAdEvent] {
+            recorder.events.compactMap { if case .prerollAd(let event) = $0 { event } else { nil } }
+        }
+    }
+
+    @Test("an inline ad plays before the content: its beacons once each in order, macros filled, the events")
+    func inlineAd() async throws {
+        let s = try await Setup()
+        let tag = try s.server.write(s.vast(s.inline()), to: "vast.xml")
+        try await s.player.playPrerollAd(PrerollAdRequest(adTag: tag))
+        let (reason, _) = try await s.recorder.waitForFinish()
+        #expect(reason == .playbackEnded)
+        let widths = s.widths.withLock { $0 }
+        #expect(widths.prefix { $0 == 328 }.count == 45 && widths.drop { $0 == 328 }.count == 60)
+        let log = try await s.server.settledBeacons()
+        // The impression, creativeView and start go out together (in parallel), the others one by one.
+        #expect(
+            Set(log.prefix(3).map(\.path))
+                == ["/beacon/ad-1/impression", "/beacon/ad-1/creativeView", "/beacon/ad-1/start"])
+        #expect(
+            log.dropFirst(3).map(\.path) == [
+                "/beacon/ad-1/firstQuartile", "/beacon/ad-1/midpoint", "/beacon/ad-1/thirdQuartile",
+                "/beacon/ad-1/complete",
+            ])
+        guard let impression = log.first(where: { $0.path == "/beacon/ad-1/impression" }) else { return }
+        #expect(impression.query["c"] == "00:00:00.000")
+        #expect(impression.query["a"] == s.adMedia, "ASSETURI, decoded back: \(impression.uri)")
+        #expect(impression.query["cb"].map { $0.count == 8 && $0.allSatisfy(\.isNumber) } ?? false)
+        var unreserved = CharacterSet.alphanumerics
+        unreserved.insert(charactersIn: "-._~")
+        #expect(impression.uri.contains(s.adMedia.addingPercentEncoding(withAllowedCharacters: unreserved)!))
+        let quartileTimes = log[3...5].compactMap { $0.query["t"] }
+        #expect(quartileTimes.count == 3 && quartileTimes == quartileTimes.sorted(), "\(quartileTimes)")
+        #expect(log.allSatisfy { $0.userAgent == "swift-media-engine" })
+        let events = s.adEvents
+        guard case .started(let info) = events.first else {
+            Issue.record("the first ad event is \(String(describing: events.first))")
+            return
+        }
+        #expect(info.id == "ad-1" && info.title == "Ad ad-1" && info.position == 1 && info.count == 1)
+        #expect(info.clickThrough == URL(string: "https://advertiser.invalid/ad-1"))
+        #expect(
+            Array(events.dropFirst()) == [
+                .progressed(.firstQuartile), .progressed(.midpoint), .progressed(.thirdQuartile),
+                .finished(.completed, nil),
+            ])
+    }
+
+    @Test("a wrapper's impression and tracking join the inline ad's")
+    func wrapper() async throws {
+        let s = try await Setup()
+        try s.server.write(s.vast(s.inline()), to: "inline.xml")
+        let wrapper = """
+            <VAST version="4.1"><Ad id="w"><Wrapper><AdSystem>Wrapper</AdSystem>
+            <VASTAdTagURI><![CDATA[ \(s.server.url("inline.xml")) ]]></VASTAdTagURI>
+            <Impression><![CDATA[\(s.server.baseURL)/beacon/w/impression]]></Impression>
+            <Creatives><Creative><Linear><TrackingEvents>
+            <Tracking event="complete"><![CDATA[\(s.server.baseURL)/beacon/w/complete]]></Tracking>
+            </TrackingEvents></Linear></Creative></Creatives></Wrapper></Ad></VAST>
+            """
+        let tag = try s.server.write(wrapper, to: "wrapper.xml")
+        try await s.player.playPrerollAd(PrerollAdRequest(adTag: tag))
+        _ = try await s.recorder.waitForFinish()
+        let beacons = try await s.beacons()
+        #expect(
+            beacons.filter { $0.hasSuffix("/impression") }.sorted() == [
+                "/beacon/ad-1/impression", "/beacon/w/impression",
+            ])
+        #expect(
+            beacons.filter { $0.hasSuffix("/complete") }.sorted() == ["/beacon/ad-1/complete", "/beacon/w/complete"])
+    }
+
+    /// Plays `document`'s ad and expects `code`; then the content plays when asked.
+    func expectFailure(
+        _ code: PrerollAdError.Code, vastCode: Int?, _ document: (Setup) -> String, errorBeacons: [String]
+    ) async throws {
+        let s = try await Setup()
+        let tag = try s.server.write(document(s), to: "vast.xml")
+        let error = await #expect(throws: PrerollAdError.self) {
+            try await s.player.playPrerollAd(PrerollAdRequest(adTag: tag))
+        }
+        #expect(error?.code == code, "\(String(describing: error))")
+        #expect(error?.vastErrorCode == vastCode)
+        try await s.recorder.waitFor("the ad's finish") { $0 == .prerollAd(.finished(.failed, error)) }
+        let beacons = try await s.server.settledBeacons()
+        #expect(beacons.map(\.path).sorted() == errorBeacons, "\(beacons)")
+        #expect(beacons.allSatisfy { $0.query["code"] == vastCode.map(String.init) })
+        // The content still plays, when the app chooses.
+        try await s.player.play()
+        let (reason, _) = try await s.recorder.waitForFinish()
+        #expect(reason == .playbackEnded)
+        #expect(s.widths.withLock { $0 }.filter { $0 == 320 }.count == 60)
+    }
+
+    @Test("an empty VAST is noInventory (303), told to the root Error URI")
+    func empty() async throws {
+        try await expectFailure(
+            .noInventory, vastCode: 303,
+            { s in
+                "<VAST version=\"3.0\"><Error><![CDATA[\(s.server.baseURL)/beacon/root/error?code=[ERRORCODE]]]></Error></VAST>"
+            }, errorBeacons: ["/beacon/root/error"])
+    }
+
+    @Test("malformed XML is malformedVAST (100)")
+    func malformed() async throws {
+        try await expectFailure(
+            .malformedVAST, vastCode: 100, { _ in "<VAST version=\"3.0\"><Ad><InLine>" }, errorBeacons: [])
+    }
+
+    @Test("a media file that is not on its server is mediaFileNotFound (401)")
+    func missingMedia() async throws {
+        try await expectFailure(
+            .mediaFileNotFound, vastCode: 401,
+            { s in
+                s.vast(s.inline(media: s.server.url("missing.mp4").absoluteString))
+            }, errorBeacons: ["/beacon/ad-1/error"])
+    }
+
+    @Test("only media types the engine cannot play is noSupportedMediaFile (403)")
+    func unsupportedMedia() async throws {
+        try await expectFailure(
+            .noSupportedMediaFile, vastCode: 403,
+            { s in
+                s.vast(s.inline(type: "application/javascript"))
+            }, errorBeacons: ["/beacon/ad-1/error"])
+    }
+
+    @Test("six wrappers deep is wrapperLimitReached (302), told to every wrapper's Error URI")
+    func tooDeep() async throws {
+        try await expectFailure(
+            .wrapperLimitReached, vastCode: 302,
+            { s in
+                try! s.server.write(s.vast(s.inline()), to: "w7.xml")
+                for level in stride(from: 6, through: 1, by: -1) {
+                    try! s.server.write(
+                        """
+                        <VAST version="3.0"><Ad><Wrapper><AdSystem>W</AdSystem>
+                        <VASTAdTagURI>\(s.server.url("w\(level + 1).xml"))</VASTAdTagURI>
+                        <Error>\(s.server.baseURL)/beacon/w\(level)/error?code=[ERRORCODE]</Error>
+                        <Creatives/></Wrapper></Ad></VAST>
+                        """, to: "w\(level).xml")
+                }
+                return try! String(contentsOf: s.server.documents.appendingPathComponent("w1.xml"), encoding: .utf8)
+            }, errorBeacons: (1...6).map { "/beacon/w\($0)/error" })
+    }
+
+    @Test("after its skip offset, skipAd() ends the ad: skip beacon, no complete, the content plays")
+    func skip() async throws {
+        let s = try await Setup()
+        let tag = try s.server.write(s.vast(s.inline(skipOffset: "00:00:00.300")), to: "vast.xml")
+        #expect(!s.player.skipAd())
+        let watcher = Task {
+            try await s.recorder.waitFor("skippable") { $0 == .prerollAd(.skippable) }
+            return s.player.skipAd()
+        }
+        try await s.player.playPrerollAd(PrerollAdRequest(adTag: tag))
+        #expect(try await watcher.value)
+        _ = try await s.recorder.waitForFinish()
+        let beacons = try await s.beacons()
+        #expect(beacons.contains("/beacon/ad-1/skip") && !beacons.contains("/beacon/ad-1/complete"))
+        #expect(s.adEvents.suffix(2) == [.skipped, .finished(.skipped, nil)])
+        #expect(s.widths.withLock { $0 }.filter { $0 == 320 }.count == 60)
+    }
+
+    @Test("play() during the ad stops it at once and plays the content: userStartedContent, no complete beacon")
+    func playDuringAd() async throws {
+        let s = try await Setup()
+        let tag = try s.server.write(s.vast(s.inline()), to: "vast.xml")
+        let ad = Task { try await s.player.playPrerollAd(PrerollAdRequest(adTag: tag)) }
+        try await s.recorder.waitFor("the ad's start") { if case .prerollAd(.started) = $0 { true } else { false } }
+        try await s.player.play()
+        try await ad.value
+        #expect(s.adEvents.last == .finished(.userStartedContent, nil))
+        _ = try await s.recorder.waitForFinish()
+        #expect(!(try await s.beacons()).contains("/beacon/ad-1/complete"))
+        #expect(s.widths.withLock { $0 }.filter { $0 == 320 }.count == 60)
+    }
+
+    @Test("an ad pod of two plays both in sequence when asked, then the content")
+    func pod() async throws {
+        let s = try await Setup()
+        let tag = try s.server.write(
+            s.vast(s.inline(id: "second", sequence: 2), s.inline(id: "first", sequence: 1)), to: "vast.xml")
+        var request = PrerollAdRequest(adTag: tag)
+        request.playsWholePod = true
+        try await s.player.playPrerollAd(request)
+        _ = try await s.recorder.waitForFinish()
+        let started = s.adEvents.compactMap {
+            if case .started(let info) = $0 { "\(info.id ?? "") \(info.position)/\(info.count)" } else { nil }
+        }
+        #expect(started == ["first 1/2", "second 2/2"])
+        let completes = try await s.beacons().filter { $0.hasSuffix("/complete") }
+        #expect(completes == ["/beacon/first/complete", "/beacon/second/complete"])
+        #expect(s.widths.withLock { $0 }.filter { $0 == 328 }.count == 90)
+    }
+
+    @Test("refused while autoplay is on, and over the frequency cap, shared by two players: nothing fetched")
+    func refusals() async throws {
+        let autoplay = try await Setup(autoplay: true)
+        let tag = try autoplay.server.write(autoplay.vast(autoplay.inline()), to: "vast.xml")
+        let busy = await #expect(throws: PrerollAdError.self) {
+            try await autoplay.player.playPrerollAd(PrerollAdRequest(adTag: tag))
+        }
+        #expect(busy?.code == .playerBusy)
+        #expect(try await autoplay.server.settledLog().isEmpty)
+
+        let store = try TestMedia.scratchDirectory().appendingPathComponent("cap.json")
+        let cap = FrequencyCap(maximumAds: 1, per: .seconds(3600), storeURL: store)
+        let first = try await Setup()
+        let firstTag = try first.server.write(first.vast(first.inline()), to: "vast.xml")
+        var request = PrerollAdRequest(adTag: firstTag)
+        request.frequencyCap = cap
+        try await first.player.playPrerollAd(request)
+        let second = try await Setup()
+        let secondTag = try second.server.write(second.vast(second.inline()), to: "vast.xml")
+        var capped = PrerollAdRequest(adTag: secondTag)
+        capped.frequencyCap = FrequencyCap(maximumAds: 1, per: .seconds(3600), storeURL: store)
+        let error = await #expect(throws: PrerollAdError.self) { try await second.player.playPrerollAd(capped) }
+        #expect(error?.code == .frequencyCapExceeded)
+        #expect(try await second.server.settledLog().isEmpty)
+    }
+
+    @Test("the completion handler is called exactly once, with nil after the ad")
+    func completionHandler() async throws {
+        let s = try await Setup()
+        let tag = try s.server.write(s.vast(s.inline()), to: "vast.xml")
+        let calls = Mutex<[PrerollAdError?]>([])
+        let done = AsyncStream<Void>.makeStream()
+        s.player.playPrerollAd(PrerollAdRequest(adTag: tag)) { error in
+            calls.withLock { $0.append(error) }
+            done.continuation.yield()
+        }
+        for await _ in done.stream { break }
+        _ = try await s.recorder.waitForFinish()
+        #expect(calls.withLock { $0.count } == 1 && calls.withLock { $0.first! } == nil)
+    }
+}
