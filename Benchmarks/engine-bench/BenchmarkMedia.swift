@@ -51,6 +51,22 @@ enum BenchmarkMedia {
             """)
     }
 
+    /// 1280x720, 30 fps, 2 s of scrolling bars, H.264 without B-frames in MP4, no sound: the
+    /// pre-roll benchmark's ad. Without B-frames because the ad comes over HTTP, where qtdemux
+    /// reads in push mode and, for a file with B-frames (an edit list), drops the last frame
+    /// (59 of 60 with `gst-launch-1.0 souphttpsrc ! qtdemux ! fakesink`, 60 from `filesrc`): the
+    /// hand-over would look a frame longer than it is.
+    static func hd720SilentNoBFrames() throws -> URL {
+        try make(
+            "hd720-h264-silent-ipp.mp4",
+            """
+            videotestsrc num-buffers=60 pattern=smpte horizontal-speed=5 ! \
+            video/x-raw,format=I420,width=1280,height=720,framerate=30/1 ! \
+            x264enc speed-preset=veryfast bframes=0 key-int-max=30 ! h264parse ! mp4mux faststart=true ! \
+            filesink location=OUT
+            """)
+    }
+
     /// 320x240, 30 fps, 2 s of bars, H.264 in MP4, no sound: the pre-roll benchmark's content.
     static func smallSilent() throws -> URL {
         try make(

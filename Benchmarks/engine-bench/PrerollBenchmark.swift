@@ -13,7 +13,8 @@ import Synchronization
 ///   (goal >= 0.8: VAST adds little).
 /// - Hand-over: the step in the frames' running time from the ad's last frame to the content's
 ///   first, against one frame interval (ratio = interval / step: 1 is gapless, below 1 a gap).
-///   The ad is the 2-second 720p movie, the content the 320x240 sample: the size tells them apart.
+///   The ad is a 2-second 720p movie without B-frames (``BenchmarkMedia/hd720SilentNoBFrames()``),
+///   the content a 320x240 one: the size tells them apart.
 enum PrerollBenchmark {
     static let runs = 7
 
@@ -25,7 +26,7 @@ enum PrerollBenchmark {
     }
 
     static func run() async throws -> [Measurement] {
-        let ad = try BenchmarkMedia.hd720Silent()
+        let ad = try BenchmarkMedia.hd720SilentNoBFrames()
         let content = try BenchmarkMedia.smallSilent()
         let folder = try TestMedia.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
