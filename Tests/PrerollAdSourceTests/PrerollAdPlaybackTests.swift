@@ -149,13 +149,15 @@ struct PrerollAdPlaybackTests {
 
     /// Plays `document`'s ad and expects `code`; then the content plays when asked.
     func expectFailure(
-        _ code: PrerollAdError.Code, vastCode: Int?, _ document: (Setup) -> String, errorBeacons: [String]
+        _ code: PrerollAdError.Code, vastCode: Int?, _ document: (Setup) -> String, errorBeacons: [String],
+        configure: (inout PrerollAdRequest) -> Void = { _ in }
     ) async throws {
         let s = try await Setup()
         let tag = try s.server.write(document(s), to: "vast.xml")
-        let error = await #expect(throws: PrerollAdError.self) {
-            try await s.player.playPrerollAd(PrerollAdRequest(adTag: tag))
-        }
+        var configured = PrerollAdRequest(adTag: tag)
+        configure(&configured)
+        let request = configured
+        let error = await #expect(throws: PrerollAdError.self) { try await s.player.playPrerollAd(request) }
         #expect(error?.code == code, "\(String(describing: error))")
         #expect(error?.vastErrorCode == vastCode)
         try await s.recorder.waitFor("the ad's finish") { $0 == .prerollAd(.finished(.failed, error)) }
@@ -191,6 +193,24 @@ struct PrerollAdPlaybackTests {
             { s in
                 s.vast(s.inline(media: s.server.url("missing.mp4").absoluteString))
             }, errorBeacons: ["/beacon/ad-1/error"])
+    }
+
+    @Test("a media file that is not a movie is playbackFailed (405)")
+    func notAMovie() async throws {
+        try await expectFailure(
+            .playbackFailed, vastCode: 405, { s in s.vast(s.inline(media: s.server.url("vast.xml").absoluteString)) },
+            errorBeacons: ["/beacon/ad-1/error"])
+    }
+
+    @Test("a media file whose server never answers is mediaTimeout (402) after the request's media timeout")
+    func mediaTimeout() async throws {
+        let silent = try FaultInjectingServer(serving: Data(), fault: .neverAnswer)
+        let started = ContinuousClock.now
+        try await expectFailure(
+            .mediaTimeout, vastCode: 402, { s in s.vast(s.inline(media: silent.url("ad.mp4"))) },
+            errorBeacons: ["/beacon/ad-1/error"]
+        ) { request in request.mediaTimeout = .milliseconds(800) }
+        #expect(ContinuousClock.now - started < .seconds(10))
     }
 
     @Test("only media types the engine cannot play is noSupportedMediaFile (403)")
