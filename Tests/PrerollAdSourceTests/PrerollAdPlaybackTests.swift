@@ -208,8 +208,7 @@ struct PrerollAdPlaybackTests {
         let started = ContinuousClock.now
         try await expectFailure(
             .mediaTimeout, vastCode: 402, { s in s.vast(s.inline(media: silent.url("ad.mp4"))) },
-            errorBeacons: ["/beacon/ad-1/error"]
-        ) { request in request.mediaTimeout = .milliseconds(800) }
+            errorBeacons: ["/beacon/ad-1/error"], configure: { request in request.mediaTimeout = .milliseconds(800) })
         #expect(ContinuousClock.now - started < .seconds(10))
     }
 
