@@ -126,9 +126,12 @@ struct RateTests {
         try player.beginSeekingBackward()
         #expect(player.playbackState == .seekingBackward)
         try await frames.waitUntil("scanned frames") { $0.compactMap(\.number).count >= 2 }
+        // The scan's frames, before it ends: the frame the end shows is not one of them (the end
+        // seeks to the position the pipeline reports, which can be a keyframe interval after the
+        // last keyframe shown: [50, 40, 30] then 40 in a clean-clone CI run).
+        let numbers = frames.records.compactMap(\.number)
         player.endSeeking()
         #expect(player.playbackState == .paused)
-        let numbers = frames.records.compactMap(\.number)
         #expect(numbers.first.map { $0 <= 54 } == true && numbers == numbers.sorted(by: >), "\(numbers)")
     }
 
