@@ -32,7 +32,7 @@ FUZZ_BUILD := .build/fuzz
 FUZZ_BUILD_FLAGS := -c release --build-path $(FUZZ_BUILD) -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING
 FUZZ_REGRESSIONS := Tests/MediaEngineTests/FuzzRegressions/Inputs
 
-.PHONY: all deps test-deps bench-deps build release demo test lint format bench leaks soak fuzz stress tsan asan docs clean
+.PHONY: all deps test-deps bench-deps build release demo test lint format bench leaks soak fuzz stress tsan asan docs plugins clean
 
 all: build
 
@@ -99,6 +99,11 @@ TEST_STEPS = $(SWIFT) test --skip-build --filter TestMediaWarmUp && \
 test: test-deps lint
 	$(SWIFT) build --build-tests
 	$(TEST_STEPS)
+
+# The barcode sink plugin (Examples/custom-sink) as a shared library in .build/plugins, for
+# `swift run mediaplay --plugin-dir .build/plugins --sink barcode:file=OUT.png MOVIE`.
+plugins: build
+	Examples/custom-sink/build-plugin.sh .build/plugins .build/debug
 
 bench: bench-deps
 	$(SWIFT) build -c release --product engine-bench

@@ -46,7 +46,9 @@ let package = Package(
         .executableTarget(
             name: "mediaplay", dependencies: ["MediaEngine", "FileSource", "HTTPStreamSource"],
             path: "Examples/mediaplay",
-            exclude: ["README.md"]),
+            exclude: ["README.md"],
+            // Sink plugins loaded at run time (--plugin-dir) use the engine's symbols from here.
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]),
         .executableTarget(
             name: "overlay-tabs", dependencies: ["MediaEngine", "FileSource"], path: "Examples/overlay-tabs",
             exclude: ["README.md"]),

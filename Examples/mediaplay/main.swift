@@ -3,7 +3,8 @@
 // Plays a movie (a file, a web server's movie, an HLS or DASH stream) to a video sink chosen by
 // name and prints a progress line, timed metadata (ID3 in the stream, ICY titles) as playback
 // reaches it, and for network streams the load state, stalls and retries as they happen.
-// Usage: mediaplay [--sink NAME[:key=value,...]] [--list-sinks] [--user USER:PASSWORD]
+// Sink plugins built as shared libraries are loaded from --plugin-dir DIR first.
+// Usage: mediaplay [--plugin-dir DIR] [--sink NAME[:key=value,...]] [--list-sinks] [--user USER:PASSWORD]
 //                  [--header 'NAME: VALUE'] [--cookie NAME=VALUE] [--ca-file PEM] [--retry N]
 //                  [--retry-delay SECONDS] FILE|URL
 import FileSource
@@ -16,8 +17,9 @@ import MediaEngine
 #endif
 
 struct Arguments {
-    var sink = VideoSinkSpecification(name: VideoSinkRegistry.shared.defaultSinkName)
+    var sink: VideoSinkSpecification?
     var listSinks = false
+    var pluginFolders: [String] = []
     var file: String?
     var http = HTTPStreamOptions()
 
@@ -34,6 +36,9 @@ struct Arguments {
                 }
             case "--list-sinks":
                 listSinks = true
+            case "--plugin-dir":
+                guard let value = iterator.next() else { throw UsageError("--plugin-dir needs a folder") }
+                pluginFolders.append(value)
             case "--user", "--header", "--cookie", "--ca-file", "--retry", "--retry-delay":
                 guard let value = iterator.next() else { throw UsageError("\(argument) needs a value") }
                 do {
@@ -62,7 +67,7 @@ func fail(_ message: String) -> Never {
 }
 
 let usage =
-    "usage: mediaplay [--sink NAME[:key=value,...]] [--list-sinks] \(HTTPStreamOptions.commandLineUsage) FILE|URL"
+    "usage: mediaplay [--plugin-dir DIR] [--sink NAME[:key=value,...]] [--list-sinks] \(HTTPStreamOptions.commandLineUsage) FILE|URL"
 
 let arguments: Arguments
 do {
@@ -72,6 +77,20 @@ do {
         (error.message.map { "mediaplay: \($0)\n" } ?? "")
             + usage)
 }
+
+// Plugins first, so their sinks can be listed and chosen. A relative folder is taken from the
+// current one because the user named it; the registry itself never looks there unasked.
+for folder in arguments.pluginFolders {
+    let url = URL(fileURLWithPath: folder, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+    do {
+        for report in try VideoSinkRegistry.shared.loadPlugins(from: url.standardizedFileURL) {
+            FileHandle.standardError.write(Data("mediaplay: plugin \(report)\n".utf8))
+        }
+    } catch {
+        fail("mediaplay: \(error.code): \(error.message)")
+    }
+}
+let sinkSpecification = arguments.sink ?? VideoSinkSpecification(name: VideoSinkRegistry.shared.defaultSinkName)
 
 if arguments.listSinks {
     for entry in VideoSinkRegistry.shared.all {
@@ -86,7 +105,7 @@ guard let file = arguments.file else { fail(usage) }
 
 let sink: any VideoSink
 do {
-    sink = try VideoSinkRegistry.shared.makeSink(named: arguments.sink.name, options: arguments.sink.options)
+    sink = try VideoSinkRegistry.shared.makeSink(named: sinkSpecification.name, options: sinkSpecification.options)
 } catch {
     fail("mediaplay: \(error.code): \(error.message)")
 }
@@ -125,7 +144,7 @@ do {
     try await player.prepareToPlay()
     let duration = player.duration.map { String(format: "%.2f s", $0.inSeconds) } ?? "unknown length"
     print(
-        "playing \(source.uri.hasPrefix("file:") ? file : source.uri): \(player.naturalSize), \(player.movieMediaTypes), \(duration) to '\(arguments.sink.name)'"
+        "playing \(source.uri.hasPrefix("file:") ? file : source.uri): \(player.naturalSize), \(player.movieMediaTypes), \(duration) to '\(sinkSpecification.name)'"
     )
     if let truncation = player.truncation {
         print("  warning: the file is cut short, \(truncation)")

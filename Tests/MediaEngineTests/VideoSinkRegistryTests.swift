@@ -1,4 +1,5 @@
 import FileSource
+import Foundation
 import MediaEngine
 import MediaTestSupport
 import Testing
@@ -126,5 +127,24 @@ struct VideoSinkRegistryTests {
             source: FileSource(url: try await TestMedia.url(for: TestMedia.bars)), videoSink: BinSink())
         try await player.prepareToPlay()
         #expect(player.readyForDisplay)
+    }
+
+    @Test("plugins load only from an absolute folder that exists; a file that is not a library is refused, not loaded")
+    func pluginFolders() throws {
+        let registry = VideoSinkRegistry(builtIns: false)
+        #expect { try registry.loadPlugins(from: URL(string: "plugins")!) } throws: {
+            ($0 as? MediaError)?.code == .invalidArgument
+        }
+        #expect { try registry.loadPlugins(from: URL(fileURLWithPath: "/nonexistent/plugins")) } throws: {
+            ($0 as? MediaError)?.code == .fileNotFound
+        }
+        let folder = try TestMedia.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("\u{7F}ELF but not really".utf8).write(to: folder.appendingPathComponent("libfake.so"))
+        try Data("ignored: not .so".utf8).write(to: folder.appendingPathComponent("README"))
+        let reports = try registry.loadPlugins(from: folder)
+        #expect(reports.count == 1 && reports[0].file.lastPathComponent == "libfake.so")
+        #expect(reports[0].error?.code == .invalidArgument && reports[0].sinks.isEmpty)
+        #expect(registry.all.isEmpty)
     }
 }

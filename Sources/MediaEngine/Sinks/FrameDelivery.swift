@@ -35,6 +35,9 @@ final class FrameDelivery: @unchecked Sendable {
         callbacks.new_sample = { sink, data in
             FrameDelivery.from(data).deliver(from: sink!, preroll: false)
         }
+        callbacks.eos = { _, data in
+            FrameDelivery.from(data).consumer.endOfStream?()
+        }
         let data = Unmanaged.passRetained(self).toOpaque()
         gst_app_sink_set_callbacks(
             gcast(appsink.pointer), &callbacks, data,

@@ -48,3 +48,31 @@ public struct VideoImage: Sendable, Hashable {
         return pinned(0, [])
     }
 }
+
+extension VideoImage {
+    /// An RGBA picture made from its pixels (row after row, 4 bytes a pixel: red, green, blue,
+    /// alpha), for a sink or an app that draws its own pictures and encodes them with
+    /// ``pngData()`` or ``write(to:format:)``.
+    /// - Parameters:
+    ///   - width: Width in pixels, from 1.
+    ///   - height: Height in pixels, from 1.
+    ///   - pixels: `width * height * 4` bytes.
+    /// - Throws: ``MediaError/Code/invalidArgument`` when the byte count does not match the size;
+    ///   ``MediaError/Code/tooLarge`` for a size over ``MediaLimits``.
+    public init(rgbaWidth width: Int, height: Int, pixels: [UInt8]) throws(MediaError) {
+        guard width > 0, height > 0 else {
+            throw MediaError(.invalidArgument, "a picture of \(width)x\(height) pixels has no pixels")
+        }
+        guard MediaLimits.allows(width: width, height: height) else {
+            throw MediaError(.tooLarge, "a picture of \(width)x\(height) pixels is over the engine's limits")
+        }
+        guard pixels.count == width * height * 4 else {
+            throw MediaError(
+                .invalidArgument,
+                "\(pixels.count) bytes for a \(width)x\(height) RGBA picture (\(width * height * 4) wanted)")
+        }
+        self.init(
+            format: .rgba, width: width, height: height, presentationTime: nil, planes: [pixels], strides: [width * 4],
+            matrix: .bt601)
+    }
+}

@@ -90,6 +90,10 @@ public struct FrameConsumer: Sendable {
     public var dropsLateFrames = true
     /// Receives each frame on a streaming thread; the frame is valid only during the call.
     public var handler: @Sendable (borrowing VideoFrame) -> Void
+    /// Called on a streaming thread when the movie ends (its last frame has been handed to
+    /// ``handler``): the moment to finish work that spans the movie (write a file, say). Not
+    /// called when playback stops early, nor when a pre-roll hands over to the next movie.
+    public var endOfStream: (@Sendable () -> Void)?
 
     /// The largest ``every`` (GStreamer's frame selector counts in 32 bits).
     public static let largestEvery = Int(UInt32.max)
