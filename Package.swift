@@ -26,8 +26,9 @@ let package = Package(
             name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
         .target(
             name: "CGStreamerShim", dependencies: ["CGStreamer", "CYUV", "CX11", "CAVCodec"],
-            // The decoder element calls libavutil (frames, errors) as well as libavcodec.
-            linkerSettings: [.linkedLibrary("avutil")]),
+            // The decoder element calls libavutil (frames, errors) as well as libavcodec; volume
+            // ramps use GStreamer's controller library.
+            linkerSettings: [.linkedLibrary("avutil"), .linkedLibrary("gstcontroller-1.0")]),
         .target(name: "CTextRender", dependencies: ["CPangoCairo"]),
         .systemLibrary(name: "CGIO", pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev", "glib-networking"])]),
         // Why an HTTP connection failed (souphttpsrc does not say), with libsoup's own stack.

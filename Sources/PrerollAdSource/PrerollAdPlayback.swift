@@ -57,6 +57,8 @@ final class PrerollAdPlayback: Sendable {
         case .resumed:
             tracker.resumed()
             player?.announce(.resumed)
+        case .mutedChanged(let muted):
+            if muted { tracker.muted() } else { tracker.unmuted() }
         case .ended(let end, let position):
             ended(end, at: position)
         }

@@ -47,7 +47,7 @@ struct PrerollAdPlaybackTests {
             let seq = sequence.map { " sequence=\"\($0)\"" } ?? ""
             let events = [
                 "creativeView", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete", "pause",
-                "resume", "skip", "close", "closeLinear",
+                "resume", "skip", "close", "closeLinear", "mute", "unmute",
             ]
             .map { "<Tracking event=\"\($0)\"><![CDATA[\n  \(b)/beacon/\(id)/\($0)?t=[ADPLAYHEAD]\n]]></Tracking>" }
             .joined(separator: "\n")
@@ -270,6 +270,26 @@ struct PrerollAdPlaybackTests {
         _ = try await s.recorder.waitForFinish()
         #expect(!(try await s.beacons()).contains("/beacon/ad-1/complete"))
         #expect(s.widths.withLock { $0 }.filter { $0 == 320 }.count == 60)
+    }
+
+    @Test("muting and unmuting the player during the ad fire the ad's mute and unmute beacons")
+    func muteBeacons() async throws {
+        let s = try await Setup()
+        let tag = try s.server.write(s.vast(s.inline()), to: "vast.xml")
+        let watcher = Task {
+            try await s.recorder.waitFor("the ad's start") { if case .prerollAd(.started) = $0 { true } else { false } }
+            s.player.isMuted = true
+            s.player.isMuted = false
+        }
+        try await s.player.playPrerollAd(PrerollAdRequest(adTag: tag))
+        try await watcher.value
+        _ = try await s.recorder.waitForFinish()
+        let beacons = try await s.beacons()
+        // One of each (sent a moment apart, so their order on the wire is not certain).
+        #expect(
+            beacons.filter { $0.hasSuffix("mute") }.sorted() == ["/beacon/ad-1/mute", "/beacon/ad-1/unmute"],
+            "\(beacons)")
+        #expect(s.recorder.events.contains(.mutedChanged(true)) && !s.player.isMuted)
     }
 
     @Test("an ad pod of two plays both in sequence when asked, then the content")

@@ -168,6 +168,16 @@ gulong me_signal_connect_element(gpointer instance, const gchar *signal, me_elem
 
 // MARK: Instant rate changes (instantrate.c).
 /// Called with an instant rate change's multiplier and seqnum, on whatever thread delivered it.
+/// Moves a volume element's gain to `target` in a linear ramp from stream time `now` over
+/// `duration`, without a click; me_volume_settle ends the ramp at `target` (volume.c).
+void me_volume_ramp(GstElement *volume, gdouble target, GstClockTime now, GstClockTime duration);
+void me_volume_settle(GstElement *volume, gdouble target);
+/// Lets a volume element start ramps at its next buffer: me_volume_request_ramp asks for one (the
+/// streaming thread starts it where that buffer starts), me_volume_cancel_ramp withdraws it.
+void me_volume_watch(GstElement *volume);
+void me_volume_request_ramp(GstElement *volume, gdouble target, GstClockTime duration);
+void me_volume_cancel_ramp(GstElement *volume);
+
 /// playbin's about-to-finish: called on a streaming thread with the playbin (gapless.c).
 typedef void (*me_about_to_finish_callback)(GstElement *playbin, gpointer user_data);
 gulong me_connect_about_to_finish(GstElement *playbin, me_about_to_finish_callback callback, gpointer user_data,

@@ -36,6 +36,8 @@ package enum PrerollReport: Sendable, Equatable, CustomStringConvertible {
     case paused
     /// ``MoviePlayer/resumePreroll()`` resumed it.
     case resumed
+    /// ``MoviePlayer/isMuted`` changed while it played.
+    case mutedChanged(Bool)
     /// It ended; `at` is where it had got to.
     case ended(PrerollEnd, at: Duration?)
 
@@ -46,6 +48,7 @@ package enum PrerollReport: Sendable, Equatable, CustomStringConvertible {
         case .position(let position): "position(\(position.formattedSeconds))"
         case .paused: "paused"
         case .resumed: "resumed"
+        case .mutedChanged(let muted): "mutedChanged(\(muted))"
         case .ended(let end, let position): "ended(\(end)\(position.map { " at \($0.formattedSeconds)" } ?? ""))"
         }
     }

@@ -273,6 +273,23 @@ public final class MoviePlayer: Sendable {
         }
     }
 
+    /// The sound's volume, from 0 (silent) to 1 (the movie's own level, the default); values
+    /// outside are clamped, a NaN is ignored. A change while playing takes effect at once, in a
+    /// 30 ms ramp that avoids a click, and is announced as ``PlayerEvent/volumeChanged(_:)``.
+    /// Kept from movie to movie.
+    public var volume: Double {
+        get { core.read { $0.volume } }
+        set { core.apply { $0.setVolume(newValue) } }
+    }
+
+    /// Whether the sound is muted (the volume is kept for when it is unmuted). Muting and
+    /// unmuting ramp like a volume change and are announced as ``PlayerEvent/mutedChanged(_:)``;
+    /// during a pre-roll ad they fire its mute and unmute beacons.
+    public var isMuted: Bool {
+        get { core.read { $0.isMuted } }
+        set { core.apply { $0.setMuted(newValue) } }
+    }
+
     /// The playback rate: 0 when not playing, otherwise the rate asked for (1 is normal speed).
     /// Setting 0 pauses; setting a rate between 0.25 and 8 (or -8 and -0.25, backwards) applies
     /// it at once, without waiting; other values are ignored (``setRate(_:)`` reports them).

@@ -23,6 +23,11 @@ final class PipelineSession: Sendable {
     let sourceSetup: SourceSetup
     /// The audio sink (the silent one when the movie's sound is not played).
     private let audioSink: Element
+    /// The gain before the audio sink (`volume`), nil when the movie's sound is not played.
+    private let volume: Element?
+    /// The gain last asked for, and how many changes were asked (a ramp settles only if it is
+    /// still the last). Only the player's thread touches it.
+    private let gain = Locked((value: 1.0, changes: 0))
     private let busThread: Locked<BusThread?>
     /// The movie's video keyframes, for keyframe seeks (see ``keyframeSnapped(_:)``).
     private let keyframes: Locked<KeyframeTimes>
@@ -49,12 +54,13 @@ final class PipelineSession: Sendable {
     ///   - presentation: Orientation, scaling mode, background and view frame.
     ///   - buffering: How much of a network movie to buffer.
     ///   - holdFirstFrame: Show nothing until the seek that applies the playback range.
+    ///   - gain: The sound's gain: the player's volume, or 0 when muted.
     ///   - executor: The player's own thread.
     ///   - handler: Called on the bus thread with each message.
     init(
         id: Int, executor: PlayerExecutor, source: any MediaSource, videoSink: any VideoSink, audioOutput: AudioOutput,
         overlays: VideoOverlays, presentation: VideoPresentation, buffering: BufferingPolicy, holdFirstFrame: Bool,
-        handler: @escaping @Sendable (BusMessage) -> BusThread.Verdict
+        gain: Double, handler: @escaping @Sendable (BusMessage) -> BusThread.Verdict
     ) throws(MediaError) {
         executor.assertCurrent("building a pipeline")
         self.id = id
@@ -67,13 +73,27 @@ final class PipelineSession: Sendable {
         if let audio = audioOutput.resolved(videoSynchronized: output.isSynchronized) {
             audioSink = try VideoOutputBin.makeElement(audio)
             audioSink.staticPad("sink")?.keepLoopsContinuous()
+            // volume ! sink: the player's volume and mute (playbin's own soft volume leaks).
+            let volume = try Element.make("volume", name: "me-volume")
+            try volume.set("volume", .double(gain))
+            me_volume_watch(volume.pointer)
+            let bin = try Bin.make(name: "me-audio-output")
+            try bin.addAndLink([volume, audioSink])
+            guard let input = volume.staticPad("sink") else {
+                throw MediaError(.pipelineFailure, "the volume element has no sink pad")
+            }
+            try bin.addGhostPad(named: "sink", target: input)
+            self.volume = volume
+            self.gain.withLock { $0.value = gain }
+            playbin.set("audio-sink", element: bin)
         } else {
             flags &= ~Self.audioFlag
             // playbin makes an audio sink even without its audio flag; without one of ours it
             // would probe the machine's (openalsink, ALSA) on every pipeline.
             audioSink = try VideoOutputBin.makeElement(Self.silentAudio)
+            volume = nil
+            playbin.set("audio-sink", element: audioSink)
         }
-        playbin.set("audio-sink", element: audioSink)
         if buffering.downloadsToCacheFile { flags |= Self.downloadFlag }
         try playbin.set([
             "uri": .string(source.uri), "flags": .int(flags),
@@ -200,6 +220,36 @@ final class PipelineSession: Sendable {
         }
         try result.get()
         openFragmentGates(after: Self.fragmentGateLimit)
+    }
+
+    /// How long a change of volume takes: short enough to feel immediate, long enough that the
+    /// wave is not cut mid-swing (a click).
+    static let volumeRamp = Duration.milliseconds(30)
+
+    /// Changes the sound's gain, on the player's thread: in a ramp over ``volumeRamp`` of the
+    /// movie's time from the next buffer to reach the volume element, or at once when nothing
+    /// plays. The ramp is settled (its control points removed, the property set) a moment after
+    /// it ends.
+    func setGain(_ target: Double) {
+        executor.assertCurrent("changing the volume")
+        guard let volume else { return }
+        let change = gain.withLock { gain in
+            gain.value = target
+            gain.changes += 1
+            return gain.changes
+        }
+        guard settledState == .playing else {
+            me_volume_cancel_ramp(volume.pointer)
+            me_volume_settle(volume.pointer, target)
+            return
+        }
+        // The streaming thread starts the ramp where the next buffer through the element starts.
+        me_volume_request_ramp(volume.pointer, target, Self.volumeRamp.clockTime)
+        executor.enqueue(after: Self.volumeRamp * 4) { [weak self] in
+            guard let self, gain.withLock({ $0.changes == change }) else { return }
+            me_volume_cancel_ramp(volume.pointer)
+            me_volume_settle(volume.pointer, target)
+        }
     }
 
     /// Sets (or, with nil, clears) the movie to play right after the current one, in the same

@@ -201,7 +201,8 @@ final class PlayerCore: Sendable {
                 }
             case .close(let id), .play(let id), .pause(let id), .restartClock(let id), .seek(let id, _, _),
                 .instantRate(let id, _), .applyPresentation(let id, _), .reload(let id, _, _, _),
-                .watchForStalledDemuxer(let id), .useResumeThreshold(let id), .queueNext(let id, _):
+                .watchForStalledDemuxer(let id), .useResumeThreshold(let id), .queueNext(let id, _),
+                .applyGain(let id, _):
                 guard let session = owned.session, session.id == id else { continue }
                 if case .close = action { owned.session = nil }
                 executor.enqueue { [self] in run(action, on: session) }
@@ -254,6 +255,8 @@ final class PlayerCore: Sendable {
             session.useResumeThreshold()
         case .queueNext(_, let next):
             session.queueNext(next)
+        case .applyGain(_, let gain):
+            session.setGain(gain)
         case .build, .scheduleTimeout, .scheduleReconnect, .startScanTimer, .cancelScanTimer, .resume,
             .rearmTimeObservers, .scheduleTimedMetadata, .reportPreroll, .startPrerollTicks, .stopPrerollTicks,
             .schedulePrerollTimeout:
@@ -272,7 +275,7 @@ final class PlayerCore: Sendable {
             let session = try PipelineSession(
                 id: id, executor: executor, source: build.source, videoSink: build.videoSink,
                 audioOutput: build.audioOutput, overlays: overlays, presentation: build.presentation,
-                buffering: build.buffering, holdFirstFrame: build.holdFirstFrame
+                buffering: build.buffering, holdFirstFrame: build.holdFirstFrame, gain: build.gain
             ) { [weak self] message in
                 // The bus thread only hands messages over, in order.
                 guard let self else { return .exit }

@@ -83,6 +83,10 @@ extension Notification.Name {
     /// The prepared movie's file is cut short (``PlayerEvent/truncationDetected(playable:duration:)``,
     /// under ``MoviePlayer/eventUserInfoKey``); ``MoviePlayer/playableDuration`` says how much is present.
     public static let moviePlayerTruncationDetected = Notification.Name("MoviePlayerTruncationDetectedNotification")
+    /// The sound's volume changed (``PlayerEvent/volumeChanged(_:)``, under ``MoviePlayer/eventUserInfoKey``).
+    public static let moviePlayerVolumeDidChange = Notification.Name("MoviePlayerVolumeDidChangeNotification")
+    /// The sound was muted or unmuted (``PlayerEvent/mutedChanged(_:)``, under ``MoviePlayer/eventUserInfoKey``).
+    public static let moviePlayerMutedDidChange = Notification.Name("MoviePlayerMutedDidChangeNotification")
     /// A pre-roll ad started, progressed or finished (``PlayerEvent/prerollAd(_:)``, under
     /// ``MoviePlayer/eventUserInfoKey``; a failed ad's ``PrerollAdError`` under ``MoviePlayer/errorUserInfoKey``).
     public static let moviePlayerPrerollAdDidChange = Notification.Name("MoviePlayerPrerollAdDidChangeNotification")
@@ -147,6 +151,8 @@ extension PlayerEvent {
         case .variantSwitched: .moviePlayerVariantDidSwitch
         case .reconnecting: .moviePlayerWillReconnect
         case .prerollAd: .moviePlayerPrerollAdDidChange
+        case .volumeChanged: .moviePlayerVolumeDidChange
+        case .mutedChanged: .moviePlayerMutedDidChange
         }
     }
 

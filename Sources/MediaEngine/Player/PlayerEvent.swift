@@ -87,6 +87,10 @@ public enum PlayerEvent: Sendable, Hashable, CustomStringConvertible {
     /// source's ``MediaSource/retryPolicy``'s attempts; the error is also in the error log. A
     /// playing movie is ``PlaybackState/interrupted`` meanwhile, its load state `stalled`.
     case reconnecting(attempt: Int, delay: Duration, error: MediaError)
+    /// The sound's volume changed (``MoviePlayer/volume``, 0...1).
+    case volumeChanged(Double)
+    /// The sound was muted or unmuted (``MoviePlayer/isMuted``).
+    case mutedChanged(Bool)
     /// A pre-roll ad (`playPrerollAd`, in PrerollAdSource) started, progressed or finished.
     case prerollAd(PrerollAdEvent)
 
@@ -132,6 +136,8 @@ public enum PlayerEvent: Sendable, Hashable, CustomStringConvertible {
         case .reconnecting(let attempt, let delay, let error):
             "reconnecting(\(attempt), after: \(delay.exactDescription), \(error.code))"
         case .prerollAd(let event): "prerollAd(\(event))"
+        case .volumeChanged(let volume): "volumeChanged(\(volume))"
+        case .mutedChanged(let muted): "mutedChanged(\(muted))"
         }
     }
 }

@@ -38,6 +38,8 @@ extension PlayerMachine {
         /// Look at the position again after this long (wall clock) and report it with
         /// ``PlayerMachine/timedMetadataTick(session:position:)``; replaces the previous such request.
         case scheduleTimedMetadata(session: Int, after: Duration)
+        /// Set the sound's gain (the volume, or 0 when muted), without a click.
+        case applyGain(session: Int, Double)
         /// Set (or clear) the movie the pipeline goes on to without a gap at the current one's end.
         case queueNext(session: Int, source: (any MediaSource)?)
         /// Tell a pre-roll's observer how it goes (on the player's thread).
@@ -68,6 +70,8 @@ extension PlayerMachine {
         let holdFirstFrame: Bool
         /// The movie to go on to without a gap after this one (a pre-roll's content).
         var next: (any MediaSource)? = nil
+        /// The sound's gain (``PlayerMachine/gain``).
+        var gain = 1.0
     }
 
     /// Events and actions an input produced, in order.
@@ -99,6 +103,7 @@ extension PlayerMachine.Action: CustomStringConvertible {
         case .cancelScanTimer: "cancelScanTimer"
         case .scheduleTimedMetadata(let session, let wait):
             "scheduleTimedMetadata \(session) after \(wait.formattedSeconds)"
+        case .applyGain(let session, let gain): "applyGain \(session) \(gain)"
         case .queueNext(let session, let source): "queueNext \(session) \(source.map { $0.uri } ?? "none")"
         case .reportPreroll(_, let item, let report): "reportPreroll \(item) \(report)"
         case .startPrerollTicks(let session): "startPrerollTicks \(session)"

@@ -51,7 +51,8 @@ extension PlayerMachine {
             .build(
                 PipelineBuild(
                     session: id, source: source, videoSink: videoSink, audioOutput: audioOutput,
-                    presentation: presentation, buffering: bufferingPolicy, holdFirstFrame: needsPreparationSeek)))
+                    presentation: presentation, buffering: bufferingPolicy, holdFirstFrame: needsPreparationSeek,
+                    gain: gain)))
     }
 
     /// The `contentURL` setter: ends the current movie and loads `newSource` in its place, in

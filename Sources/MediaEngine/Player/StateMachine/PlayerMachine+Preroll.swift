@@ -106,7 +106,8 @@ extension PlayerMachine {
                 .build(
                     PipelineBuild(
                         session: id, source: items[0], videoSink: videoSink, audioOutput: audioOutput,
-                        presentation: presentation, buffering: bufferingPolicy, holdFirstFrame: false, next: next)))
+                        presentation: presentation, buffering: bufferingPolicy, holdFirstFrame: false, next: next,
+                        gain: gain)))
         }
         perform(.schedulePrerollTimeout(session: sessionID, epoch: epoch, item: 0, after: timeout))
         return .wait(waiter: addWaiter(.prerollEnded))

@@ -43,6 +43,9 @@ struct PlayerMachine {
     var endPlaybackTime: Duration?
     /// The rate the app asked for (never 0; 0 means paused and is not stored).
     var rate = 1.0
+    /// The sound's volume, 0...1, and whether it is muted.
+    var volume = 1.0
+    var isMuted = false
 
     // MARK: What the app sees
 
