@@ -178,6 +178,11 @@ void me_volume_watch(GstElement *volume);
 void me_volume_request_ramp(GstElement *volume, gdouble target, GstClockTime duration);
 void me_volume_cancel_ramp(GstElement *volume);
 
+/// The tags of playbin's audio (or, with `text`, subtitle) stream `index`, or NULL (tracks.c).
+GstTagList *me_playbin_stream_tags(GstElement *playbin, gboolean text, gint index);
+/// Keeps playsink's audio queue to 200 ms, so that a new audio track is heard that soon (tracks.c).
+void me_shorten_audio_queue(GstElement *playbin);
+
 /// playbin's about-to-finish: called on a streaming thread with the playbin (gapless.c).
 typedef void (*me_about_to_finish_callback)(GstElement *playbin, gpointer user_data);
 gulong me_connect_about_to_finish(GstElement *playbin, me_about_to_finish_callback callback, gpointer user_data,

@@ -242,6 +242,12 @@ enum BusMessage: Sendable {
         gst_message_parse_tag(message.pointer, &list)
         guard let list else { return [:] }
         defer { gst_tag_list_unref(list) }
+        return textTags(of: list)
+    }
+
+    /// A tag list's tags as text: strings as they are, other values serialised; binary tags
+    /// (cover art) left out.
+    static func textTags(of list: UnsafeMutablePointer<GstTagList>) -> [String: String] {
         var result: [String: String] = [:]
         for index in 0..<gst_tag_list_n_tags(list) {
             guard let rawName = gst_tag_list_nth_tag_name(list, guint(index)) else { continue }

@@ -273,6 +273,32 @@ public final class MoviePlayer: Sendable {
         }
     }
 
+    /// The prepared movie's audio tracks (language, codec, title, the default one); empty before
+    /// preparation and for a movie without sound.
+    public var audioTracks: [MediaTrack] { core.read { $0.audioTracks } }
+
+    /// The prepared movie's subtitle tracks, as its container lists them.
+    public var subtitleTracks: [MediaTrack] { core.read { $0.subtitleTracks } }
+
+    /// The audio track playing, if the movie has one.
+    public var currentAudioTrack: MediaTrack? {
+        core.read { machine in
+            machine.currentAudioTrack.flatMap { index in machine.audioTracks.first { $0.index == index } }
+        }
+    }
+
+    /// Plays another of the movie's audio tracks, at once and without a gap in the video
+    /// (playbin's input selector); announced as ``PlayerEvent/audioTrackChanged(_:)``.
+    /// - Parameter track: One of ``audioTracks``.
+    /// - Throws: ``MediaError/Code/notPrepared`` before preparation (or during a pre-roll ad),
+    ///   ``MediaError/Code/invalidArgument`` for a track the movie does not have.
+    public func selectAudioTrack(_ track: MediaTrack) throws(MediaError) {
+        guard track.kind == .audio else {
+            throw MediaError(.invalidArgument, "\(track) is not an audio track")
+        }
+        try core.apply { $0.selectAudioTrack(track.index) }.get()
+    }
+
     /// The sound's volume, from 0 (silent) to 1 (the movie's own level, the default); values
     /// outside are clamped, a NaN is ignored. A change while playing takes effect at once, in a
     /// 30 ms ramp that avoids a click, and is announced as ``PlayerEvent/volumeChanged(_:)``.

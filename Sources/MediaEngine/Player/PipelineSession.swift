@@ -105,6 +105,7 @@ final class PipelineSession: Sendable {
         keyframes = Locked(KeyframeTimes(source: source))
         truncationReport = Locked(TruncationReport(source: source))
         sourceSetup.connect(to: playbin)
+        me_shorten_audio_queue(playbin.pointer)
         me_watch_stream_types(playbin.pointer)
         busThread = Locked(try BusThread(pipeline: playbin, handler: handler))
         AboutToFinishRelay.install(on: playbin) { [weak self] in self?.goOnToNextSource() }
@@ -317,6 +318,38 @@ final class PipelineSession: Sendable {
         if (playbin.int("n-video") ?? 0) > 0 { types.insert(.video) }
         if (playbin.int("n-audio") ?? 0) > 0 { types.insert(.audio) }
         return types
+    }
+
+    /// The movie's audio and subtitle tracks as playbin found them, and the audio track playing.
+    var tracks: (audio: [MediaTrack], subtitles: [MediaTrack]) {
+        func read(_ kind: MediaTrack.Kind) -> [MediaTrack] {
+            let text = kind == .subtitle
+            let count = playbin.int(text ? "n-text" : "n-audio") ?? 0
+            let current = playbin.int(text ? "current-text" : "current-audio") ?? -1
+            return (0..<max(0, count)).map { index in
+                var tags: [String: String] = [:]
+                if let list = me_playbin_stream_tags(playbin.pointer, text ? 1 : 0, gint(index)) {
+                    tags = BusMessage.textTags(of: list)
+                    gst_tag_list_unref(list)
+                }
+                return MediaTrack(
+                    kind: kind, index: index, languageCode: tags["language-code"] ?? tags["language-name"],
+                    codec: tags[text ? "subtitle-codec" : "audio-codec"] ?? tags["codec"], title: tags["title"],
+                    isDefault: index == current)
+            }
+        }
+        return (read(.audio), read(.subtitle))
+    }
+
+    /// Switches playbin to audio track `index` (its input selector: the video goes on untouched).
+    func selectAudioTrack(_ index: Int) {
+        executor.assertCurrent("switching the audio track")
+        do throws(MediaError) {
+            try playbin.set("current-audio", .int(index))
+        } catch {
+            // playbin has an integer current-audio property; an index it does not have is ignored by it.
+            return
+        }
     }
 
     /// Sends a seek numbered `seqnum` (the number the player chose when it decided the seek; the

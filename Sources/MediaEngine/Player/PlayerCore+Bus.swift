@@ -111,7 +111,7 @@ extension PlayerCore {
         guard needed else { return PlayerMachine.PipelineFacts() }
         return PlayerMachine.PipelineFacts(
             position: session.position, duration: session.duration, mediaTypes: session.mediaTypes,
-            truncation: preparing ? session.truncation : nil)
+            truncation: preparing ? session.truncation : nil, tracks: preparing ? session.tracks : ([], []))
     }
 
     /// decodebin drops the error a demuxer posts while decodebin is still setting it up, which

@@ -52,7 +52,7 @@ extension PlayerCore {
             // The content's facts, if this is its start after a gapless hand-over.
             let facts = PlayerMachine.PipelineFacts(
                 position: session.position, duration: session.duration, mediaTypes: session.mediaTypes,
-                truncation: session.truncation)
+                truncation: session.truncation, tracks: session.tracks)
             apply { $0.prerollStreamStarted(session: id, group: group, facts: facts) }
         case .endOfStream:
             let position = session.position

@@ -202,7 +202,7 @@ final class PlayerCore: Sendable {
             case .close(let id), .play(let id), .pause(let id), .restartClock(let id), .seek(let id, _, _),
                 .instantRate(let id, _), .applyPresentation(let id, _), .reload(let id, _, _, _),
                 .watchForStalledDemuxer(let id), .useResumeThreshold(let id), .queueNext(let id, _),
-                .applyGain(let id, _):
+                .applyGain(let id, _), .selectAudioTrack(let id, _):
                 guard let session = owned.session, session.id == id else { continue }
                 if case .close = action { owned.session = nil }
                 executor.enqueue { [self] in run(action, on: session) }
@@ -257,6 +257,8 @@ final class PlayerCore: Sendable {
             session.queueNext(next)
         case .applyGain(_, let gain):
             session.setGain(gain)
+        case .selectAudioTrack(_, let index):
+            session.selectAudioTrack(index)
         case .build, .scheduleTimeout, .scheduleReconnect, .startScanTimer, .cancelScanTimer, .resume,
             .rearmTimeObservers, .scheduleTimedMetadata, .reportPreroll, .startPrerollTicks, .stopPrerollTicks,
             .schedulePrerollTimeout:

@@ -83,6 +83,10 @@ extension Notification.Name {
     /// The prepared movie's file is cut short (``PlayerEvent/truncationDetected(playable:duration:)``,
     /// under ``MoviePlayer/eventUserInfoKey``); ``MoviePlayer/playableDuration`` says how much is present.
     public static let moviePlayerTruncationDetected = Notification.Name("MoviePlayerTruncationDetectedNotification")
+    /// The prepared movie's tracks are known (``PlayerEvent/tracksAvailable(_:)``, under ``MoviePlayer/eventUserInfoKey``).
+    public static let moviePlayerTracksAvailable = Notification.Name("MoviePlayerTracksAvailableNotification")
+    /// Another audio track plays (``PlayerEvent/audioTrackChanged(_:)``, under ``MoviePlayer/eventUserInfoKey``).
+    public static let moviePlayerAudioTrackDidChange = Notification.Name("MoviePlayerAudioTrackDidChangeNotification")
     /// The sound's volume changed (``PlayerEvent/volumeChanged(_:)``, under ``MoviePlayer/eventUserInfoKey``).
     public static let moviePlayerVolumeDidChange = Notification.Name("MoviePlayerVolumeDidChangeNotification")
     /// The sound was muted or unmuted (``PlayerEvent/mutedChanged(_:)``, under ``MoviePlayer/eventUserInfoKey``).
@@ -152,6 +156,8 @@ extension PlayerEvent {
         case .reconnecting: .moviePlayerWillReconnect
         case .prerollAd: .moviePlayerPrerollAdDidChange
         case .volumeChanged: .moviePlayerVolumeDidChange
+        case .tracksAvailable: .moviePlayerTracksAvailable
+        case .audioTrackChanged: .moviePlayerAudioTrackDidChange
         case .mutedChanged: .moviePlayerMutedDidChange
         }
     }

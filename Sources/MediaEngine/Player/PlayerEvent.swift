@@ -87,6 +87,10 @@ public enum PlayerEvent: Sendable, Hashable, CustomStringConvertible {
     /// source's ``MediaSource/retryPolicy``'s attempts; the error is also in the error log. A
     /// playing movie is ``PlaybackState/interrupted`` meanwhile, its load state `stalled`.
     case reconnecting(attempt: Int, delay: Duration, error: MediaError)
+    /// The prepared movie's audio and subtitle tracks (``MoviePlayer/audioTracks``, ``MoviePlayer/subtitleTracks``).
+    case tracksAvailable([MediaTrack])
+    /// Another audio track plays (``MoviePlayer/selectAudioTrack(_:)``).
+    case audioTrackChanged(MediaTrack)
     /// The sound's volume changed (``MoviePlayer/volume``, 0...1).
     case volumeChanged(Double)
     /// The sound was muted or unmuted (``MoviePlayer/isMuted``).
@@ -137,6 +141,8 @@ public enum PlayerEvent: Sendable, Hashable, CustomStringConvertible {
             "reconnecting(\(attempt), after: \(delay.exactDescription), \(error.code))"
         case .prerollAd(let event): "prerollAd(\(event))"
         case .volumeChanged(let volume): "volumeChanged(\(volume))"
+        case .tracksAvailable(let tracks): "tracksAvailable(\(tracks.map(\.description).joined(separator: ", ")))"
+        case .audioTrackChanged(let track): "audioTrackChanged(\(track))"
         case .mutedChanged(let muted): "mutedChanged(\(muted))"
         }
     }

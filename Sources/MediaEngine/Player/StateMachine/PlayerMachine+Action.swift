@@ -38,6 +38,8 @@ extension PlayerMachine {
         /// Look at the position again after this long (wall clock) and report it with
         /// ``PlayerMachine/timedMetadataTick(session:position:)``; replaces the previous such request.
         case scheduleTimedMetadata(session: Int, after: Duration)
+        /// Switch to audio track `index`.
+        case selectAudioTrack(session: Int, Int)
         /// Set the sound's gain (the volume, or 0 when muted), without a click.
         case applyGain(session: Int, Double)
         /// Set (or clear) the movie the pipeline goes on to without a gap at the current one's end.
@@ -104,6 +106,7 @@ extension PlayerMachine.Action: CustomStringConvertible {
         case .scheduleTimedMetadata(let session, let wait):
             "scheduleTimedMetadata \(session) after \(wait.formattedSeconds)"
         case .applyGain(let session, let gain): "applyGain \(session) \(gain)"
+        case .selectAudioTrack(let session, let index): "selectAudioTrack \(session) \(index)"
         case .queueNext(let session, let source): "queueNext \(session) \(source.map { $0.uri } ?? "none")"
         case .reportPreroll(_, let item, let report): "reportPreroll \(item) \(report)"
         case .startPrerollTicks(let session): "startPrerollTicks \(session)"

@@ -25,6 +25,8 @@ extension PlayerMachine {
         var mediaTypes: MovieMediaTypes = []
         /// The source is cut short (asked of it once per movie, while preparing).
         var truncation: MovieTruncation?
+        /// The audio and subtitle tracks (read while preparing).
+        var tracks: (audio: [MediaTrack], subtitles: [MediaTrack]) = ([], [])
     }
 
     // MARK: Commands
@@ -156,6 +158,7 @@ extension PlayerMachine {
         phase = .prepared
         setDuration(facts.duration)
         setMediaTypes(facts.mediaTypes)
+        setTracks(audio: facts.tracks.audio, subtitles: facts.tracks.subtitles)
         noteTruncation(facts.truncation)
         // A local file can always play through; a movie read over a network has to earn it
         // (buffering reaches 100 %, and the download keeps up).

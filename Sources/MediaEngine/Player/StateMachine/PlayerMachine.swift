@@ -56,6 +56,10 @@ struct PlayerMachine {
     var duration: Duration?
     var naturalSize = VideoSize.zero
     var mediaTypes: MovieMediaTypes = []
+    /// The movie's audio and subtitle tracks, and the audio track playing.
+    var audioTracks: [MediaTrack] = []
+    var subtitleTracks: [MediaTrack] = []
+    var currentAudioTrack: Int?
     /// The factory name of the element decoding the video, once decodebin chose it.
     var videoDecoder: String?
     var sourceType = MovieSourceType.unknown
@@ -286,6 +290,9 @@ struct PlayerMachine {
         duration = nil
         naturalSize = .zero
         mediaTypes = []
+        audioTracks = []
+        subtitleTracks = []
+        currentAudioTrack = nil
         videoDecoder = nil
         metadata = [:]
         if timedMetadata.reset() { publish(.timedMetadataChanged([])) }

@@ -1,0 +1,84 @@
+import FileSource
+import Foundation
+import MediaEngine
+import MediaTestSupport
+import Testing
+
+/// A movie's audio tracks: listed with their tags, and switched while playing without a gap in
+/// the video.
+@Suite("Audio and subtitle tracks")
+struct TrackTests {
+    /// 3 s of video with two audio tracks: English at 440 Hz, a commentary in French at 880 Hz.
+    static let twoLanguages = TestMedia.Clip(
+        fileExtension: "mkv",
+        pipeline: """
+            videotestsrc num-buffers=90 pattern=smpte horizontal-speed=4 ! \
+            video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! \
+            x264enc speed-preset=ultrafast key-int-max=10 ! h264parse ! matroskamux name=mux ! filesink location=LOCATION \
+            audiotestsrc num-buffers=130 freq=440 ! audio/x-raw,rate=44100,channels=1 ! \
+            taginject tags="language-code=en,title=English" ! audioconvert ! vorbisenc ! mux. \
+            audiotestsrc num-buffers=130 freq=880 ! audio/x-raw,rate=44100,channels=1 ! \
+            taginject tags="language-code=fr,title=Commentary" ! audioconvert ! vorbisenc ! mux.
+            """)
+
+    /// How many times the sound crosses zero between two times (twice its frequency per second).
+    static func crossings(_ samples: [Int16], rate: Int, from start: Double, to end: Double) -> Int {
+        let slice = Array(samples[Int(start * Double(rate))..<min(samples.count, Int(end * Double(rate)))])
+        return zip(slice, slice.dropFirst()).filter { ($0 < 0) != ($1 < 0) }.count
+    }
+
+    @Test(
+        "two audio tracks are listed with language, codec and title; switching at 1 s changes the sound, not the video")
+    func switchWhilePlaying() async throws {
+        let wav = try TestMedia.scratchDirectory().appendingPathComponent("sound.wav")
+        let frames = FrameRecorder()
+        let player = MoviePlayer(
+            source: FileSource(url: try await TestMedia.url(for: Self.twoLanguages)),
+            videoSink: frames.sink(),
+            audioOutput: .element(
+                .bin(
+                    "audioconvert ! audio/x-raw,format=S16LE,channels=1 ! wavenc ! filesink sync=true location=\(wav.path)"
+                )))
+        player.shouldAutoplay = false
+        let recorder = EventRecorder(player)
+        try await player.prepareToPlay()
+        let tracks = player.audioTracks
+        #expect(tracks.map(\.index) == [0, 1])
+        #expect(tracks.map(\.title) == ["English", "Commentary"], "\(tracks)")
+        #expect(tracks.map { $0.languageCode?.prefix(2) } == ["en", "fr"], "\(tracks)")
+        #expect(tracks.allSatisfy { $0.codec?.lowercased().contains("vorbis") == true }, "\(tracks)")
+        #expect(tracks.map(\.isDefault) == [true, false])
+        #expect(player.currentAudioTrack == tracks.first && player.subtitleTracks.isEmpty)
+        #expect(recorder.events.contains(.tracksAvailable(tracks)))
+
+        _ = try player.addBoundaryTimeObserver(at: [.seconds(1)])
+        let events = player.events
+        try await player.play()
+        for await event in events {
+            if case .boundaryTimeReached = event { break }
+        }
+        try player.selectAudioTrack(tracks[1])
+        #expect(player.currentAudioTrack == tracks[1])
+        #expect { try player.selectAudioTrack(MediaTrack(kind: .audio, index: 5)) } throws: {
+            ($0 as? MediaError)?.code == .invalidArgument
+        }
+        _ = try await recorder.waitForFinish()
+        await player.shutdown()
+        #expect(recorder.events.contains(.audioTrackChanged(tracks[1])))
+        // Every frame of the video, in order: the switch left no gap.
+        let numbers = frames.records.compactMap(\.number)
+        #expect(
+            numbers.count == 90 && zip(numbers, numbers.dropFirst()).allSatisfy { ($1 - $0 + 80) % 80 == 1 },
+            "\(numbers)")
+
+        let (rate, samples) = try VolumeTests.samples(ofWAV: wav)
+        let before = Self.crossings(samples, rate: rate, from: 0.2, to: 0.7)
+        // Heard within half a second of the switch (playsink's audio queue holds 200 ms).
+        let after = Self.crossings(samples, rate: rate, from: 1.5, to: 2.0)
+        #expect(abs(before - 440) <= 10, "440 Hz before the switch: \(before) crossings in 0.5 s")
+        #expect(
+            abs(after - 880) <= 10,
+            "880 Hz after it: \(after) crossings in 0.5 s; per 0.1 s: \(stride(from: 0.0, to: 3.0, by: 0.1).map { Self.crossings(samples, rate: rate, from: $0, to: $0 + 0.1) }), \(samples.count) samples"
+        )
+    }
+}
