@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "FileSource", targets: ["FileSource"]),
         .library(name: "HTTPStreamSource", targets: ["HTTPStreamSource"]),
         .library(name: "PrerollAdSource", targets: ["PrerollAdSource"]),
+        .library(name: "TerminalVideoSink", targets: ["TerminalVideoSink"]),
         .executable(name: "mediaprobe", targets: ["mediaprobe"]),
         .executable(name: "mediaplay", targets: ["mediaplay"]),
         .executable(name: "preroll", targets: ["preroll"]),
@@ -37,6 +38,8 @@ let package = Package(
         .target(name: "HTTPStreamSource", dependencies: ["MediaEngine", "CNetworkProbe"]),
         // VAST ads before the movie: fetch, parse, tracking beacons, frequency cap (Foundation only).
         .target(name: "PrerollAdSource", dependencies: ["MediaEngine"]),
+        // Video in a terminal with 24-bit colour half blocks: a plugin on MediaEngine's public API only.
+        .target(name: "TerminalVideoSink", dependencies: ["MediaEngine"], path: "Plugins/TerminalVideoSink"),
         .executableTarget(
             name: "mediaprobe", dependencies: ["MediaEngine", "FileSource", "HTTPStreamSource"],
             path: "Examples/mediaprobe",
