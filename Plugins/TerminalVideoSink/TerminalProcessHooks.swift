@@ -19,8 +19,10 @@ enum TerminalProcessHooks {
     private struct Hooks {
         var screens: [ObjectIdentifier: TerminalScreen] = [:]
         var exitHandlerInstalled = false
-        var interrupt: (any DispatchSourceSignal)?
-        var resize: (any DispatchSourceSignal)?
+        var interruptWatched = false
+        var resizeWatched = false
+        /// The signal sources, kept for the process's life.
+        var sources: [any DispatchSourceSignal] = []
         var exiting = false
     }
 
@@ -30,28 +32,39 @@ enum TerminalProcessHooks {
     /// Whether the process is exiting (or interrupted): no screen starts drawing again.
     static var isExiting: Bool { hooks.withLock { $0.exiting } }
 
-    /// A screen starts drawing.
+    /// A screen starts drawing. Returns once the signals it needs are watched.
     static func activate(_ screen: TerminalScreen) {
-        hooks.withLock { hooks in
+        let registrations = hooks.withLock { hooks -> [DispatchSemaphore] in
             hooks.screens[ObjectIdentifier(screen)] = screen
             if !hooks.exitHandlerInstalled {
                 hooks.exitHandlerInstalled = true
                 atexit { TerminalProcessHooks.restoreAll() }
             }
-            if screen.configuration.exitsOnInterrupt && hooks.interrupt == nil {
-                hooks.interrupt = makeSource(SIGINT) {
+            var registrations: [DispatchSemaphore] = []
+            if screen.configuration.exitsOnInterrupt && !hooks.interruptWatched {
+                hooks.interruptWatched = true
+                let (source, registered) = makeSource(SIGINT) {
                     restoreAll()
                     exit(130)
                 }
+                hooks.sources.append(source)
+                registrations.append(registered)
             }
-            if screen.configuration.device.isTerminal && hooks.resize == nil {
-                hooks.resize = makeSource(SIGWINCH) {
+            if screen.configuration.device.isTerminal && !hooks.resizeWatched {
+                hooks.resizeWatched = true
+                let (source, registered) = makeSource(SIGWINCH) {
                     for screen in TerminalProcessHooks.hooks.withLock({ Array($0.screens.values) }) {
                         screen.terminalResized()
                     }
                 }
+                hooks.sources.append(source)
+                registrations.append(registered)
             }
+            return registrations
         }
+        // Waited for outside the lock, which the handlers take. The queue is this type's own and
+        // idle but for signals: registration takes microseconds.
+        for registered in registrations { _ = registered.wait(timeout: .now() + .seconds(1)) }
     }
 
     /// A screen stopped drawing (it gave its terminal back).
@@ -68,12 +81,18 @@ enum TerminalProcessHooks {
         for screen in screens { screen.finish() }
     }
 
-    private static func makeSource(_ signal: Int32, handler: @escaping @Sendable () -> Void)
-        -> any DispatchSourceSignal
-    {
+    /// A source for `signal`, and a semaphore signalled once it is registered: libdispatch installs
+    /// its handler for the signal on its own queue after `resume()`, and a signal that came before
+    /// would still have its default action (for SIGINT, the end of the process without the
+    /// terminal given back).
+    private static func makeSource(_ signal: Int32, handler: @escaping @Sendable () -> Void) -> (
+        any DispatchSourceSignal, DispatchSemaphore
+    ) {
         let source = DispatchSource.makeSignalSource(signal: signal, queue: queue)
+        let registered = DispatchSemaphore(value: 0)
+        source.setRegistrationHandler { registered.signal() }
         source.setEventHandler(handler: handler)
         source.resume()
-        return source
+        return (source, registered)
     }
 }
