@@ -13,10 +13,12 @@ import Testing
 struct MediaplayTerminalTests {
     private static let frameEnd = Array("\u{1B}[?2026l".utf8)
 
-    private func mediaplay(_ clip: TestMedia.Clip, columns: Int, rows: Int) async throws -> PseudoTerminalProgram {
+    private func mediaplay(
+        _ clip: TestMedia.Clip, sink: String = "terminal", columns: Int, rows: Int
+    ) async throws -> PseudoTerminalProgram {
         let url = try await TestMedia.url(for: clip)
         return try PseudoTerminalProgram(
-            BuildProducts.executable("mediaplay"), ["--sink", "terminal", url.path], columns: columns, rows: rows)
+            BuildProducts.executable("mediaplay"), ["--sink", sink, url.path], columns: columns, rows: rows)
     }
 
     /// The output up to the end of the last frame written.
@@ -74,6 +76,20 @@ struct MediaplayTerminalTests {
         #expect(screen.cursorVisible)
         #expect(Array(screen.events.suffix(2)) == [.colorsReset, .cursorShown])
         #expect(screen.paintedArea != nil, "the picture stays")
+        #expect(program.echoes)
+    }
+
+    @Test("a program that exits while the sink still draws gets the terminal back at exit")
+    func exitWhileDrawing() async throws {
+        // fd=0: the terminal through standard input (opened for reading and writing), so mediaplay
+        // prints to standard output as for any other sink and never gives the terminal back itself.
+        let program = try await mediaplay(TestMedia.bars, sink: "terminal:fd=0", columns: 40, rows: 12)
+        let status = try await program.waitForExit()
+        #expect(status == 0, "\(program.errorText)")
+        let screen = ScreenModel(columns: 40, rows: 12, bytes: program.output)
+        #expect(screen.events.contains(.cursorHidden))
+        #expect(Array(screen.events.suffix(2)) == [.colorsReset, .cursorShown])
+        #expect(screen.cursorVisible)
         #expect(program.echoes)
     }
 

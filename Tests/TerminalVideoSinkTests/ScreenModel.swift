@@ -1,4 +1,5 @@
 import MediaEngine
+import Testing
 
 /// A small terminal emulator: what a person would see after a program's output, read from the
 /// bytes the way xterm reads them (the subset the sink and a shell use: cursor moves, erasing,
@@ -220,5 +221,14 @@ struct ScreenModel {
             }
             index += 1
         }
+    }
+}
+
+extension ScreenModel: CustomTestStringConvertible {
+    /// The screen's text, one line a row (a failed expectation shows this, not every cell).
+    var testDescription: String {
+        "\(columns)x\(rows) screen, cursor at \(cursorRow + 1),\(cursorColumn + 1)"
+            + (cursorVisible ? "" : " (hidden)") + ":\n"
+            + (1...rows).map { "|" + text(ofRow: $0) }.joined(separator: "\n")
     }
 }
