@@ -93,6 +93,21 @@ struct MediaplayTerminalTests {
         #expect(program.echoes)
     }
 
+    @Test(
+        "with standard output a pipe, the size comes from COLUMNS and LINES, else it is 80x24",
+        arguments: [(["COLUMNS": "30", "LINES": "10"], 30, 10), (["COLUMNS": "", "LINES": ""], 80, 24)])
+    func sizeFromEnvironment(environment: [String: String], columns: Int, rows: Int) async throws {
+        let url = try await TestMedia.url(for: TestMedia.bars)
+        let result = try await ProcessRunner.runForData(
+            BuildProducts.executable("mediaplay"), ["--sink", "terminal", url.path], environment: environment)
+        #expect(result.status == 0, "\(result.standardError)")
+        let output = [UInt8](result.standardOutput)
+        // A screen larger than the one assumed, so a picture of another size shows.
+        let screen = ScreenModel(columns: 120, rows: 40, bytes: throughLastFrame(output))
+        let area = try #require(screen.paintedArea)
+        #expect(area.columns == 1...columns && area.rows == 1...(rows - 1), "\(area)")
+    }
+
     @Test("a resized terminal (SIGWINCH) gets the picture laid out again at its new size")
     func resize() async throws {
         let program = try await mediaplay(TestMedia.longBars, columns: 40, rows: 12)
