@@ -69,9 +69,27 @@ $(SAMPLE): deps
 		mp4mux name=mux faststart=true ! filesink location=$(SAMPLE) \
 		audiotestsrc num-buffers=216 wave=sine ! audioconvert ! avenc_aac ! mux.
 
+# Without SINK, mediaplay's default sink (a window) when a display is reachable, otherwise the
+# movie plays in this terminal (the terminal sink): reachable is a WAYLAND_DISPLAY whose socket
+# exists, or a DISPLAY whose X server xdpyinfo opens (when xdpyinfo, from x11-utils, is not
+# installed, a DISPLAY that is set is taken as reachable).
 demo: build $(SAMPLE)
 	$(SWIFT) run mediaprobe $(SAMPLE)
-	$(SWIFT) run mediaplay $(if $(SINK),--sink $(SINK),) $(SAMPLE)
+	@sink="$(SINK)"; \
+	if [ -z "$$sink" ]; then \
+		reachable=no; \
+		case "$$WAYLAND_DISPLAY" in \
+			"") ;; \
+			/*) [ -S "$$WAYLAND_DISPLAY" ] && reachable=yes ;; \
+			*) [ -S "$${XDG_RUNTIME_DIR:-/nonexistent}/$$WAYLAND_DISPLAY" ] && reachable=yes ;; \
+		esac; \
+		if [ $$reachable = no ] && [ -n "$$DISPLAY" ]; then \
+			if ! command -v xdpyinfo > /dev/null || timeout 5 xdpyinfo > /dev/null 2>&1; then reachable=yes; fi; \
+		fi; \
+		if [ $$reachable = no ]; then echo "No display reachable: playing in the terminal."; sink=terminal; fi; \
+	fi; \
+	echo "$(SWIFT) run mediaplay $${sink:+--sink $$sink }$(SAMPLE)"; \
+	$(SWIFT) run mediaplay $${sink:+--sink $$sink} $(SAMPLE)
 
 lint:
 	$(SWIFT) format lint --strict -r Sources Tests Examples Plugins Benchmarks Fuzz Package.swift

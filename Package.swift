@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "FileSource", targets: ["FileSource"]),
         .library(name: "HTTPStreamSource", targets: ["HTTPStreamSource"]),
         .library(name: "PrerollAdSource", targets: ["PrerollAdSource"]),
+        .library(name: "TerminalVideoSink", targets: ["TerminalVideoSink"]),
         .executable(name: "mediaprobe", targets: ["mediaprobe"]),
         .executable(name: "mediaplay", targets: ["mediaplay"]),
         .executable(name: "preroll", targets: ["preroll"]),
@@ -38,6 +39,8 @@ let package = Package(
         .target(name: "HTTPStreamSource", dependencies: ["MediaEngine", "CNetworkProbe"]),
         // VAST ads before the movie: fetch, parse, tracking beacons, frequency cap (Foundation only).
         .target(name: "PrerollAdSource", dependencies: ["MediaEngine"]),
+        // Video in a terminal with 24-bit colour half blocks: a plugin on MediaEngine's public API only.
+        .target(name: "TerminalVideoSink", dependencies: ["MediaEngine"], path: "Plugins/TerminalVideoSink"),
         .executableTarget(
             name: "mediaprobe", dependencies: ["MediaEngine", "FileSource", "HTTPStreamSource"],
             path: "Examples/mediaprobe",
@@ -45,7 +48,7 @@ let package = Package(
         .executableTarget(
             name: "embed", dependencies: ["MediaEngine", "FileSource"], path: "Examples/embed", exclude: ["README.md"]),
         .executableTarget(
-            name: "mediaplay", dependencies: ["MediaEngine", "FileSource", "HTTPStreamSource"],
+            name: "mediaplay", dependencies: ["MediaEngine", "FileSource", "HTTPStreamSource", "TerminalVideoSink"],
             path: "Examples/mediaplay",
             exclude: ["README.md"],
             // Sink plugins loaded at run time (--plugin-dir) use the engine's symbols from here.
@@ -84,5 +87,8 @@ let package = Package(
         .testTarget(name: "HTTPStreamSourceTests", dependencies: ["HTTPStreamSource", "MediaTestSupport"]),
         .testTarget(name: "PrerollAdSourceTests", dependencies: ["PrerollAdSource", "MediaTestSupport"]),
         .testTarget(name: "ExamplesTests", dependencies: ["MediaTestSupport"]),
+        .testTarget(
+            name: "TerminalVideoSinkTests", dependencies: ["TerminalVideoSink", "MediaTestSupport"],
+            path: "Tests/TerminalVideoSinkTests"),
     ]
 )

@@ -1,8 +1,9 @@
-// {file | http(s) URL} ! playbin ! {null | frames | any registered sink}
+// {file | http(s) URL} ! playbin ! {null | frames | terminal | any registered sink}
 //
 // Plays a movie (a file, a web server's movie, an HLS or DASH stream) to a video sink chosen by
 // name and prints a progress line, timed metadata (ID3 in the stream, ICY titles) as playback
-// reaches it, and for network streams the load state, stalls and retries as they happen.
+// reaches it, and for network streams the load state, stalls and retries as they happen. With the
+// terminal sink drawing on standard output, those lines go to the sink's status line instead.
 // Sink plugins built as shared libraries are loaded from --plugin-dir DIR first.
 // Usage: mediaplay [--plugin-dir DIR] [--sink NAME[:key=value,...]] [--list-sinks] [--user USER:PASSWORD]
 //                  [--header 'NAME: VALUE'] [--cookie NAME=VALUE] [--ca-file PEM] [--retry N]
@@ -11,6 +12,7 @@ import FileSource
 import Foundation
 import HTTPStreamSource
 import MediaEngine
+import TerminalVideoSink
 
 #if canImport(Glibc)
     import Glibc
@@ -61,9 +63,26 @@ struct UsageError: Error {
     init(_ message: String?) { self.message = message }
 }
 
+/// The terminal sink, when it draws on standard output: what would be printed goes to its status line.
+var terminal: TerminalVideoSink?
+
+@MainActor
 func fail(_ message: String) -> Never {
+    terminal?.restoreTerminal()
     FileHandle.standardError.write(Data((message + "\n").utf8))
     exit(1)
+}
+
+/// Prints a line, or shows it below the picture while the terminal sink draws.
+@MainActor
+func say(_ line: String) {
+    if let terminal { terminal.statusLine = line } else { print(line) }
+}
+
+do {
+    try TerminalVideoSink.register()
+} catch {
+    fail("mediaplay: \(error.code): \(error.message)")
 }
 
 let usage =
@@ -109,6 +128,7 @@ do {
 } catch {
     fail("mediaplay: \(error.code): \(error.message)")
 }
+if let sink = sink as? TerminalVideoSink, sink.fileDescriptor == STDOUT_FILENO { terminal = sink }
 
 // http(s) URLs go to the HTTP-stream source; anything else is a file.
 let source: any MediaSource
@@ -135,7 +155,7 @@ Task {
     for await event in retries {
         guard case .reconnecting(let attempt, let delay, let error) = event else { continue }
         let status = error.httpStatusCode.map { " (HTTP \($0))" } ?? ""
-        print(
+        say(
             String(format: "  retry %d of %d in %.1f s, after ", attempt, source.retryPolicy.attempts, delay.inSeconds)
                 + "\(error.code)\(status): \(error.message)")
     }
@@ -143,11 +163,11 @@ Task {
 do {
     try await player.prepareToPlay()
     let duration = player.duration.map { String(format: "%.2f s", $0.inSeconds) } ?? "unknown length"
-    print(
+    say(
         "playing \(source.uri.hasPrefix("file:") ? file : source.uri): \(player.naturalSize), \(player.movieMediaTypes), \(duration) to '\(sinkSpecification.name)'"
     )
     if let truncation = player.truncation {
-        print("  warning: the file is cut short, \(truncation)")
+        say("  warning: the file is cut short, \(truncation)")
     }
     try await player.play()
 } catch {
@@ -163,24 +183,27 @@ for await event in events {
     switch event {
     case .periodicTime(_, let time):
         let frames = (sink as? FrameSink).map { ", \($0.framesDelivered) frames" } ?? ""
-        print(String(format: "  %7.2f s%@", time.inSeconds, frames))
+        say(String(format: "  %7.2f s%@", time.inSeconds, frames))
     case .loadStateChanged(let state) where source.sourceType != .file:
-        print("  load state: \(state)")
+        say("  load state: \(state)")
     case .playbackStateChanged(.interrupted):
-        print("  stalled: waiting for the network")
+        say("  stalled: waiting for the network")
     case .timedMetadataChanged(let items):
-        for item in items { print("  metadata: \(item)") }
+        for item in items { say("  metadata: \(item)") }
     case .variantSwitched(let change):
-        print("  variant: \(change.indicatedBitrate) bit/s (\(change.uri))")
+        say("  variant: \(change.indicatedBitrate) bit/s (\(change.uri))")
     case .naturalSizeAvailable(let size) where size != pictureSize:
         pictureSize = size
-        print("  picture: \(size)")
+        say("  picture: \(size)")
     default:
         break
     }
     guard case .playbackDidFinish(let reason, let error) = event else { continue }
     if let error { fail(describe(error)) }
     let frames = (sink as? FrameSink).map { " (\($0.framesDelivered) frames)" } ?? ""
-    print("finished: \(reason)\(frames)")
+    let drawn = (sink as? TerminalVideoSink).map { " (\($0.framesDrawn) frames drawn, \($0.framesDropped) dropped)" }
+    say("finished: \(reason)\(frames)\(drawn ?? "")")
+    // The last line stays below the picture, and the terminal is given back under it.
+    terminal?.restoreTerminal()
     break
 }

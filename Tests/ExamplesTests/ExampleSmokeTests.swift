@@ -101,6 +101,7 @@ struct ExampleSmokeTests {
         let lines = result.standardOutput.split(separator: "\n").map(String.init)
         #expect(lines.contains { $0.hasPrefix("null ") })
         #expect(lines.contains { $0.hasPrefix("frames ") && $0.contains("frames") })
+        #expect(lines.contains { $0.hasPrefix("terminal ") && $0.contains("none") })
     }
 
     @Test("mediaplay plays to the end on the frames sink, printing progress", arguments: ["frames", "null"])
@@ -136,7 +137,7 @@ struct ExampleSmokeTests {
             BuildProducts.executable("mediaplay"), ["--sink", "hologram", clip.path])
         #expect(result.status == 1)
         #expect(result.standardError.contains("unknownSink"))
-        #expect(result.standardError.contains("frames, images, null, window"))
+        #expect(result.standardError.contains("frames, images, null, terminal, window"))
     }
 
     @Test("overlay-tabs maps a click through the view to the tab under it")

@@ -1,0 +1,156 @@
+import Foundation
+import MediaTestSupport
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A program run on a pseudo-terminal of a given size (`posix_openpt`), as in a terminal window:
+/// its standard input and output are the terminal, its standard error a pipe (kept apart for
+/// failure messages). Everything it writes to the terminal is recorded, read on a thread of its own.
+final class PseudoTerminalProgram: Sendable {
+    private struct State {
+        var output: [UInt8] = []
+        var outputEnded = false
+        var exitStatus: Int32?
+    }
+
+    /// What the reading and waiting threads and the test touch.
+    private final class Shared: Sendable {
+        let state = Mutex(State())
+        let changes = Waitlist()
+    }
+
+    /// The terminal's master side, which the test reads and sizes.
+    let master: Int32
+    private let process: Process
+    private let standardError: Pipe
+    private let shared = Shared()
+
+    /// Starts `program` on a new terminal of `columns` x `rows`.
+    init(_ program: String, _ arguments: [String], columns: Int, rows: Int) throws {
+        // posix_openpt(), unlockpt() and ptsname() as Linux does them (Glibc's module does not
+        // export the XSI functions): the multiplexer, TIOCSPTLCK and TIOCGPTN.
+        master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        var unlock: Int32 = 0
+        var number: UInt32 = 0
+        guard master >= 0, ioctl(master, Self.unlockRequest, &unlock) == 0,
+            ioctl(master, Self.numberRequest, &number) == 0
+        else { throw TestFailure("no pseudo-terminal: errno \(errno)") }
+        let slave = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
+        guard slave >= 0 else { throw TestFailure("cannot open /dev/pts/\(number): errno \(errno)") }
+        process = Process()
+        standardError = Pipe()
+        Self.setSize(of: master, columns: columns, rows: rows)
+        let terminal = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
+        process.standardInput = terminal
+        process.standardOutput = terminal
+        process.standardError = standardError
+        var environment = ProcessInfo.processInfo.environment
+        environment["TERM"] = "xterm-256color"
+        for name in ["COLUMNS", "LINES", "DISPLAY", "WAYLAND_DISPLAY"] { environment.removeValue(forKey: name) }
+        process.environment = environment
+        do {
+            try process.run()
+        } catch {
+            close(slave)
+            close(master)
+            throw error
+        }
+        // Only the program holds the terminal now, so the master reads end (EIO) when it exits.
+        close(slave)
+        let master = master
+        Thread { [shared] in
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(master, $0.baseAddress, $0.count) }
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { break }
+                shared.state.withLock { $0.output += buffer[0..<count] }
+                shared.changes.recheck()
+            }
+            shared.state.withLock { $0.outputEnded = true }
+            shared.changes.recheck()
+        }.start()
+        let process = process
+        Thread { [shared] in
+            process.waitUntilExit()
+            let status = process.terminationReason == .exit ? process.terminationStatus : -process.terminationStatus
+            shared.state.withLock { $0.exitStatus = status }
+            shared.changes.recheck()
+        }.start()
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+        close(master)
+    }
+
+    /// The program's process id.
+    var processIdentifier: Int32 { process.processIdentifier }
+
+    /// Everything written to the terminal so far.
+    var output: [UInt8] { shared.state.withLock { $0.output } }
+
+    /// What the program wrote to standard error (once it has exited).
+    var errorText: String {
+        String(decoding: standardError.fileHandleForReading.availableData, as: UTF8.self)
+    }
+
+    /// Waits until the output satisfies `condition`, or the program has exited and the terminal is
+    /// closed (then it returns whatever there was).
+    func waitForOutput(_ condition: @escaping @Sendable ([UInt8]) -> Bool) async throws {
+        try await withDeadline(.seconds(20), "the program's output") { [shared] in
+            await shared.changes.wait { shared.state.withLock { condition($0.output) || $0.outputEnded } }
+        }
+    }
+
+    /// Waits for the program to exit and its output to end.
+    /// - Returns: Its exit status, or minus the signal that ended it.
+    func waitForExit() async throws -> Int32 {
+        try await withDeadline(.seconds(30), "the program's exit") { [shared] in
+            await shared.changes.wait { shared.state.withLock { $0.exitStatus != nil && $0.outputEnded } }
+        }
+        return shared.state.withLock { $0.exitStatus ?? 0 }
+    }
+
+    /// Sends the program a signal.
+    func send(_ signal: Int32) {
+        kill(process.processIdentifier, signal)
+    }
+
+    /// Resizes the terminal, as a terminal window does (`TIOCSWINSZ`), and tells the program with
+    /// SIGWINCH (the kernel sends it only to a terminal's foreground process group, which the program,
+    /// run without a controlling terminal, is not).
+    func resize(columns: Int, rows: Int) {
+        Self.setSize(of: master, columns: columns, rows: rows)
+        send(SIGWINCH)
+    }
+
+    /// Whether the terminal echoes what is typed (the master reads the terminal's settings).
+    var echoes: Bool {
+        var settings = termios()
+        guard tcgetattr(master, &settings) == 0 else { return false }
+        return settings.c_lflag & tcflag_t(ECHO) != 0
+    }
+
+    /// TIOCSPTLCK, `_IOW('T', 0x31, int)`, and TIOCGPTN, `_IOR('T', 0x30, unsigned int)`: macros
+    /// Swift does not import (the generic ioctl encoding of x86-64 and ARM64).
+    private static let unlockRequest = UInt(0x4004_5431)
+    private static let numberRequest = UInt(0x8004_5430)
+
+    private static func setSize(of descriptor: Int32, columns: Int, rows: Int) {
+        var size = winsize(ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
+        // A size that did not take shows in the test's checks of the output's size.
+        _ = withUnsafeMutablePointer(to: &size) { ioctl(descriptor, UInt(TIOCSWINSZ), $0) }
+    }
+}
+
+/// A test's own failure to set something up.
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
