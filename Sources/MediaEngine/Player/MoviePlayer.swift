@@ -238,8 +238,15 @@ public final class MoviePlayer: Sendable {
     /// The kinds of streams in the movie, once known.
     public var movieMediaTypes: MovieMediaTypes { core.read { $0.mediaTypes } }
 
-    /// Whether the movie is a file or a stream, once preparation has started.
-    public var movieSourceType: MovieSourceType { core.read { $0.sourceType } }
+    /// Whether the movie is a file or a stream, once preparation has started. Setting it is a
+    /// hint, as in MPMoviePlayerController: set before preparation, every movie reports that type
+    /// from its preparation on (``PlayerEvent/sourceTypeAvailable(_:)``) and the stream's
+    /// detected type does not override it (a manifest is still read as one); `.unknown` goes back
+    /// to detection.
+    public var movieSourceType: MovieSourceType {
+        get { core.read { $0.phase == .idle && $0.sourceTypeHint != .unknown ? $0.sourceTypeHint : $0.sourceType } }
+        set { core.apply { $0.sourceTypeHint = newValue } }
+    }
 
     /// The GStreamer element decoding the video: its factory's name, such as `meh264dec` or
     /// `meh265dec` (the engine's own H.264 and H.265 decoders) or `vp8dec`; nil until decodebin

@@ -234,3 +234,25 @@ struct PlayerMachineLifecycleTests {
         #expect(h.take().actions.contains("close 1"))
     }
 }
+
+/// The app's `movieSourceType` hint (MPMoviePlayerController's settable `movieSourceType`).
+@Suite("Player machine: source type hint")
+struct PlayerMachineSourceTypeHintTests {
+    @Test("a hint is the type every movie reports from its preparation on; a manifest's detection does not override it")
+    func hint() {
+        var h = MachineHarness(source: MachineHarness.NamedSource(uri: "http://example.test/a", sourceType: .unknown))
+        h.machine.sourceTypeHint = .file
+        _ = h.feed { $0.prepare() }
+        #expect(h.take().events.contains(.sourceTypeAvailable(.file)))
+        h.feed { _ = $0.pipelineBuilt(session: 1) }
+        h.feed { $0.streamTypeFound(session: 1, caps: "application/x-hls") }
+        #expect(h.machine.sourceType == .file)
+
+        var detected = MachineHarness(
+            source: MachineHarness.NamedSource(uri: "http://example.test/a", sourceType: .unknown))
+        _ = detected.feed { $0.prepare() }
+        detected.feed { _ = $0.pipelineBuilt(session: 1) }
+        detected.feed { $0.streamTypeFound(session: 1, caps: "application/x-hls") }
+        #expect(detected.machine.sourceType == .streaming)
+    }
+}

@@ -98,7 +98,7 @@ extension PlayerMachine {
         pauseWhenPrepared = false
         epoch += 1
         target = wantsPlay ? .playing : .paused
-        setSourceType(newSource.sourceType)
+        setSourceType(expectedSourceType)
         perform(
             .reload(session: sessionID, source: newSource, epoch: epoch, holdFirstFrame: needsPreparationSeek))
         perform(.scheduleTimeout(session: sessionID, epoch: epoch))

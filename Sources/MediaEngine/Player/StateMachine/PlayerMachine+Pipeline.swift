@@ -128,8 +128,9 @@ extension PlayerMachine {
         // stream (MPMovieSourceTypeStreaming), anything else a file, local or on a server.
         let type = StreamTypePolicy.mediaType(of: caps)
         if StreamTypePolicy.manifestTypes.contains(type) {
-            setSourceType(.streaming)
             downloadComplete = false  // the manifest's end, seen before its type
+            // The app's hint stands: it said what this movie is.
+            if sourceTypeHint == .unknown { setSourceType(.streaming) }
         } else if sourceType == .unknown {
             setSourceType(.file)
         }

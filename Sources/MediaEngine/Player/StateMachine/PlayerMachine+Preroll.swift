@@ -204,7 +204,7 @@ extension PlayerMachine {
         phase = .preparing
         pauseWhenPrepared = false
         target = .playing
-        setSourceType(source.sourceType)
+        setSourceType(expectedSourceType)
         if let frameSize {
             setNaturalSize(frameSize)
             setReadyForDisplay(true)
@@ -328,7 +328,7 @@ extension PlayerMachine {
         pauseWhenPrepared = false
         target = playing ? .playing : .paused
         epoch += 1
-        setSourceType(source.sourceType)
+        setSourceType(expectedSourceType)
         perform(.reload(session: sessionID, source: source, epoch: epoch, holdFirstFrame: needsPreparationSeek))
         perform(.scheduleTimeout(session: sessionID, epoch: epoch))
     }

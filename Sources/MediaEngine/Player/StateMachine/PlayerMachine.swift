@@ -63,6 +63,9 @@ struct PlayerMachine {
     /// The factory name of the element decoding the video, once decodebin chose it.
     var videoDecoder: String?
     var sourceType = MovieSourceType.unknown
+    /// The app's `movieSourceType` hint: when not `.unknown`, the source type every movie reports
+    /// from its preparation on, which the stream's detected type does not override.
+    var sourceTypeHint = MovieSourceType.unknown
     var metadata: [String: String] = [:]
     /// Timed metadata read from the stream: what waits for its time, and what was handed out last.
     var timedMetadata = TimedMetadataQueue()
@@ -234,6 +237,11 @@ struct PlayerMachine {
         publish(.mediaTypesAvailable(new))
     }
 
+    /// The source type a movie starts with: the app's hint, else what its source says.
+    var expectedSourceType: MovieSourceType {
+        sourceTypeHint != .unknown ? sourceTypeHint : source.sourceType
+    }
+
     mutating func setSourceType(_ new: MovieSourceType) {
         guard sourceType != new else { return }
         sourceType = new
@@ -271,7 +279,7 @@ struct PlayerMachine {
         epoch = 0
         epochSeen = 0
         resetMovieInfo()
-        setSourceType(source.sourceType)
+        setSourceType(expectedSourceType)
         return sessionID
     }
 

@@ -1,0 +1,54 @@
+import FileSource
+import Foundation
+import MediaEngine
+import MediaTestSupport
+import Synchronization
+import Testing
+
+/// MPMoviePlayerController's `contentURL`, for ported code.
+@Suite("contentURL")
+struct ContentURLTests {
+    @Test("contentURL reads the source's URL; setting it while playing stops the movie and plays the new one")
+    func replaceWhilePlaying() async throws {
+        let first = try await TestMedia.url(for: TestMedia.numbered)
+        let second = try await TestMedia.url(for: TestMedia.wideBars)
+        let heights = Mutex<[Int]>([])
+        let player = MoviePlayer(
+            source: FileSource(url: first),
+            videoSink: FrameSink(dropsLateFrames: false) { frame in
+                let height = frame.height
+                heights.withLock { $0.append(height) }
+            }, audioOutput: .discard)
+        player.shouldAutoplay = false
+        #expect(player.contentURL?.standardizedFileURL == first.standardizedFileURL)
+        let recorder = EventRecorder(player)
+        _ = try player.addBoundaryTimeObserver(at: [.milliseconds(500)])
+        let events = player.events
+        try await player.play()
+        for await event in events {
+            if case .boundaryTimeReached = event { break }
+        }
+        player.contentURL = second
+        #expect(player.contentURL?.standardizedFileURL == second.standardizedFileURL)
+        #expect(player.source is FileSource)
+        try await recorder.waitFor("the new movie's end") { $0 == .playbackDidFinish(.playbackEnded, nil) }
+        let recorded = recorder.events
+        guard let change = recorded.firstIndex(of: .nowPlayingMovieChanged) else {
+            Issue.record("no nowPlayingMovieChanged in \(recorded)")
+            return
+        }
+        #expect(recorded[..<change].contains(.playbackDidFinish(.userExited, nil)), "the old movie ends first")
+        #expect(recorded[change...].contains(.playbackStateChanged(.playing)), "the new movie plays")
+        #expect(recorded[change...].contains(.durationAvailable(.seconds(1))))
+        let shown = heights.withLock { $0 }
+        #expect(shown.prefix { $0 == 240 }.count >= 5 && shown.drop { $0 == 240 }.allSatisfy { $0 == 180 })
+        #expect(shown.filter { $0 == 180 }.count == 30, "every frame of the new movie")
+    }
+
+    @Test("contentURL with an http URL makes a URI source")
+    func remote() {
+        let player = MoviePlayer(source: FileSource(path: "/nonexistent.mp4"), videoSink: NullVideoSink())
+        player.contentURL = URL(string: "http://127.0.0.1:1/movie.mp4")
+        #expect(player.source is URISource && player.contentURL?.absoluteString == "http://127.0.0.1:1/movie.mp4")
+    }
+}
