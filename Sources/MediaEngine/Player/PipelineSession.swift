@@ -37,9 +37,9 @@ final class PipelineSession: Sendable {
     private let instantRates = Locked(InstantRates())
     /// The buffering elements of a network movie and their thresholds.
     private let buffering: BufferingThresholds
-    /// The movie playbin goes on to, without a gap, when the current one's source has delivered
-    /// everything (``queueNext(_:)``); taken by the about-to-finish handler.
-    private let nextSource = Locked<(any MediaSource)?>(nil)
+    /// The movies playbin goes on to, without a gap, when the current one's source has delivered
+    /// everything (``queueNext(_:playing:)``); taken one by one by the about-to-finish handler.
+    private let upNext = Locked(UpNext())
     /// Held while the pipeline's state changes; once `closed`, no state change but NULL happens,
     /// so a command racing with ``close()`` cannot bring a torn-down pipeline back to life.
     private let lifecycle = Locked(false)
@@ -200,6 +200,7 @@ final class PipelineSession: Sendable {
         truncationReport.withLock { $0 = TruncationReport(source: source) }
         if holdFirstFrame { videoOutput.firstFrame.hold() }
         instantRates.withLock { $0.flushed() }
+        upNext.withLock { $0.clear() }
         let result: Result<Void, MediaError> = lifecycle.withLock { closed in
             guard !closed else { return .failure(MediaError(.cancelled, "the pipeline was closed")) }
             // An adaptive demuxer stops its fragment downloads before its own pads: one blocked
@@ -253,23 +254,19 @@ final class PipelineSession: Sendable {
         }
     }
 
-    /// Sets (or, with nil, clears) the movie to play right after the current one, in the same
-    /// pipeline and without a gap: when the current movie's source has delivered everything,
-    /// playbin's about-to-finish sets its URI (a pre-roll's content). The next movie's start is
-    /// a ``BusMessage/streamStarted(group:)`` of a new group; no EOS comes between.
-    func queueNext(_ source: (any MediaSource)?) {
-        nextSource.withLock { $0 = source }
+    /// Sets the movies to play after the current one (`playing`, by its id), in order, in the same
+    /// pipeline and without a gap: when a movie's source has delivered everything, playbin's
+    /// about-to-finish sets the next one's URI (a pre-roll's content, a queue's next movie). Each
+    /// next movie's start is a ``BusMessage/streamStarted(group:)`` of a new group; no EOS comes
+    /// between. An empty list clears what is queued.
+    func queueNext(_ upcoming: [UpNext.Item], playing: Int?) {
+        upNext.withLock { $0.replace(with: upcoming, playing: playing) }
     }
 
     /// playbin's about-to-finish, on a streaming thread: the next movie's URI and settings go
     /// in now, or playbin ends with EOS.
     private func goOnToNextSource() {
-        guard
-            let next = nextSource.withLock({ queued in
-                defer { queued = nil }
-                return queued
-            })
-        else { return }
+        guard let next = upNext.withLock({ $0.take() }) else { return }
         sourceSetup.replace(with: next)
         keyframes.withLock { $0 = KeyframeTimes(source: next) }
         truncationReport.withLock { $0 = TruncationReport(source: next) }

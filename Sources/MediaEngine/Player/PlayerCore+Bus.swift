@@ -97,8 +97,15 @@ extension PlayerCore {
             fail(session: id, with: error)
         case .stopBusThread:
             break  // Handled by the bus thread itself.
-        case .streamStarted:
-            break  // Only a pre-roll's hand-over needs it.
+        case .streamStarted(let group):
+            // A queue's next movie, gone on to without a gap, or the movie's own first stream.
+            let needed = read { $0.queuedGapless && $0.contentGroup != nil }
+            let facts =
+                needed
+                ? PlayerMachine.PipelineFacts(
+                    position: session.position, duration: session.duration, mediaTypes: session.mediaTypes,
+                    truncation: session.truncation, tracks: session.tracks) : PlayerMachine.PipelineFacts()
+            apply { $0.contentStreamStarted(session: id, group: group, facts: facts) }
         }
         return state.withLock { $0.session === session } ? .carryOn : .exit
     }

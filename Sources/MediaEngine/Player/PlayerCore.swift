@@ -201,7 +201,7 @@ final class PlayerCore: Sendable {
                 }
             case .close(let id), .play(let id), .pause(let id), .restartClock(let id), .seek(let id, _, _),
                 .instantRate(let id, _), .applyPresentation(let id, _), .reload(let id, _, _, _),
-                .watchForStalledDemuxer(let id), .useResumeThreshold(let id), .queueNext(let id, _),
+                .watchForStalledDemuxer(let id), .useResumeThreshold(let id), .queueNext(let id, _, _),
                 .applyGain(let id, _), .selectAudioTrack(let id, _):
                 guard let session = owned.session, session.id == id else { continue }
                 if case .close = action { owned.session = nil }
@@ -253,8 +253,8 @@ final class PlayerCore: Sendable {
             watchForStalledDemuxer(session)
         case .useResumeThreshold:
             session.useResumeThreshold()
-        case .queueNext(_, let next):
-            session.queueNext(next)
+        case .queueNext(_, let upcoming, let playing):
+            session.queueNext(upcoming, playing: playing)
         case .applyGain(_, let gain):
             session.setGain(gain)
         case .selectAudioTrack(_, let index):
@@ -295,7 +295,7 @@ final class PlayerCore: Sendable {
                 return
             }
             try attachWindow(to: session.videoOutput)
-            session.queueNext(build.next)
+            session.queueNext(build.next, playing: nil)
             session.start()
         } catch {
             apply { $0.pipelineFailed(session: id, error: build.source.interpret(error)) }

@@ -83,6 +83,8 @@ extension Notification.Name {
     /// The prepared movie's file is cut short (``PlayerEvent/truncationDetected(playable:duration:)``,
     /// under ``MoviePlayer/eventUserInfoKey``); ``MoviePlayer/playableDuration`` says how much is present.
     public static let moviePlayerTruncationDetected = Notification.Name("MoviePlayerTruncationDetectedNotification")
+    /// The queue moved to another item (``PlayerEvent/queueItemChanged(_:)``, under ``MoviePlayer/eventUserInfoKey``).
+    public static let moviePlayerQueueItemDidChange = Notification.Name("MoviePlayerQueueItemDidChangeNotification")
     /// The prepared movie's tracks are known (``PlayerEvent/tracksAvailable(_:)``, under ``MoviePlayer/eventUserInfoKey``).
     public static let moviePlayerTracksAvailable = Notification.Name("MoviePlayerTracksAvailableNotification")
     /// Another audio track plays (``PlayerEvent/audioTrackChanged(_:)``, under ``MoviePlayer/eventUserInfoKey``).
@@ -156,6 +158,7 @@ extension PlayerEvent {
         case .reconnecting: .moviePlayerWillReconnect
         case .prerollAd: .moviePlayerPrerollAdDidChange
         case .volumeChanged: .moviePlayerVolumeDidChange
+        case .queueItemChanged: .moviePlayerQueueItemDidChange
         case .tracksAvailable: .moviePlayerTracksAvailable
         case .audioTrackChanged: .moviePlayerAudioTrackDidChange
         case .mutedChanged: .moviePlayerMutedDidChange

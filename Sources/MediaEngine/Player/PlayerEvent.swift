@@ -87,6 +87,9 @@ public enum PlayerEvent: Sendable, Hashable, CustomStringConvertible {
     /// source's ``MediaSource/retryPolicy``'s attempts; the error is also in the error log. A
     /// playing movie is ``PlaybackState/interrupted`` meanwhile, its load state `stalled`.
     case reconnecting(attempt: Int, delay: Duration, error: MediaError)
+    /// The queue moved to item N (``MoviePlayer/setQueue(_:startingAt:)``): by itself at the end of
+    /// the previous one (without a gap when it could follow in the same pipeline), or by a skip.
+    case queueItemChanged(Int)
     /// The prepared movie's audio and subtitle tracks (``MoviePlayer/audioTracks``, ``MoviePlayer/subtitleTracks``).
     case tracksAvailable([MediaTrack])
     /// Another audio track plays (``MoviePlayer/selectAudioTrack(_:)``).
@@ -141,6 +144,7 @@ public enum PlayerEvent: Sendable, Hashable, CustomStringConvertible {
             "reconnecting(\(attempt), after: \(delay.exactDescription), \(error.code))"
         case .prerollAd(let event): "prerollAd(\(event))"
         case .volumeChanged(let volume): "volumeChanged(\(volume))"
+        case .queueItemChanged(let index): "queueItemChanged(\(index))"
         case .tracksAvailable(let tracks): "tracksAvailable(\(tracks.map(\.description).joined(separator: ", ")))"
         case .audioTrackChanged(let track): "audioTrackChanged(\(track))"
         case .mutedChanged(let muted): "mutedChanged(\(muted))"

@@ -224,7 +224,7 @@ struct PlayerMachinePrerollTests {
             Issue.record("expected a build, got \(h.actions)")
             return
         }
-        #expect(build.next?.uri == "file:///a.mp4")
+        #expect(build.next.map(\.source.uri) == ["file:///a.mp4"])
         Self.adStarts(&h)
         h.feed { $0.prerollStreamStarted(session: 1, group: 7, facts: MachineHarness.facts) }
         h.feed { $0.prerollTick(session: 1, position: .milliseconds(1900)) }
@@ -258,7 +258,7 @@ struct PlayerMachinePrerollTests {
             Issue.record("expected a build")
             return
         }
-        #expect(build.next == nil)
+        #expect(build.next.isEmpty)
     }
 
     @Test("an ad pod: each ad follows the one before without a gap, a skipped one is followed by a load of the next")
@@ -271,7 +271,9 @@ struct PlayerMachinePrerollTests {
             Issue.record("expected a build")
             return
         }
-        #expect(build.next?.uri == second.uri, "the second ad is queued behind the first")
+        #expect(
+            build.next.map(\.source.uri) == [second.uri, "file:///a.mp4"],
+            "the second ad is queued behind the first, the content behind it")
         Self.adStarts(&h)
         h.feed { $0.prerollStreamStarted(session: 1, group: 1, facts: MachineHarness.facts) }
         _ = h.take()

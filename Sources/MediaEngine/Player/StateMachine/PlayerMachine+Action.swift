@@ -42,8 +42,9 @@ extension PlayerMachine {
         case selectAudioTrack(session: Int, Int)
         /// Set the sound's gain (the volume, or 0 when muted), without a click.
         case applyGain(session: Int, Double)
-        /// Set (or clear) the movie the pipeline goes on to without a gap at the current one's end.
-        case queueNext(session: Int, source: (any MediaSource)?)
+        /// Set (or clear, with none) the movies the pipeline goes on to without a gap, in order,
+        /// after the one playing (its id).
+        case queueNext(session: Int, upcoming: [UpNext.Item], playing: Int?)
         /// Tell a pre-roll's observer how it goes (on the player's thread).
         case reportPreroll(PlayerMachine.PrerollObserver, Int, PrerollReport)
         /// Start reporting the pre-roll's position about ten times a second
@@ -70,8 +71,8 @@ extension PlayerMachine {
         /// Hold the first frame until the seek that applies the playback range, repeat mode or
         /// rate (``PlayerMachine/needsPreparationSeek``) has been sent.
         let holdFirstFrame: Bool
-        /// The movie to go on to without a gap after this one (a pre-roll's content).
-        var next: (any MediaSource)? = nil
+        /// The movies to go on to without a gap after this one (a pre-roll's next items and content).
+        var next: [UpNext.Item] = []
         /// The sound's gain (``PlayerMachine/gain``).
         var gain = 1.0
     }
@@ -107,7 +108,8 @@ extension PlayerMachine.Action: CustomStringConvertible {
             "scheduleTimedMetadata \(session) after \(wait.formattedSeconds)"
         case .applyGain(let session, let gain): "applyGain \(session) \(gain)"
         case .selectAudioTrack(let session, let index): "selectAudioTrack \(session) \(index)"
-        case .queueNext(let session, let source): "queueNext \(session) \(source.map { $0.uri } ?? "none")"
+        case .queueNext(let session, let upcoming, _):
+            "queueNext \(session) \(upcoming.isEmpty ? "none" : upcoming.map(\.source.uri).joined(separator: " "))"
         case .reportPreroll(_, let item, let report): "reportPreroll \(item) \(report)"
         case .startPrerollTicks(let session): "startPrerollTicks \(session)"
         case .stopPrerollTicks: "stopPrerollTicks"

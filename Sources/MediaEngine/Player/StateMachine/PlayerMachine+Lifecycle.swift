@@ -171,6 +171,7 @@ extension PlayerMachine {
         }
         pauseWhenPrepared = false
         resolveWaiters(.prepared)
+        requeueNext()
         if target == .playing && scan == nil && playbackState != .interrupted {
             if isStarved {
                 // shouldAutoplay on a network movie: it starts once enough is buffered.

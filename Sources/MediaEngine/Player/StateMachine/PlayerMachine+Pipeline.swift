@@ -201,7 +201,8 @@ extension PlayerMachine {
         resolveWaiters(.outputSwapped)
     }
 
-    /// The end of the stream: the end of the movie, a loop in repeat mode, the end of a scan, or
+    /// The end of the stream: the end of the movie, the next item of a queue (when it could not
+    /// follow without a gap), a loop in repeat mode, the end of a scan, or
     /// a movie shorter than its header says (truncated).
     mutating func endOfStream(session: Int, position: Duration?) {
         guard accepts(session), !atEnd, phase == .prepared else { return }
@@ -223,6 +224,7 @@ extension PlayerMachine {
             return
         }
         let expectedEnd = rate > 0 ? (playbackEnd ?? duration) : nil
+        if repeatMode != .one, advanceAfterEnd() { return }
         if repeatMode == .one {
             // Not in looping mode (repeat was turned on at the very end): start again with a flush.
             loops += 1

@@ -16,6 +16,9 @@ extension PlayerMachine {
     struct Preroll {
         let observer: PrerollObserver
         let items: [any MediaSource]
+        /// Each item's id, and the content's, for ``UpNext``.
+        let itemIDs: [Int]
+        let contentID: Int
         /// How long an item's first frame may take.
         let timeout: Duration
         /// The content plays at once when the last item completes or is skipped; otherwise it
@@ -41,10 +44,14 @@ extension PlayerMachine {
         /// stream start the bus carries later.
         var nextFrameSize: VideoSize?
 
-        /// What is queued to follow the item now playing: the next item, or the content.
-        func queued(content: any MediaSource) -> (any MediaSource)? {
-            index + 1 < items.count ? items[index + 1] : (handsOverToContent ? content : nil)
+        /// What is queued to follow the item now playing: the next items, then the content.
+        func queued(content: any MediaSource) -> [UpNext.Item] {
+            let later = (index + 1..<items.count).map { UpNext.Item(id: itemIDs[$0], source: items[$0]) }
+            return later + (handsOverToContent ? [UpNext.Item(id: contentID, source: content)] : [])
         }
+
+        /// The id of the item playing.
+        var playingID: Int { itemIDs[index] }
     }
 
     /// Whether a message of `session` is about the pre-roll now playing.
@@ -90,16 +97,17 @@ extension PlayerMachine {
         pauseWhenPrepared = false
         // The content follows without a gap unless it starts with a seek (a playback range, a
         // rate, repeat mode), which only a load of its own applies before its first frame.
+        let ids = items.map { _ in makeItemID() }
         let current = Preroll(
-            observer: observer, items: items, timeout: timeout, playsContentAfter: playsContentAfter,
-            handsOverToContent: playsContentAfter && !needsPreparationSeek)
+            observer: observer, items: items, itemIDs: ids, contentID: makeItemID(), timeout: timeout,
+            playsContentAfter: playsContentAfter, handsOverToContent: playsContentAfter && !needsPreparationSeek)
         preroll = current
         let next = current.queued(content: source)
         if hasSession {
             phase = .preparing
             epoch += 1
             perform(.reload(session: sessionID, source: items[0], epoch: epoch, holdFirstFrame: false))
-            perform(.queueNext(session: sessionID, source: next))
+            perform(.queueNext(session: sessionID, upcoming: next, playing: current.playingID))
         } else {
             let id = beginSession()
             perform(
@@ -182,7 +190,7 @@ extension PlayerMachine {
             preroll = current
             return
         }
-        guard group != first, current.queued(content: source) != nil else { return }
+        guard group != first, !current.queued(content: source).isEmpty else { return }
         let frameSize = current.nextFrameSize
         if current.index + 1 < current.items.count {
             report(.ended(.completed, at: current.position))
@@ -192,13 +200,14 @@ extension PlayerMachine {
             current.group = group
             current.nextFrameSize = nil
             preroll = current
-            perform(.queueNext(session: session, source: current.queued(content: source)))
+            perform(.queueNext(session: session, upcoming: current.queued(content: source), playing: current.playingID))
             perform(
                 .schedulePrerollTimeout(session: session, epoch: epoch, item: current.index, after: current.timeout))
             if let frameSize { prerollFirstFrame(session: session, duration: facts.duration, displaySize: frameSize) }
             return
         }
         endPrerolls(.completed, at: current.position)
+        contentGroup = group
         epoch += 1
         epochSeen = epoch
         phase = .preparing
@@ -287,14 +296,15 @@ extension PlayerMachine {
             epoch += 1
             perform(
                 .reload(session: sessionID, source: current.items[current.index], epoch: epoch, holdFirstFrame: false))
-            perform(.queueNext(session: sessionID, source: current.queued(content: source)))
+            perform(
+                .queueNext(session: sessionID, upcoming: current.queued(content: source), playing: current.playingID))
             perform(
                 .schedulePrerollTimeout(session: sessionID, epoch: epoch, item: current.index, after: current.timeout))
             return
         }
         endPrerolls(end, at: position)
         // The content comes by a load of its own now, not after the item's last byte.
-        if hasSession { perform(.queueNext(session: sessionID, source: nil)) }
+        if hasSession { perform(.queueNext(session: sessionID, upcoming: [], playing: nil)) }
         let plays: Bool
         switch end {
         case .completed, .skipped: plays = current.playsContentAfter

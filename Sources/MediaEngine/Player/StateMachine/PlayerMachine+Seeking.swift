@@ -155,6 +155,8 @@ extension PlayerMachine {
     /// with EOS.
     mutating func setRepeatMode(_ mode: RepeatMode, position: Duration?) {
         repeatMode = mode
+        // A queue's next item depends on it (the first again after the last in repeat-all).
+        requeueNext()
         guard (mode == .one) != looping, phase == .prepared else { return }
         restartSegment(at: position)
     }

@@ -129,6 +129,16 @@ struct PlayerMachine {
     var queuedSeek: QueuedSeek?
     /// Scanning (`beginSeekingForward()`): the state and rate to return to.
     var scan: Scan?
+    /// The queue of movies (``setQueue(_:startingAt:)``), the item playing, whether the next is
+    /// queued in the pipeline, and the stream group of the movie playing.
+    var queue: [any MediaSource] = []
+    /// Each queue item's id (``UpNext``), in the queue's order.
+    var queueIDs: [Int] = []
+    var queueIndex: Int?
+    /// Where ids for ``UpNext`` items come from.
+    var lastItemID = 0
+    var queuedGapless = false
+    var contentGroup: UInt32?
     /// The pre-roll playing before the content (``beginPreroll(_:playsContentAfter:timeout:observer:)``).
     var preroll: Preroll?
     /// How the last pre-roll ended.
@@ -317,6 +327,8 @@ struct PlayerMachine {
         downloadComplete = false
         segmentVariants = nil
         segmentVariant = nil
+        contentGroup = nil
+        queuedGapless = false
         inFlightSeek = nil
         queuedSeek = nil
         looping = false
@@ -464,6 +476,12 @@ struct PlayerMachine {
     }
 
     func makeSeqnum() -> UInt32 { nextSeqnum() }
+
+    /// A new id for a movie the pipeline may go on to (``UpNext``).
+    mutating func makeItemID() -> Int {
+        lastItemID += 1
+        return lastItemID
+    }
 }
 
 extension PlayerMachine {

@@ -1,0 +1,122 @@
+import FileSource
+import Foundation
+import MediaEngine
+import MediaTestSupport
+import Synchronization
+import Testing
+
+/// Queues of movies through a real pipeline: one after another through the same frames sink,
+/// each next movie following without a gap.
+@Suite("Movie queues")
+struct QueueTests {
+    /// One frame as the sink saw it: its height tells the clips apart.
+    struct Seen: Sendable {
+        let height: Int
+        let runningTime: Duration?
+    }
+
+    static func player(_ seen: Locked<[Seen]>) -> MoviePlayer {
+        let sink = FrameSink(dropsLateFrames: false) { frame in
+            let record = Seen(height: frame.height, runningTime: frame.runningTime)
+            seen.withLock { $0.append(record) }
+        }
+        let player = MoviePlayer(source: FileSource(path: "/nonexistent.mp4"), videoSink: sink, audioOutput: .discard)
+        player.shouldAutoplay = false
+        return player
+    }
+
+    /// Runs of equal heights: (height, frames).
+    static func runs(_ frames: [Seen]) -> [(height: Int, count: Int)] {
+        frames.reduce(into: []) { runs, frame in
+            if runs.last?.height == frame.height {
+                runs[runs.count - 1].count += 1
+            } else {
+                runs.append((frame.height, 1))
+            }
+        }
+    }
+
+    @Test("three movies of different sizes play in order, each following the one before without a gap")
+    func threeItems() async throws {
+        let seen = Locked<[Seen]>([])
+        let player = Self.player(seen)
+        let items: [any MediaSource] = [
+            FileSource(url: try await TestMedia.url(for: TestMedia.numbered)),
+            FileSource(url: try await TestMedia.url(for: TestMedia.wideBars)),
+            FileSource(url: try await TestMedia.url(for: TestMedia.ballWithBFrames)),
+        ]
+        try player.setQueue(items)
+        #expect(player.queueIndex == 0 && player.queue.count == 3)
+        let recorder = EventRecorder(player)
+        try await player.play()
+        let (reason, _) = try await recorder.waitForFinish()
+        #expect(reason == .playbackEnded)
+        let frames = seen.withLock { $0 }
+        let runs = Self.runs(frames)
+        #expect(runs.map(\.height) == [240, 180, 184] && runs.map(\.count) == [60, 30, 45], "\(runs)")
+        for boundary in [60, 90] where boundary < frames.count {
+            let step = (frames[boundary].runningTime ?? .zero) - (frames[boundary - 1].runningTime ?? .zero)
+            #expect(step >= .milliseconds(32) && step <= .milliseconds(35), "step \(step) at frame \(boundary)")
+        }
+        let events = recorder.events
+        #expect(events.compactMap { if case .queueItemChanged(let i) = $0 { i } else { nil } } == [1, 2])
+        #expect(events.filter { if case .playbackDidFinish = $0 { true } else { false } }.count == 1)
+        let durations = events.compactMap { if case .durationAvailable(let d) = $0 { d } else { nil } }
+        #expect(durations == [.seconds(2), .seconds(1), .milliseconds(1500)], "\(durations)")
+        #expect(player.queueIndex == 2)
+    }
+
+    @Test("repeat-all starts the queue again after its last movie, without a gap")
+    func repeatAll() async throws {
+        let seen = Locked<[Seen]>([])
+        let player = Self.player(seen)
+        try player.setQueue([
+            FileSource(url: try await TestMedia.url(for: TestMedia.wideBars)),
+            FileSource(url: try await TestMedia.url(for: TestMedia.numbered)),
+        ])
+        player.repeatMode = .all
+        let events = player.events
+        try await player.play()
+        var changes: [Int] = []
+        for await event in events {
+            if case .queueItemChanged(let index) = event { changes.append(index) }
+            if changes == [1, 0, 1] { break }
+        }
+        player.stop()
+        let frames = seen.withLock { $0 }
+        let runs = Self.runs(frames)
+        #expect(runs.count >= 3 && runs.prefix(3).map(\.height) == [180, 240, 180], "\(runs)")
+        #expect(runs.prefix(3).map(\.count) == [30, 60, 30], "\(runs)")
+        for boundary in [30, 90, 120] where frames.count > boundary {
+            let step = (frames[boundary].runningTime ?? .zero) - (frames[boundary - 1].runningTime ?? .zero)
+            #expect(step >= .milliseconds(32) && step <= .milliseconds(35), "step \(step) at frame \(boundary)")
+        }
+    }
+
+    @Test("skip forward and back, insert and remove while playing; bad places are typed errors")
+    func editing() async throws {
+        let seen = Locked<[Seen]>([])
+        let player = Self.player(seen)
+        let numbered = FileSource(url: try await TestMedia.url(for: TestMedia.numbered))
+        let wide = FileSource(url: try await TestMedia.url(for: TestMedia.wideBars))
+        #expect(throws: MediaError.self) { try player.setQueue([numbered], startingAt: 3) }
+        #expect(throws: MediaError.self) { try player.insert(wide, at: 0) }
+        try player.setQueue([numbered, wide])
+        let recorder = EventRecorder(player)
+        try await player.play()
+        #expect(player.advanceToNextItem())
+        #expect(player.queueIndex == 1)
+        try await recorder.waitFor("the second item playing") { $0 == .queueItemChanged(1) }
+        #expect(!player.advanceToNextItem(), "no item after the last")
+        #expect(player.returnToPreviousItem() && player.queueIndex == 0)
+        try player.insert(wide, at: 0)
+        #expect(player.queueIndex == 1 && player.queue.count == 3)
+        #expect(throws: MediaError.self) { try player.removeItem(at: 1) }
+        try player.removeItem(at: 0)
+        #expect(player.queueIndex == 0 && player.queue.count == 2)
+        try await recorder.waitFor("the end of the queue", within: .seconds(15)) {
+            $0 == .playbackDidFinish(.playbackEnded, nil)
+        }
+        #expect(Self.runs(seen.withLock { $0 }).last?.height == 180, "the queue ended with its last item")
+    }
+}
