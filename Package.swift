@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "FileSource", targets: ["FileSource"]),
         .library(name: "HTTPStreamSource", targets: ["HTTPStreamSource"]),
         .library(name: "PrerollAdSource", targets: ["PrerollAdSource"]),
+        .library(name: "NetworkVideoSink", targets: ["NetworkVideoSink"]),
         .executable(name: "mediaprobe", targets: ["mediaprobe"]),
         .executable(name: "mediaplay", targets: ["mediaplay"]),
         .executable(name: "preroll", targets: ["preroll"]),
@@ -37,6 +38,8 @@ let package = Package(
         .target(name: "HTTPStreamSource", dependencies: ["MediaEngine", "CNetworkProbe"]),
         // VAST ads before the movie: fetch, parse, tracking beacons, frequency cap (Foundation only).
         .target(name: "PrerollAdSource", dependencies: ["MediaEngine"]),
+        // Video to another machine (RTP, SRT, HLS): a plugin written against MediaEngine's public API only.
+        .target(name: "NetworkVideoSink", dependencies: ["MediaEngine"], path: "Plugins/NetworkVideoSink"),
         .executableTarget(
             name: "mediaprobe", dependencies: ["MediaEngine", "FileSource", "HTTPStreamSource"],
             path: "Examples/mediaprobe",
@@ -81,5 +84,8 @@ let package = Package(
         .testTarget(name: "HTTPStreamSourceTests", dependencies: ["HTTPStreamSource", "MediaTestSupport"]),
         .testTarget(name: "PrerollAdSourceTests", dependencies: ["PrerollAdSource", "MediaTestSupport"]),
         .testTarget(name: "ExamplesTests", dependencies: ["MediaTestSupport"]),
+        .testTarget(
+            name: "NetworkVideoSinkTests", dependencies: ["NetworkVideoSink", "MediaTestSupport", "FileSource"],
+            path: "Tests/NetworkVideoSinkTests"),
     ]
 )
