@@ -56,7 +56,7 @@ public struct HLSDestination: Sendable, Hashable {
     }
 
     /// `tee ! queue ! h264 encoding ! h264parse ! hlssink2` with, for playback speed, a
-    /// `fakesink sync=true` on the tee's other branch; checked.
+    /// `fakesink sync=true` on the tee's other branch, and an idle `fakesrc`; checked.
     /// hlssink2's own file sinks do not wait for the clock, and the elements that could make a
     /// chain wait for it (identity or clocksync with sync=true) tell the pipeline it is live, which
     /// a player's pipeline must not be; a synchronized fakesink holds the tee to the clock as any
@@ -89,7 +89,12 @@ public struct HLSDestination: Sendable, Hashable {
         return "tee name=split ! queue ! \(encoder) ! h264parse ! hlssink2 location=\(LaunchSyntax.quoted(segments)) "
             + "playlist-location=\(LaunchSyntax.quoted(playlist)) target-duration=\(targetDuration) "
             + "playlist-length=\(playlistLength) max-files=\(files) "
-            + "split. ! fakesink sync=\(synchronized) qos=false"
+            + "split. ! fakesink sync=\(synchronized) qos=false "
+            // A bin description's first unlinked source pad becomes the bin's output, searched
+            // from the last element back and into child bins: without this idle source,
+            // hlssink2's muxer (linked to its file sink only when it starts) would be taken,
+            // and splitmuxsink could not link it ("Failed to link muxer and sink").
+            + "fakesrc num-buffers=0"
     }
 
     /// Refuses a folder that is not there or not writable, before any pipeline uses it.
