@@ -10,8 +10,14 @@ public struct SRTDestination: Sendable, Hashable {
         /// The sink listens on ``SRTDestination/port``; receivers call it. With no receiver
         /// connected the stream is dropped, and the movie plays on.
         case listener
-        /// The sink calls a receiver listening at ``SRTDestination/host``:``SRTDestination/port``;
-        /// when none answers (about 3 s), playback fails.
+        /// The sink calls a receiver listening at ``SRTDestination/host``:``SRTDestination/port``,
+        /// dropping frames until it answers; when none answers within about 3 s, playback fails
+        /// (``MediaError/Code/streamFailure``, "Connection does not exist").
+        ///
+        /// - Important: GStreamer 1.22's srtsink sends nothing more, without an error, once a
+        ///   caller has been paused or has seeked (its unlock takes the socket out of its poll set
+        ///   for good), and a repeating player seeks before it starts. Prefer ``listener``, which
+        ///   is not affected, for a player that pauses or seeks.
         case caller
     }
 
