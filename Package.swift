@@ -47,7 +47,7 @@ let package = Package(
         .executableTarget(
             name: "embed", dependencies: ["MediaEngine", "FileSource"], path: "Examples/embed", exclude: ["README.md"]),
         .executableTarget(
-            name: "mediaplay", dependencies: ["MediaEngine", "FileSource", "HTTPStreamSource"],
+            name: "mediaplay", dependencies: ["MediaEngine", "FileSource", "HTTPStreamSource", "NetworkVideoSink"],
             path: "Examples/mediaplay",
             exclude: ["README.md"]),
         .executableTarget(

@@ -1,8 +1,9 @@
 // {file | http(s) URL} ! playbin ! {null | frames | any registered sink}
 //
 // Plays a movie (a file, a web server's movie, an HLS or DASH stream) to a video sink chosen by
-// name and prints a progress line, timed metadata (ID3 in the stream, ICY titles) as playback
-// reaches it, and for network streams the load state, stalls and retries as they happen.
+// name (a built-in one, or rtp, srt or hls from NetworkVideoSink) and prints a progress line,
+// timed metadata (ID3 in the stream, ICY titles) as playback reaches it, and for network streams
+// the load state, stalls and retries as they happen.
 // Usage: mediaplay [--sink NAME[:key=value,...]] [--list-sinks] [--user USER:PASSWORD]
 //                  [--header 'NAME: VALUE'] [--cookie NAME=VALUE] [--ca-file PEM] [--retry N]
 //                  [--retry-delay SECONDS] FILE|URL
@@ -10,6 +11,7 @@ import FileSource
 import Foundation
 import HTTPStreamSource
 import MediaEngine
+import NetworkVideoSink
 
 #if canImport(Glibc)
     import Glibc
@@ -59,6 +61,13 @@ struct UsageError: Error {
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data((message + "\n").utf8))
     exit(1)
+}
+
+// The network sinks (rtp, srt, hls: the movie sent to another machine) join the built-in ones.
+do {
+    try NetworkVideoSink.register()
+} catch {
+    fail("mediaplay: \(error.code): \(error.message)")
 }
 
 let usage =
