@@ -91,7 +91,7 @@ public struct SRTDestination: Sendable, Hashable {
             throw MediaError(.invalidArgument, "port=\(port): a UDP port is from 1 to 65535")
         }
         guard latency >= .zero && latency <= .seconds(60) else {
-            throw MediaError(.invalidArgument, "latency=\(latency): from 0 to 60 seconds")
+            throw MediaError(.invalidArgument, "latency=\(milliseconds) ms: from 0 to 60000")
         }
         let host: NetworkHost
         switch (mode, self.host) {
@@ -102,10 +102,14 @@ public struct SRTDestination: Sendable, Hashable {
         return "srt://\(host.uriHost):\(port)?mode=\(mode.rawValue)"
     }
 
+    /// ``latency`` in whole milliseconds, as srtsink takes it.
+    private var milliseconds: Int64 {
+        latency.components.seconds * 1000 + latency.components.attoseconds / 1_000_000_000_000_000
+    }
+
     /// `h264parse ! mpegtsmux ! srtsink`, checked.
     func launchLine() throws(MediaError) -> String {
         let uri = try uri()
-        let milliseconds = latency.components.seconds * 1000 + latency.components.attoseconds / 1_000_000_000_000_000
         // h264parse config-interval=-1 repeats SPS and PPS before each keyframe, and mpegtsmux
         // repeats its tables, so a receiver may join at any time. alignment=7: seven TS packets
         // (1316 bytes), SRT's payload size. wait-for-connection=false: a listener with nobody
