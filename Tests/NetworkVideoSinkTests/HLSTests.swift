@@ -55,6 +55,62 @@ struct HLSTests {
         #expect(frames.records.compactMap(\.number) == Array(0...59), "\(frames.records)")
     }
 
+    @Test("swapped to while playing and away again, the HLS output closes its playlist and holds what was sent")
+    func swapInAndOut() async throws {
+        let folder = try TestMedia.scratchDirectory()
+        // Cleanup only: a folder left behind in the temporary directory fails nothing.
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let destination = HLSDestination(folder: folder, targetDuration: 1, playlistLength: 0)
+        let local = FrameRecorder()
+        let player = MoviePlayer(
+            source: FileSource(url: try await TestMedia.url(for: TestMedia.numbered)),
+            videoSink: local.sink(label: "before"), audioOutput: .discard)
+        player.repeatMode = .one
+        let recorder = EventRecorder(player)
+        _ = try player.addPeriodicTimeObserver(every: .milliseconds(100))
+        try await player.play()
+        try await local.waitForFrames(5)
+        try await withDeadline(.seconds(5), "the swap to HLS") {
+            try await player.setVideoSink(NetworkVideoSink(.hls(destination)))
+        }
+        #expect(player.isExternalPlaybackActive)
+        let lastLocal = try #require(local.records.last?.number)
+        // 2.5 s of movie time, told by a time observer. splitmuxsink closes a segment only once
+        // the next one is whole (it reads a keyframe interval ahead), so the first 1 s segment
+        // is closed after 2 s.
+        let ticks = recorder.events.filter { if case .periodicTime = $0 { true } else { false } }.count
+        try await recorder.waitUntil("2.5 s of movie time on HLS") { events in
+            events.filter { if case .periodicTime = $0 { true } else { false } }.count >= ticks + 25
+        }
+        try await withDeadline(.seconds(5), "the swap back") {
+            try await player.setVideoSink(local.sink(label: "after"))
+        }
+        try await local.waitUntil("5 frames back home") { $0.filter { $0.sink == "after" }.count >= 5 }
+        #expect(!player.isExternalPlaybackActive)
+        await player.shutdown()
+
+        // hlssink2, shut down by the swap, closed the playlist; the segments not closed yet are
+        // left out of it (there was no end of stream to finish them: the public API has no way
+        // to give an output one before it is taken away).
+        let playlist = try String(contentsOf: destination.playlist, encoding: .utf8)
+        #expect(playlist.contains("\nsegment00000.ts\n") && playlist.hasSuffix("\n#EXT-X-ENDLIST"), "\(playlist)")
+        let frames = FrameRecorder()
+        let playback = MoviePlayer(
+            source: FileSource(url: destination.playlist), videoSink: frames.sink(synchronized: false),
+            audioOutput: .discard)
+        let playbackEvents = EventRecorder(playback)
+        try await playback.play()
+        let (reason, error) = try await playbackEvents.waitForFinish()
+        #expect(reason == .playbackEnded && error == nil, "\(String(describing: error))")
+        // The stream starts with the frame after the last one shown here, and runs on, whole
+        // seconds of it (segments start at the encoder's keyframes, 30 frames apart).
+        let numbers = frames.records.compactMap(\.number)
+        #expect(numbers.count == frames.records.count)
+        #expect(numbers.first == FrameRun.after(lastLocal), "\(lastLocal) -> \(numbers)")
+        #expect(FrameRun.isConsecutive(numbers), "\(numbers)")
+        #expect(numbers.count >= 30 && numbers.count % 30 == 0, "\(numbers.count) frames")
+    }
+
     @Test("sync=false writes as fast as it encodes, and says so to the player")
     func unsynchronized() async throws {
         let folder = try TestMedia.scratchDirectory()
