@@ -4,6 +4,12 @@ import MediaEngine
 /// HTTP Live Streaming written into a folder: MPEG-TS segments and a playlist that any HTTP
 /// server can serve (hlssink2). The playlist lists the latest ``playlistLength`` segments as they
 /// are written, and is closed with `#EXT-X-ENDLIST` when the movie ends.
+///
+/// A segment is listed once the one after it is whole (hlssink2's splitmuxsink reads a keyframe
+/// interval ahead), so a live playlist trails playback by one to two target durations. When the
+/// player moves its video elsewhere, the output is shut down without an end of stream: the
+/// playlist is closed, but the segments not listed yet stay out of it. Each output made numbers
+/// its segments from `segment00000.ts` again, so give each session a folder of its own.
 public struct HLSDestination: Sendable, Hashable {
     /// The folder the playlist and segments go into; it must exist and be writable.
     public var folder: URL
