@@ -6,7 +6,18 @@ public struct H264Encoding: Sendable, Hashable {
     /// x264's speed presets, fastest first: a faster preset costs less CPU and gives a larger
     /// stream at the same quality.
     public enum Preset: String, Sendable, Hashable, CaseIterable {
-        case ultrafast, superfast, veryfast, faster, fast, medium
+        /// The least CPU: what a live stream of a large movie on a small machine can afford.
+        case ultrafast
+        /// A little more CPU for a smaller stream.
+        case superfast
+        /// x264's usual choice for live streaming.
+        case veryfast
+        /// More CPU, a smaller stream.
+        case faster
+        /// More again.
+        case fast
+        /// x264's default; rarely fast enough for live high-definition video.
+        case medium
     }
 
     /// The target bitrate in kbit/s, from 16 to ``largestBitrate``.

@@ -74,7 +74,8 @@ public struct RTPDestination: Sendable, Hashable {
 
     /// Writes the SDP file, when there is one, whole: to a temporary file beside it, then renamed.
     /// - Throws: ``MediaError/Code/invalidArgument`` for a bad path, ``MediaError/Code/fileNotFound`` for a
-    ///   folder that is not there, ``MediaError/Code/permissionDenied`` when it cannot be written.
+    ///   folder that is not there, ``MediaError/Code/diskFull`` when there is no space, and
+    ///   ``MediaError/Code/permissionDenied`` when it cannot be written otherwise (a read-only folder).
     func writeSessionDescription(bitrate: Int) throws(MediaError) {
         guard let file = sessionDescriptionFile else { return }
         let path = try LaunchSyntax.checkedPath(file.path, option: "sdp")
@@ -87,8 +88,10 @@ public struct RTPDestination: Sendable, Hashable {
         do {
             try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
+            let full = (error as? CocoaError)?.code == .fileWriteOutOfSpace
             throw MediaError(
-                .permissionDenied, "cannot write the SDP file \(path)", debugDetail: String(describing: error))
+                full ? .diskFull : .permissionDenied, "cannot write the SDP file \(path)",
+                debugDetail: String(describing: error))
         }
     }
 }

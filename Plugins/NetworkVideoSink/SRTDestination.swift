@@ -84,6 +84,7 @@ public struct SRTDestination: Sendable, Hashable {
     }
 
     /// The URI srtsink is given, made from the checked parts (never from text as given).
+    /// - Returns: `srt://HOST:PORT?mode=MODE`, an IPv6 host in brackets, a listener with no host on `0.0.0.0`.
     /// - Throws: ``MediaError/Code/invalidArgument`` for a bad host, port or latency, or a caller
     ///   without a host.
     public func uri() throws(MediaError) -> String {

@@ -138,14 +138,6 @@ final class FrameReceiver: Sendable {
         }
     }
 
-    /// Waits for the process to exit by itself.
-    func waitForExit(within limit: Duration = .seconds(10)) async throws -> Int32 {
-        try await withDeadline(limit, "the receiver's exit") { [self] in
-            await waitlist.wait { self.exitStatus != nil }
-        }
-        return exitStatus!
-    }
-
     /// Ends the receiver (SIGKILL; the reading thread then sees the end of its output and reaps it).
     func kill() {
         guard exitStatus == nil else { return }

@@ -99,7 +99,9 @@ struct OptionsTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "\(why)")
     }
 
-    @Test("a missing folder for the SDP file or the segments is fileNotFound; a read-only one permissionDenied")
+    @Test(
+        "a missing folder for the SDP file or the segments is fileNotFound, a read-only one permissionDenied, a full one diskFull"
+    )
     func folders() async throws {
         let registry = try Self.registry()
         let missing = "/nonexistent-\(UUID().uuidString)"
@@ -125,6 +127,18 @@ struct OptionsTests {
         } throws: {
             ($0 as? MediaError)?.code == .permissionDenied
         }
+        await ScratchMount.unmount(folder)
+        // A full disk: the SDP file is not written, and says why.
+        guard await ScratchMount.tmpfs(at: folder, full: true) else {
+            Issue.record("cannot mount a tmpfs here")
+            return
+        }
+        #expect {
+            try registry.makeSink(specification: "rtp:host=127.0.0.1,port=5004,sdp=\(folder.path)/s.sdp")
+        } throws: {
+            ($0 as? MediaError)?.code == .diskFull
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("s.sdp").path))
         await ScratchMount.unmount(folder)
     }
 
