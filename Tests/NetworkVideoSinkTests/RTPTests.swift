@@ -106,7 +106,7 @@ struct RTPTests {
         let first = try #require(received.first)
         #expect(FrameRun.distance(from: FrameRun.after(lastLocal), to: first) % 30 == 0, "\(lastLocal) -> \(received)")
         let localNumbers = local.records.compactMap(\.number)
-        #expect(localNumbers.count == local.records.count)
+        #expect(localNumbers.count == local.records.count, "\(local.records.map { "\($0.sink)\($0)" })")
         #expect(FrameRun.isConsecutive(local.records.filter { $0.sink == "before" }.compactMap(\.number)))
         #expect(FrameRun.isConsecutive(local.records.filter { $0.sink == "after" }.compactMap(\.number)))
 
