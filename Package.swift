@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "HTTPStreamSource", targets: ["HTTPStreamSource"]),
         .library(name: "PrerollAdSource", targets: ["PrerollAdSource"]),
         .library(name: "TerminalVideoSink", targets: ["TerminalVideoSink"]),
+        .library(name: "NetworkVideoSink", targets: ["NetworkVideoSink"]),
         .executable(name: "mediaprobe", targets: ["mediaprobe"]),
         .executable(name: "mediaplay", targets: ["mediaplay"]),
         .executable(name: "preroll", targets: ["preroll"]),
@@ -41,6 +42,8 @@ let package = Package(
         .target(name: "PrerollAdSource", dependencies: ["MediaEngine"]),
         // Video in a terminal with 24-bit colour half blocks: a plugin on MediaEngine's public API only.
         .target(name: "TerminalVideoSink", dependencies: ["MediaEngine"], path: "Plugins/TerminalVideoSink"),
+        // Video to another machine (RTP, SRT, HLS): a plugin written against MediaEngine's public API only.
+        .target(name: "NetworkVideoSink", dependencies: ["MediaEngine"], path: "Plugins/NetworkVideoSink"),
         .executableTarget(
             name: "mediaprobe", dependencies: ["MediaEngine", "FileSource", "HTTPStreamSource"],
             path: "Examples/mediaprobe",
@@ -48,7 +51,8 @@ let package = Package(
         .executableTarget(
             name: "embed", dependencies: ["MediaEngine", "FileSource"], path: "Examples/embed", exclude: ["README.md"]),
         .executableTarget(
-            name: "mediaplay", dependencies: ["MediaEngine", "FileSource", "HTTPStreamSource", "TerminalVideoSink"],
+            name: "mediaplay",
+            dependencies: ["MediaEngine", "FileSource", "HTTPStreamSource", "TerminalVideoSink", "NetworkVideoSink"],
             path: "Examples/mediaplay",
             exclude: ["README.md"],
             // Sink plugins loaded at run time (--plugin-dir) use the engine's symbols from here.
@@ -90,5 +94,8 @@ let package = Package(
         .testTarget(
             name: "TerminalVideoSinkTests", dependencies: ["TerminalVideoSink", "MediaTestSupport"],
             path: "Tests/TerminalVideoSinkTests"),
+        .testTarget(
+            name: "NetworkVideoSinkTests", dependencies: ["NetworkVideoSink", "MediaTestSupport", "FileSource"],
+            path: "Tests/NetworkVideoSinkTests"),
     ]
 )

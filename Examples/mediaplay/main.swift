@@ -1,8 +1,9 @@
 // {file | http(s) URL} ! playbin ! {null | frames | terminal | any registered sink}
 //
 // Plays a movie (a file, a web server's movie, an HLS or DASH stream) to a video sink chosen by
-// name and prints a progress line, timed metadata (ID3 in the stream, ICY titles) as playback
-// reaches it, and for network streams the load state, stalls and retries as they happen. With the
+// name (a built-in one, terminal from TerminalVideoSink, or rtp, srt or hls from NetworkVideoSink)
+// and prints a progress line, timed metadata (ID3 in the stream, ICY titles) as playback reaches
+// it, and for network streams the load state, stalls and retries as they happen. With the
 // terminal sink drawing on standard output, those lines go to the sink's status line instead.
 // Sink plugins built as shared libraries are loaded from --plugin-dir DIR first.
 // Usage: mediaplay [--plugin-dir DIR] [--sink NAME[:key=value,...]] [--list-sinks] [--user USER:PASSWORD]
@@ -12,6 +13,7 @@ import FileSource
 import Foundation
 import HTTPStreamSource
 import MediaEngine
+import NetworkVideoSink
 import TerminalVideoSink
 
 #if canImport(Glibc)
@@ -79,8 +81,11 @@ func say(_ line: String) {
     if let terminal { terminal.statusLine = line } else { print(line) }
 }
 
+// The terminal and network sinks (rtp, srt, hls: the movie sent to another machine) join the
+// built-in ones.
 do {
     try TerminalVideoSink.register()
+    try NetworkVideoSink.register()
 } catch {
     fail("mediaplay: \(error.code): \(error.message)")
 }

@@ -137,7 +137,7 @@ struct ExampleSmokeTests {
             BuildProducts.executable("mediaplay"), ["--sink", "hologram", clip.path])
         #expect(result.status == 1)
         #expect(result.standardError.contains("unknownSink"))
-        #expect(result.standardError.contains("frames, images, null, terminal, window"))
+        #expect(result.standardError.contains("frames, hls, images, null, rtp, srt, terminal, window"))
     }
 
     @Test("overlay-tabs maps a click through the view to the tab under it")

@@ -1,0 +1,102 @@
+import Foundation
+import MediaEngine
+
+extension NetworkVideoSink {
+    /// The names ``register(in:)`` registers, with the options each takes (besides `bitrate=`
+    /// kbit/s, `keyframe-interval=` frames and `preset=` x264 speed preset, which all take).
+    public static let optionsByName: [String: [String]] = [
+        "rtp": ["host", "port", "sdp", "pt"],
+        "srt": ["uri", "mode", "host", "port", "latency"],
+        "hls": ["folder", "target-duration", "playlist-length", "max-files", "playlist", "sync"],
+    ]
+
+    /// Registers the network sinks, all ``VideoSinkCapabilities/external``:
+    /// - `rtp`: `host=`, `port=` (required), `sdp=PATH` (the SDP file to write), `pt=` (96-127);
+    /// - `srt`: `uri=srt://HOST:PORT?mode=listener|caller`, or `mode=`, `host=`, `port=` and
+    ///   `latency=` (milliseconds) one by one;
+    /// - `hls`: `folder=` (required), `target-duration=` (seconds), `playlist-length=` (0: all),
+    ///   `max-files=` (0: all), `playlist=` (file name), `sync=false` (as fast as it encodes).
+    ///
+    /// Options are checked when the registry makes the sink: an unknown key or a bad value is
+    /// ``MediaError/Code/invalidArgument``, and a GStreamer element that is not installed (srtsink,
+    /// say) ``MediaError/Code/missingPlugin``.
+    /// - Parameter registry: The registry (default: the shared one, which `MoviePlayer` and
+    ///   `mediaplay` use).
+    /// - Throws: ``MediaError/Code/duplicateSink`` when one of the names is taken (then none is registered).
+    public static func register(in registry: VideoSinkRegistry = .shared) throws(MediaError) {
+        let names = optionsByName.keys.sorted()
+        if let taken = names.first(where: { registry.entry(named: $0) != nil }) {
+            throw MediaError(.duplicateSink, "a video sink named '\(taken)' is already registered")
+        }
+        let summaries = [
+            "rtp": "sends H.264 over RTP/UDP to host:port, with an SDP file for the receiver (x264enc, rtph264pay)",
+            "srt": "sends H.264 in MPEG-TS over SRT, as listener or caller (srtsink)",
+            "hls": "writes HLS: H.264 MPEG-TS segments and a playlist in a folder, for any web server (hlssink2)",
+        ]
+        for name in names {
+            try registry.register(name, summary: summaries[name]!, capabilities: .external) {
+                options throws(MediaError) in
+                try NetworkVideoSink(name: name, options: options)
+            }
+        }
+    }
+
+    /// Makes a sink from a registered name and its string options (see ``register(in:)``), and
+    /// checks it (``validate()``).
+    /// - Parameters:
+    ///   - name: `rtp`, `srt` or `hls`.
+    ///   - options: The options.
+    /// - Throws: ``MediaError/Code/unknownSink`` for another name; ``MediaError/Code/invalidArgument``
+    ///   for an unknown key, a missing required one, or a value out of range.
+    public init(name: String, options: [String: String]) throws(MediaError) {
+        guard let keys = Self.optionsByName[name] else {
+            throw MediaError(.unknownSink, "the network sinks are rtp, srt and hls, not '\(name)'")
+        }
+        let options = try NetworkSinkOptions(sink: name, values: options, keys: Set(keys))
+        let destination: Destination
+        switch name {
+        case "rtp":
+            var rtp = RTPDestination(host: try options.required("host"), port: try options.requiredInt("port"))
+            if let payloadType = try options.int("pt") { rtp.payloadType = payloadType }
+            if let sdp = options.string("sdp") {
+                rtp.sessionDescriptionFile = URL(fileURLWithPath: try LaunchSyntax.checkedPath(sdp, option: "sdp"))
+            }
+            destination = .rtp(rtp)
+        case "srt":
+            destination = .srt(try Self.srt(options))
+        default:
+            let folder = try LaunchSyntax.checkedPath(try options.required("folder"), option: "folder")
+            var hls = HLSDestination(folder: URL(fileURLWithPath: folder, isDirectory: true))
+            if let duration = try options.int("target-duration") { hls.targetDuration = duration }
+            if let length = try options.int("playlist-length") { hls.playlistLength = length }
+            hls.maximumFiles = try options.int("max-files")
+            if let playlist = options.string("playlist") { hls.playlistName = playlist }
+            if let synchronized = try options.bool("sync") { hls.synchronized = synchronized }
+            destination = .hls(hls)
+        }
+        self.init(destination, encoding: try options.encoding())
+        try validate()
+    }
+
+    /// `uri=`, or `mode=` (default listener), `host=`, `port=` and `latency=` (milliseconds).
+    private static func srt(_ options: NetworkSinkOptions) throws(MediaError) -> SRTDestination {
+        let parts = ["mode", "host", "port", "latency"].filter { options.string($0) != nil }
+        if let uri = options.string("uri") {
+            guard parts.isEmpty else {
+                throw MediaError(
+                    .invalidArgument, "the srt sink takes uri= or mode=, host=, port= and latency=, not both")
+            }
+            return try SRTDestination(uri: uri)
+        }
+        var mode = SRTDestination.Mode.listener
+        if let text = options.string("mode") {
+            guard let chosen = SRTDestination.Mode(rawValue: text) else {
+                throw MediaError(.invalidArgument, "mode=\(text) is not listener or caller")
+            }
+            mode = chosen
+        }
+        var srt = SRTDestination(mode: mode, host: options.string("host"), port: try options.requiredInt("port"))
+        if let milliseconds = try options.int("latency") { srt.latency = .milliseconds(milliseconds) }
+        return srt
+    }
+}
