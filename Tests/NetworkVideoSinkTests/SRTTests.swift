@@ -111,9 +111,11 @@ struct SRTTests {
         // srtsink's unlock (a pause, a seek's flush) takes a caller's socket out of its poll set
         // (gst_srt_object_wakeup: srt_epoll_remove_usock) and nothing puts it back: the sink
         // drops every buffer from then on, without an error. A listener keeps its callers apart
-        // and is not affected. When a fixed GStreamer sends the frames, this known issue is not
-        // seen and the test says so.
-        await withKnownIssue("srtsink in caller mode stops sending after a pause or seek (GStreamer 1.22)") {
+        // and is not affected. It does not happen every time (a pause that did not reach the
+        // socket's wait, one run in several): the known issue is intermittent.
+        await withKnownIssue(
+            "srtsink in caller mode stops sending after a pause or seek (GStreamer 1.22)", isIntermittent: true
+        ) {
             try await receiver.waitUntil("15 more frames after the pause", within: .seconds(2)) {
                 $0.count >= count + 15
             }
