@@ -8,7 +8,8 @@
 // Sink plugins built as shared libraries are loaded from --plugin-dir DIR first.
 // Usage: mediaplay [--plugin-dir DIR] [--sink NAME[:key=value,...]] [--list-sinks] [--user USER:PASSWORD]
 //                  [--header 'NAME: VALUE'] [--cookie NAME=VALUE] [--ca-file PEM] [--retry N]
-//                  [--retry-delay SECONDS] FILE|URL
+//                  [--retry-delay SECONDS] FILE|URL [FILE|URL...]
+// Several files or URLs play as a queue, each following the one before without a gap.
 import FileSource
 import Foundation
 import HTTPStreamSource
@@ -24,7 +25,7 @@ struct Arguments {
     var sink: VideoSinkSpecification?
     var listSinks = false
     var pluginFolders: [String] = []
-    var file: String?
+    var files: [String] = []
     var http = HTTPStreamOptions()
 
     init(_ arguments: [String]) throws {
@@ -53,8 +54,8 @@ struct Arguments {
             case "--help", "-h":
                 throw UsageError(nil)
             default:
-                guard !argument.hasPrefix("--"), file == nil else { throw UsageError("unexpected '\(argument)'") }
-                file = argument
+                guard !argument.hasPrefix("--") else { throw UsageError("unexpected '\(argument)'") }
+                files.append(argument)
             }
         }
     }
@@ -91,7 +92,7 @@ do {
 }
 
 let usage =
-    "usage: mediaplay [--plugin-dir DIR] [--sink NAME[:key=value,...]] [--list-sinks] \(HTTPStreamOptions.commandLineUsage) FILE|URL"
+    "usage: mediaplay [--plugin-dir DIR] [--sink NAME[:key=value,...]] [--list-sinks] \(HTTPStreamOptions.commandLineUsage) FILE|URL [FILE|URL...]"
 
 let arguments: Arguments
 do {
@@ -125,7 +126,7 @@ if arguments.listSinks {
     exit(0)
 }
 
-guard let file = arguments.file else { fail(usage) }
+guard let file = arguments.files.first else { fail(usage) }
 
 let sink: any VideoSink
 do {
@@ -136,22 +137,32 @@ do {
 if let sink = sink as? TerminalVideoSink, sink.fileDescriptor == STDOUT_FILENO { terminal = sink }
 
 // http(s) URLs go to the HTTP-stream source; anything else is a file.
-let source: any MediaSource
-if file.lowercased().hasPrefix("http://") || file.lowercased().hasPrefix("https://") {
+@MainActor
+func makeSource(for file: String) -> any MediaSource {
+    guard file.lowercased().hasPrefix("http://") || file.lowercased().hasPrefix("https://") else {
+        return FileSource(path: file)
+    }
     do {
-        source = try HTTPStreamSource(string: file, options: arguments.http)
+        return try HTTPStreamSource(string: file, options: arguments.http)
     } catch {
         fail("mediaplay: \(error.code): \(error.message)")
     }
-} else {
-    source = FileSource(path: file)
 }
+let source = makeSource(for: file)
 
 func describe(_ error: MediaError) -> String {
     "mediaplay: \(error.code)\(error.httpStatusCode.map { " (HTTP \($0))" } ?? ""): \(error.message)"
 }
 
 let player = MoviePlayer(source: source, videoSink: sink)
+// Several movies play as a queue, one after another without a gap.
+if arguments.files.count > 1 {
+    do {
+        try player.setQueue(arguments.files.map(makeSource(for:)))
+    } catch {
+        fail("mediaplay: \(error.code): \(error.message)")
+    }
+}
 let events = player.events
 // A network movie that fails in a way that may pass is loaded again after a wait, while it
 // prepares too: say so as it happens (the main loop below starts once the movie plays).
@@ -197,6 +208,9 @@ for await event in events {
         for item in items { say("  metadata: \(item)") }
     case .variantSwitched(let change):
         say("  variant: \(change.indicatedBitrate) bit/s (\(change.uri))")
+    case .queueItemChanged(let index):
+        let duration = player.duration.map { String(format: "%.2f s", $0.inSeconds) } ?? "unknown length"
+        say("next (\(index + 1) of \(arguments.files.count)): \(arguments.files[index]), \(duration)")
     case .naturalSizeAvailable(let size) where size != pictureSize:
         pictureSize = size
         say("  picture: \(size)")

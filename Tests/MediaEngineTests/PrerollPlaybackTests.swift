@@ -206,3 +206,28 @@ struct PrerollPlaybackTests {
         #expect(heard[0].hasPrefix("0 started") && heard[2].hasPrefix("1 started"))
     }
 }
+
+extension PrerollPlaybackTests {
+    @Test("an ad with sound, then content with sound: the content loads after the ad and plays every frame")
+    func adWithSound() async throws {
+        let seen = Frames()
+        let sink = FrameSink(format: .i420, dropsLateFrames: false) { frame in
+            seen.append(
+                Seen(
+                    width: frame.width, height: frame.height, number: FrameNumber.read(frame),
+                    runningTime: frame.runningTime, arrival: .now))
+        }
+        let player = MoviePlayer(
+            source: FileSource(url: try await TestMedia.url(for: TestMedia.numberedWithAudio)), videoSink: sink,
+            audioOutput: .discard)
+        player.shouldAutoplay = false
+        let recorder = EventRecorder(player)
+        let end = try await player.playPreroll(
+            [try await Self.ad(TestMedia.barsWithAudio)], playsContentAfter: true, timeout: .seconds(10)
+        ) { _, _ in }
+        #expect(end == .completed)
+        let (reason, _) = try await recorder.waitForFinish()
+        #expect(reason == .playbackEnded)
+        #expect(seen.all.compactMap(\.number).suffix(60) == Array(0..<60).map { Optional($0) }.compactMap { $0 })
+    }
+}

@@ -120,3 +120,22 @@ struct QueueTests {
         #expect(Self.runs(seen.withLock { $0 }).last?.height == 180, "the queue ended with its last item")
     }
 }
+
+extension QueueTests {
+    @Test("movies with sound follow each other too: loaded one after the other, every frame shown")
+    func withSound() async throws {
+        let seen = Locked<[Seen]>([])
+        let player = Self.player(seen)
+        try player.setQueue([
+            FileSource(url: try await TestMedia.url(for: TestMedia.numberedWithAudio)),
+            FileSource(url: try await TestMedia.url(for: TestMedia.wideBars)),
+        ])
+        let recorder = EventRecorder(player)
+        try await player.play()
+        let (reason, _) = try await recorder.waitForFinish()
+        #expect(reason == .playbackEnded)
+        let runs = Self.runs(seen.withLock { $0 })
+        #expect(runs.map(\.height) == [240, 180] && runs.map(\.count) == [60, 30], "\(runs)")
+        #expect(recorder.events.contains(.queueItemChanged(1)))
+    }
+}

@@ -266,6 +266,15 @@ final class PipelineSession: Sendable {
     /// playbin's about-to-finish, on a streaming thread: the next movie's URI and settings go
     /// in now, or playbin ends with EOS.
     private func goOnToNextSource() {
+        // Not after a movie with sound: playbin 1.22 then never brings the video's end to its
+        // stream synchronizer, which waits for it for ever (a queue of two movies with sound hung
+        // at the first's end; a silent movie followed by one with sound went on). The movie ends
+        // with EOS instead, and the player loads the next one on its own. The same hang came with
+        // avdec_h264 in place of the engine's decoder and without the engine's volume stage.
+        guard (playbin.int("n-audio") ?? 0) == 0 else {
+            upNext.withLock { $0.clear() }
+            return
+        }
         guard let next = upNext.withLock({ $0.take() }) else { return }
         sourceSetup.replace(with: next)
         keyframes.withLock { $0 = KeyframeTimes(source: next) }
