@@ -2,7 +2,7 @@
 //
 //   engine-bench [--only NAME]... [--json]
 //
-// Benchmarks: decode, ttff, seek, loop-gap, rgba, swap, overlays, teardown, thumbnails, stalls, network, preroll. With --json, one object per line:
+// Benchmarks: decode, ttff, seek, loop-gap, rgba, swap, overlays, teardown, thumbnails, stalls, network, preroll, queue-gap. With --json, one object per line:
 // {"benchmark": NAME, "metric": STRING, "value": NUMBER, "unit": STRING, "baseline": NUMBER|null, "ratio": NUMBER|null}
 // where ratio > 1 means the engine is faster than its peer. Build with -c release.
 import Foundation
@@ -21,6 +21,7 @@ let benchmarks: [(name: String, run: () async throws -> [Measurement])] = [
     ("stalls", StallsBenchmark.run),
     ("network", NetworkStartBenchmark.run),
     ("preroll", PrerollBenchmark.run),
+    ("queue-gap", QueueGapBenchmark.run),
 ]
 
 var only: Set<String> = []
