@@ -59,6 +59,9 @@ typedef struct {
     gboolean pending;       // under lock: a ramp waits for the next buffer
     gdouble target;         // under lock
     GstClockTime duration;  // under lock
+    gboolean ramping;       // under lock: a ramp runs until ramp_end (stream time)
+    GstClockTime ramp_end;  // under lock
+    gdouble ramp_target;    // under lock
 } VolumeWatch;
 
 static void volume_watch_free(gpointer data) {
@@ -72,19 +75,39 @@ static GstPadProbeReturn on_volume_input(GstPad *pad, GstPadProbeInfo *info, gpo
     if (GST_PAD_PROBE_INFO_TYPE(info) & GST_PAD_PROBE_TYPE_BUFFER) {
         GstBuffer *buffer = GST_PAD_PROBE_INFO_BUFFER(info);
         g_mutex_lock(&watch->lock);
-        if (watch->pending && GST_BUFFER_PTS_IS_VALID(buffer) && watch->segment.format == GST_FORMAT_TIME) {
-            guint64 start = gst_segment_to_stream_time(&watch->segment, GST_FORMAT_TIME, GST_BUFFER_PTS(buffer));
-            if (GST_CLOCK_TIME_IS_VALID(start)) {
-                GstElement *volume = GST_PAD_PARENT(pad);
-                if (volume) me_volume_ramp(volume, watch->target, start, watch->duration);
-                watch->pending = FALSE;
-            }
+        GstElement *volume = GST_PAD_PARENT(pad);
+        guint64 start = GST_CLOCK_TIME_NONE;
+        if (GST_BUFFER_PTS_IS_VALID(buffer) && watch->segment.format == GST_FORMAT_TIME) {
+            start = gst_segment_to_stream_time(&watch->segment, GST_FORMAT_TIME, GST_BUFFER_PTS(buffer));
+        }
+        if (volume && watch->ramping && GST_CLOCK_TIME_IS_VALID(start) && start >= watch->ramp_end) {
+            // The ramp is behind this buffer: end it, so that a later seek backwards does not meet
+            // the old gain in the ramp's past; the streaming thread does that too, at the first buffer past the
+// ramp's end (or at a flush), since the ramp is in the stream's time, not the wall clock's.
+            me_volume_settle(volume, watch->ramp_target);
+            watch->ramping = FALSE;
+        }
+        if (volume && watch->pending && GST_CLOCK_TIME_IS_VALID(start)) {
+            me_volume_ramp(volume, watch->target, start, watch->duration);
+            watch->pending = FALSE;
+            watch->ramping = TRUE;
+            watch->ramp_end = start + watch->duration;
+            watch->ramp_target = watch->target;
         }
         g_mutex_unlock(&watch->lock);
         return GST_PAD_PROBE_OK;
     }
     GstEvent *event = GST_PAD_PROBE_INFO_EVENT(info);
-    if (GST_EVENT_TYPE(event) == GST_EVENT_SEGMENT) gst_event_copy_segment(event, &watch->segment);
+    if (GST_EVENT_TYPE(event) == GST_EVENT_SEGMENT) {
+        gst_event_copy_segment(event, &watch->segment);
+    } else if (GST_EVENT_TYPE(event) == GST_EVENT_FLUSH_STOP || GST_EVENT_TYPE(event) == GST_EVENT_STREAM_START) {
+        // A seek or the next movie: the stream's times start again; a ramp under way ends at once.
+        g_mutex_lock(&watch->lock);
+        GstElement *volume = GST_PAD_PARENT(pad);
+        if (volume && watch->ramping) me_volume_settle(volume, watch->ramp_target);
+        watch->ramping = FALSE;
+        g_mutex_unlock(&watch->lock);
+    }
     return GST_PAD_PROBE_OK;
 }
 
@@ -95,8 +118,9 @@ void me_volume_watch(GstElement *volume) {
     g_mutex_init(&watch->lock);
     gst_segment_init(&watch->segment, GST_FORMAT_UNDEFINED);
     g_object_set_data(G_OBJECT(volume), "me-volume-watch", watch);
-    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, on_volume_input, watch,
-                      volume_watch_free);
+    gst_pad_add_probe(pad,
+                      GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM | GST_PAD_PROBE_TYPE_EVENT_FLUSH,
+                      on_volume_input, watch, volume_watch_free);
     gst_object_unref(pad);
 }
 
@@ -113,10 +137,13 @@ void me_volume_request_ramp(GstElement *volume, gdouble target, GstClockTime dur
     g_mutex_unlock(&watch->lock);
 }
 
-void me_volume_cancel_ramp(GstElement *volume) {
+void me_volume_set_now(GstElement *volume, gdouble target) {
     VolumeWatch *watch = g_object_get_data(G_OBJECT(volume), "me-volume-watch");
-    if (!watch) return;
-    g_mutex_lock(&watch->lock);
-    watch->pending = FALSE;
-    g_mutex_unlock(&watch->lock);
+    if (watch) g_mutex_lock(&watch->lock);
+    me_volume_settle(volume, target);
+    if (watch) {
+        watch->pending = FALSE;
+        watch->ramping = FALSE;
+        g_mutex_unlock(&watch->lock);
+    }
 }

@@ -173,10 +173,11 @@ gulong me_signal_connect_element(gpointer instance, const gchar *signal, me_elem
 void me_volume_ramp(GstElement *volume, gdouble target, GstClockTime now, GstClockTime duration);
 void me_volume_settle(GstElement *volume, gdouble target);
 /// Lets a volume element start ramps at its next buffer: me_volume_request_ramp asks for one (the
-/// streaming thread starts it where that buffer starts), me_volume_cancel_ramp withdraws it.
+/// streaming thread starts it where that buffer starts, and ends it at the first buffer past it),
+/// me_volume_set_now sets the gain at once (nothing playing), withdrawing any ramp.
 void me_volume_watch(GstElement *volume);
 void me_volume_request_ramp(GstElement *volume, gdouble target, GstClockTime duration);
-void me_volume_cancel_ramp(GstElement *volume);
+void me_volume_set_now(GstElement *volume, gdouble target);
 
 /// The tags of playbin's audio (or, with `text`, subtitle) stream `index`, or NULL (tracks.c).
 GstTagList *me_playbin_stream_tags(GstElement *playbin, gboolean text, gint index);

@@ -25,9 +25,6 @@ final class PipelineSession: Sendable {
     private let audioSink: Element
     /// The gain before the audio sink (`volume`), nil when the movie's sound is not played.
     private let volume: Element?
-    /// The gain last asked for, and how many changes were asked (a ramp settles only if it is
-    /// still the last). Only the player's thread touches it.
-    private let gain = Locked((value: 1.0, changes: 0))
     private let busThread: Locked<BusThread?>
     /// The movie's video keyframes, for keyframe seeks (see ``keyframeSnapped(_:)``).
     private let keyframes: Locked<KeyframeTimes>
@@ -84,7 +81,6 @@ final class PipelineSession: Sendable {
             }
             try bin.addGhostPad(named: "sink", target: input)
             self.volume = volume
-            self.gain.withLock { $0.value = gain }
             playbin.set("audio-sink", element: bin)
         } else {
             flags &= ~Self.audioFlag
@@ -230,28 +226,18 @@ final class PipelineSession: Sendable {
 
     /// Changes the sound's gain, on the player's thread: in a ramp over ``volumeRamp`` of the
     /// movie's time from the next buffer to reach the volume element, or at once when nothing
-    /// plays. The ramp is settled (its control points removed, the property set) a moment after
-    /// it ends.
+    /// plays. The streaming thread ends the ramp (its control points removed, the property set)
+    /// at the first buffer past it, or at a flush.
     func setGain(_ target: Double) {
         executor.assertCurrent("changing the volume")
         guard let volume else { return }
-        let change = gain.withLock { gain in
-            gain.value = target
-            gain.changes += 1
-            return gain.changes
-        }
         guard settledState == .playing else {
-            me_volume_cancel_ramp(volume.pointer)
-            me_volume_settle(volume.pointer, target)
+            me_volume_set_now(volume.pointer, target)
             return
         }
-        // The streaming thread starts the ramp where the next buffer through the element starts.
+        // The streaming thread starts the ramp where the next buffer through the element starts,
+        // and ends it at the first buffer past it.
         me_volume_request_ramp(volume.pointer, target, Self.volumeRamp.clockTime)
-        executor.enqueue(after: Self.volumeRamp * 4) { [weak self] in
-            guard let self, gain.withLock({ $0.changes == change }) else { return }
-            me_volume_cancel_ramp(volume.pointer)
-            me_volume_settle(volume.pointer, target)
-        }
     }
 
     /// Sets the movies to play after the current one (`playing`, by its id), in order, in the same
