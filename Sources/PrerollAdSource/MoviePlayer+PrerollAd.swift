@@ -35,6 +35,8 @@ extension MoviePlayer {
     public func playPrerollAd(
         _ request: PrerollAdRequest, completionHandler: @escaping @Sendable (PrerollAdError?) -> Void
     ) {
+        // A task of its own only waits for the async form: every change it makes to the player
+        // goes through the player's own thread, as any command does.
         Task {
             do throws(PrerollAdError) {
                 try await playPrerollAd(request)

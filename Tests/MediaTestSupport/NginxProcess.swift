@@ -50,7 +50,7 @@ final class NginxProcess: Sendable {
             let directory = try TestMedia.scratchDirectory()
             do {
                 try await prepare(directory)
-                let ports = try freePorts(portCount)
+                let ports = try LoopbackPorts.freeTCP(portCount)
                 let process = try await start(in: directory, configuration: main(directory, http(directory, ports)))
                 return (directory, ports, process)
             } catch let error as NginxStartFailure where error.portTaken && attempt < 3 {
@@ -111,30 +111,6 @@ final class NginxProcess: Sendable {
             process.waitUntilExit()
             throw NginxStartFailure(
                 portTaken: log.contains("Address already in use"), message: "nginx did not start (\(error)): \(log)")
-        }
-    }
-
-    /// `count` different loopback ports nothing listens on right now (each socket is kept bound
-    /// until all are found, so the kernel cannot hand out one port twice).
-    static func freePorts(_ count: Int) throws -> [Int] {
-        var sockets: [Int32] = []
-        defer { for fd in sockets { close(fd) } }
-        return try (0..<count).map { _ in
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            guard fd >= 0 else { throw TestMediaError(message: "no socket: errno \(errno)") }
-            sockets.append(fd)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = 0
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let bound = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Bool in
-                    bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
-                }
-            }
-            guard bound else { throw TestMediaError(message: "no free port") }
-            return Int(UInt16(bigEndian: address.sin_port))
         }
     }
 }

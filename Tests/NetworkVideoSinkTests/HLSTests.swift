@@ -8,6 +8,19 @@ import Testing
 /// HLS written into a folder, played back by the engine itself.
 @Suite("HLS sink")
 struct HLSTests {
+    /// The frames of an HLS playlist played to its end by the engine (as fast as they decode),
+    /// which must end without an error.
+    static func playedBack(_ playlist: URL) async throws -> [FrameRecorder.Record] {
+        let frames = FrameRecorder()
+        let playback = MoviePlayer(
+            source: FileSource(url: playlist), videoSink: frames.sink(synchronized: false), audioOutput: .discard)
+        let events = EventRecorder(playback)
+        try await playback.play()
+        let (reason, error) = try await events.waitForFinish()
+        #expect(reason == .playbackEnded && error == nil, "\(String(describing: error))")
+        return frames.records
+    }
+
     /// A folder name that would end, extend or re-quote an unquoted pipeline description, with
     /// printf conversions for hlssink2's segment pattern and a backslash.
     static let hostileName = #"live ! filesink location=pwned "q" %s %d \x"#
@@ -44,15 +57,8 @@ struct HLSTests {
         #expect(playlist.hasSuffix("\n#EXT-X-ENDLIST"), "\(playlist)")  // the movie ended: the list is closed
 
         // The playlist, played as any HLS stream: every frame, in order, each the clip's own.
-        let frames = FrameRecorder()
-        let playback = MoviePlayer(
-            source: FileSource(url: destination.playlist), videoSink: frames.sink(synchronized: false),
-            audioOutput: .discard)
-        let playbackEvents = EventRecorder(playback)
-        try await playback.play()
-        let (playbackReason, playbackError) = try await playbackEvents.waitForFinish()
-        #expect(playbackReason == .playbackEnded && playbackError == nil, "\(String(describing: playbackError))")
-        #expect(frames.records.compactMap(\.number) == Array(0...59), "\(frames.records)")
+        let frames = try await Self.playedBack(destination.playlist)
+        #expect(frames.compactMap(\.number) == Array(0...59), "\(frames)")
     }
 
     @Test("swapped to while playing and away again, the HLS output closes its playlist and holds what was sent")
@@ -94,18 +100,11 @@ struct HLSTests {
         // to give an output one before it is taken away).
         let playlist = try String(contentsOf: destination.playlist, encoding: .utf8)
         #expect(playlist.contains("\nsegment00000.ts\n") && playlist.hasSuffix("\n#EXT-X-ENDLIST"), "\(playlist)")
-        let frames = FrameRecorder()
-        let playback = MoviePlayer(
-            source: FileSource(url: destination.playlist), videoSink: frames.sink(synchronized: false),
-            audioOutput: .discard)
-        let playbackEvents = EventRecorder(playback)
-        try await playback.play()
-        let (reason, error) = try await playbackEvents.waitForFinish()
-        #expect(reason == .playbackEnded && error == nil, "\(String(describing: error))")
+        let frames = try await Self.playedBack(destination.playlist)
         // The stream starts with the frame after the last one shown here, and runs on, whole
         // seconds of it (segments start at the encoder's keyframes, 30 frames apart).
-        let numbers = frames.records.compactMap(\.number)
-        #expect(numbers.count == frames.records.count)
+        let numbers = frames.compactMap(\.number)
+        #expect(numbers.count == frames.count)
         #expect(numbers.first == FrameRun.after(lastLocal), "\(lastLocal) -> \(numbers)")
         #expect(FrameRun.isConsecutive(numbers), "\(numbers)")
         #expect(numbers.count >= 30 && numbers.count % 30 == 0, "\(numbers.count) frames")

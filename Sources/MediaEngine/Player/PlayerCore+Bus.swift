@@ -100,14 +100,18 @@ extension PlayerCore {
         case .streamStarted(let group):
             // A queue's next movie, gone on to without a gap, or the movie's own first stream.
             let needed = read { $0.queuedGapless && $0.contentGroup != nil }
-            let facts =
-                needed
-                ? PlayerMachine.PipelineFacts(
-                    position: session.position, duration: session.duration, mediaTypes: session.mediaTypes,
-                    truncation: session.truncation, tracks: session.tracks) : PlayerMachine.PipelineFacts()
+            let facts = needed ? handOverFacts(of: session) : PlayerMachine.PipelineFacts()
             apply { $0.contentStreamStarted(session: id, group: group, facts: facts) }
         }
         return state.withLock { $0.session === session } ? .carryOn : .exit
+    }
+
+    /// Everything the pipeline knows of the movie it has just gone on to without a gap (what a
+    /// preparation reads), for the machine to prepare it while it plays.
+    func handOverFacts(of session: PipelineSession) -> PlayerMachine.PipelineFacts {
+        PlayerMachine.PipelineFacts(
+            position: session.position, duration: session.duration, mediaTypes: session.mediaTypes,
+            truncation: session.truncation, tracks: session.tracks)
     }
 
     /// What the pipeline knows now, when the machine may need it.

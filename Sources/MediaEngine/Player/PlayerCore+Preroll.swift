@@ -49,10 +49,10 @@ extension PlayerCore {
             let duration = session.duration
             apply { $0.prerollFirstFrame(session: id, duration: duration, displaySize: frame.displaySize) }
         case .streamStarted(let group):
-            // The content's facts, if this is its start after a gapless hand-over.
-            let facts = PlayerMachine.PipelineFacts(
-                position: session.position, duration: session.duration, mediaTypes: session.mediaTypes,
-                truncation: session.truncation, tracks: session.tracks)
+            // The next movie's facts, if this is its start after a gapless hand-over.
+            let facts =
+                read { $0.prerollHandsOver(session: id, group: group) }
+                ? handOverFacts(of: session) : PlayerMachine.PipelineFacts()
             apply { $0.prerollStreamStarted(session: id, group: group, facts: facts) }
         case .endOfStream:
             let position = session.position

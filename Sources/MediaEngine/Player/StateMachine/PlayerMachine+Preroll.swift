@@ -207,18 +207,18 @@ extension PlayerMachine {
             return
         }
         endPrerolls(.completed, at: current.position)
-        contentGroup = group
-        epoch += 1
-        epochSeen = epoch
-        phase = .preparing
-        pauseWhenPrepared = false
-        target = .playing
-        setSourceType(expectedSourceType)
         if let frameSize {
             setNaturalSize(frameSize)
             setReadyForDisplay(true)
         }
-        completePreparation(facts)
+        preparePlayingMovie(group: group, facts: facts)
+    }
+
+    /// Whether a stream start of `group` would hand the pipeline over to the next movie (so the
+    /// owner asks the pipeline for its facts only then, not at the pre-roll's own start).
+    func prerollHandsOver(session: Int, group: UInt32) -> Bool {
+        guard prerollAccepts(session), let current = preroll, let first = current.group else { return false }
+        return group != first && !current.queued(content: source).isEmpty
     }
 
     /// The pre-roll's network buffer: below 100 % it pauses, at 100 % it plays on.

@@ -108,16 +108,24 @@ extension PlayerMachine {
         source = queue[next]
         let frameSize = naturalSize
         resetMovieInfo()
-        // After the reset: the new movie's group, for telling the one after it.
+        publish(.nowPlayingMovieChanged)
+        publish(.queueItemChanged(next))
+        if frameSize != .zero { naturalSize = frameSize }
+        preparePlayingMovie(group: group, facts: facts)
+    }
+
+    /// The pipeline went on to the player's movie without a gap (its stream `group` started, after
+    /// a pre-roll or a queue's previous movie): it is prepared from the pipeline's facts while it
+    /// already plays; nothing is loaded. Its group is noted (after the facts of the previous movie
+    /// were forgotten), to tell the movie after it.
+    mutating func preparePlayingMovie(group: UInt32, facts: PipelineFacts) {
         contentGroup = group
         epoch += 1
         epochSeen = epoch
-        publish(.nowPlayingMovieChanged)
-        publish(.queueItemChanged(next))
         phase = .preparing
+        pauseWhenPrepared = false
         target = .playing
         setSourceType(expectedSourceType)
-        if frameSize != .zero { naturalSize = frameSize }
         completePreparation(facts)
     }
 

@@ -1,19 +1,28 @@
 import Foundation
-import MediaTestSupport
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// UDP ports on 127.0.0.1 that nothing is bound to right now: each socket stays bound until
-/// all are found, so the kernel cannot hand out one port twice. Another process could take one
-/// before the test binds it; none of the machine's other tests binds UDP ports.
-enum LoopbackPorts {
-    static func freeUDP(_ count: Int = 1) throws -> [Int] {
+/// Ports on 127.0.0.1 that nothing is bound to right now, found by binding port 0: each socket
+/// stays bound until all are found, so the kernel cannot hand out one port twice. Another
+/// process could take one before the test binds it (``NginxProcess`` tries again then).
+public enum LoopbackPorts {
+    /// `count` different TCP ports.
+    public static func freeTCP(_ count: Int = 1) throws -> [Int] {
+        try free(count, type: Int32(SOCK_STREAM.rawValue))
+    }
+
+    /// `count` different UDP ports.
+    public static func freeUDP(_ count: Int = 1) throws -> [Int] {
+        try free(count, type: Int32(SOCK_DGRAM.rawValue))
+    }
+
+    private static func free(_ count: Int, type: Int32) throws -> [Int] {
         var sockets: [Int32] = []
         defer { for fd in sockets { close(fd) } }
         return try (0..<count).map { _ in
-            let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+            let fd = socket(AF_INET, type, 0)
             guard fd >= 0 else { throw TestMediaError(message: "no socket: errno \(errno)") }
             sockets.append(fd)
             var address = sockaddr_in()
@@ -26,7 +35,7 @@ enum LoopbackPorts {
                     bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
                 }
             }
-            guard bound else { throw TestMediaError(message: "no free UDP port: errno \(errno)") }
+            guard bound else { throw TestMediaError(message: "no free port: errno \(errno)") }
             return Int(UInt16(bigEndian: address.sin_port))
         }
     }
