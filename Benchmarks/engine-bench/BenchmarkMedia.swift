@@ -68,6 +68,32 @@ enum BenchmarkMedia {
     }
 
     /// 320x240, 30 fps, 2 s of bars, H.264 in MP4, no sound: the pre-roll benchmark's content.
+    /// ``hd720SilentNoBFrames()`` with a tone (AAC) that ends before the picture (1.974 s under
+    /// 2 s): an ad with sound whose end is its video's.
+    static func hd720WithShortSoundNoBFrames() throws -> URL {
+        try make(
+            "hd720-h264-short-sound-ipp.mp4",
+            """
+            videotestsrc num-buffers=60 pattern=smpte horizontal-speed=5 ! \
+            video/x-raw,format=I420,width=1280,height=720,framerate=30/1 ! \
+            x264enc speed-preset=veryfast bframes=0 key-int-max=30 ! h264parse ! mp4mux name=mux faststart=true ! \
+            filesink location=OUT \
+            audiotestsrc num-buffers=84 ! audio/x-raw,rate=44100,channels=2 ! audioconvert ! avenc_aac ! mux.
+            """)
+    }
+
+    /// ``smallSilent()`` with a tone (AAC).
+    static func smallWithSound() throws -> URL {
+        try make(
+            "small-h264-sound.mp4",
+            """
+            videotestsrc num-buffers=60 pattern=ball ! video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! \
+            x264enc speed-preset=veryfast key-int-max=30 ! h264parse ! mp4mux name=mux faststart=true ! \
+            filesink location=OUT \
+            audiotestsrc num-buffers=87 ! audio/x-raw,rate=44100,channels=2 ! audioconvert ! avenc_aac ! mux.
+            """)
+    }
+
     static func smallSilent() throws -> URL {
         try make(
             "small-h264-silent.mp4",

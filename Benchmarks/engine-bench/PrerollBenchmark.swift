@@ -14,7 +14,8 @@ import Synchronization
 /// - Hand-over: the step in the frames' running time from the ad's last frame to the content's
 ///   first, against one frame interval (ratio = interval / step: 1 is gapless, below 1 a gap).
 ///   The ad is a 2-second 720p movie without B-frames (``BenchmarkMedia/hd720SilentNoBFrames()``),
-///   the content a 320x240 one: the size tells them apart.
+///   the content a 320x240 one: the size tells them apart. Then again with sound in both (the
+///   ad's ending before its picture, ``BenchmarkMedia/hd720WithShortSoundNoBFrames()``).
 enum PrerollBenchmark {
     static let runs = 7
 
@@ -32,6 +33,9 @@ enum PrerollBenchmark {
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createSymbolicLink(
             at: folder.appendingPathComponent("ad.mp4"), withDestinationURL: ad.standardizedFileURL.absoluteURL)
+        try FileManager.default.createSymbolicLink(
+            at: folder.appendingPathComponent("ad-sound.mp4"),
+            withDestinationURL: try BenchmarkMedia.hd720WithShortSoundNoBFrames().standardizedFileURL.absoluteURL)
         let server = try await LoopbackHTTPServer(
             serving: folder, serverDirectives: "location /beacon/ { return 204; }")
         let vast = """
@@ -44,7 +48,11 @@ enum PrerollBenchmark {
             </Linear></Creative></Creatives></InLine></Ad></VAST>
             """
         try Data(vast.utf8).write(to: folder.appendingPathComponent("vast.xml"))
+        try Data(vast.replacingOccurrences(of: "ad.mp4", with: "ad-sound.mp4").utf8).write(
+            to: folder.appendingPathComponent("vast-sound.xml"))
         let tag = URL(string: server.url("vast.xml"))!
+        let soundTag = URL(string: server.url("vast-sound.xml"))!
+        let contentWithSound = try BenchmarkMedia.smallWithSound()
 
         // One of each first: plugin loading and first-use costs are not what is measured.
         _ = try await adRun(tag: tag, content: content)
@@ -52,8 +60,10 @@ enum PrerollBenchmark {
         var adStarts: [Double] = []
         var contentStarts: [Double] = []
         var steps: [Double] = []
+        var soundSteps: [Double] = []
         var interval = 0.0
         for _ in 0..<runs {
+            soundSteps.append(try await adRun(tag: soundTag, content: contentWithSound).1)
             let (start, step, frameInterval) = try await adRun(tag: tag, content: content)
             adStarts.append(start)
             steps.append(step)
@@ -68,6 +78,9 @@ enum PrerollBenchmark {
                 "preroll", "handover-step-max", steps.max()!, "ms", baseline: interval, ratio: interval / steps.max()!),
             Measurement(
                 "preroll", "handover-step-p50", steps.median, "ms", baseline: interval, ratio: interval / steps.median),
+            Measurement(
+                "preroll", "with-sound-handover-step-max", soundSteps.max()!, "ms", baseline: interval,
+                ratio: interval / soundSteps.max()!),
         ]
     }
 

@@ -2,26 +2,41 @@ import FileSource
 import Foundation
 import MediaEngine
 
-/// `queue-gap`: a queue of 21 half-second movies (720p and 320x240 alternating, H.264, no sound)
-/// through one frames sink: at each of the 20 hand-overs, the step in the frames' running time
-/// from one movie's last frame to the next one's first, against one frame interval (ratio =
-/// interval / step: 1 is gapless, below 1 a gap).
+/// `queue-gap`: a queue of 21 half-second movies (720p and 320x240 alternating, H.264) through
+/// one frames sink, silent and then with sound (AAC, ending before the picture): at each of the 20
+/// hand-overs, the step in the frames' running time from one movie's last frame to the next
+/// one's first, against one frame interval (ratio = interval / step: 1 is gapless, below 1 a gap).
 enum QueueGapBenchmark {
     static let transitions = 20
 
     static func run() async throws -> [Measurement] {
-        let large = try BenchmarkMedia.make(
-            "queue-720p.mp4",
-            """
-            videotestsrc num-buffers=15 pattern=smpte ! video/x-raw,format=I420,width=1280,height=720,framerate=30/1 ! \
-            x264enc speed-preset=veryfast bframes=0 key-int-max=15 ! h264parse ! mp4mux faststart=true ! filesink location=OUT
-            """)
-        let small = try BenchmarkMedia.make(
-            "queue-240p.mp4",
-            """
-            videotestsrc num-buffers=15 pattern=ball ! video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! \
-            x264enc speed-preset=veryfast bframes=0 key-int-max=15 ! h264parse ! mp4mux faststart=true ! filesink location=OUT
-            """)
+        var measurements: [Measurement] = []
+        for withSound in [false, true] {
+            let sound =
+                withSound
+                ? " audiotestsrc num-buffers=20 ! audio/x-raw,rate=44100,channels=2 ! audioconvert ! avenc_aac ! mux."
+                : ""
+            let suffix = withSound ? "-sound" : ""
+            let large = try BenchmarkMedia.make(
+                "queue-720p\(suffix).mp4",
+                """
+                videotestsrc num-buffers=15 pattern=smpte ! video/x-raw,format=I420,width=1280,height=720,framerate=30/1 ! \
+                x264enc speed-preset=veryfast bframes=0 key-int-max=15 ! h264parse ! mp4mux name=mux faststart=true ! \
+                filesink location=OUT\(sound)
+                """)
+            let small = try BenchmarkMedia.make(
+                "queue-240p\(suffix).mp4",
+                """
+                videotestsrc num-buffers=15 pattern=ball ! video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! \
+                x264enc speed-preset=veryfast bframes=0 key-int-max=15 ! h264parse ! mp4mux name=mux faststart=true ! \
+                filesink location=OUT\(sound)
+                """)
+            measurements += try await measure(large: large, small: small, label: withSound ? "with-sound-" : "")
+        }
+        return measurements
+    }
+
+    static func measure(large: URL, small: URL, label: String) async throws -> [Measurement] {
         let frames = Locked<[(height: Int, running: Duration)]>([])
         let sink = FrameSink(synchronized: true, dropsLateFrames: false) { frame in
             guard let running = frame.runningTime else { return }
@@ -47,10 +62,11 @@ enum QueueGapBenchmark {
         }
         let interval = 1000.0 / 30
         return [
-            Measurement("queue-gap", "handover-step-max", worst, "ms", baseline: interval, ratio: interval / worst),
             Measurement(
-                "queue-gap", "handover-step-p50", steps.median, "ms", baseline: interval, ratio: interval / steps.median
-            ),
+                "queue-gap", "\(label)handover-step-max", worst, "ms", baseline: interval, ratio: interval / worst),
+            Measurement(
+                "queue-gap", "\(label)handover-step-p50", steps.median, "ms", baseline: interval,
+                ratio: interval / steps.median),
         ]
     }
 }

@@ -208,7 +208,7 @@ struct PrerollPlaybackTests {
 }
 
 extension PrerollPlaybackTests {
-    @Test("an ad with sound, then content with sound: the content loads after the ad and plays every frame")
+    @Test("an ad with sound, then content with sound: the content follows the ad without a gap, every frame shown")
     func adWithSound() async throws {
         let seen = Frames()
         let sink = FrameSink(format: .i420, dropsLateFrames: false) { frame in
@@ -223,11 +223,19 @@ extension PrerollPlaybackTests {
         player.shouldAutoplay = false
         let recorder = EventRecorder(player)
         let end = try await player.playPreroll(
-            [try await Self.ad(TestMedia.barsWithAudio)], playsContentAfter: true, timeout: .seconds(10)
+            [try await Self.ad(TestMedia.barsWithShortSoundWebM)], playsContentAfter: true, timeout: .seconds(10)
         ) { _, _ in }
         #expect(end == .completed)
         let (reason, _) = try await recorder.waitForFinish()
         #expect(reason == .playbackEnded)
-        #expect(seen.all.compactMap(\.number).suffix(60) == Array(0..<60).map { Optional($0) }.compactMap { $0 })
+        let frames = seen.all
+        #expect(frames.count == 120, "the ad's 60 frames and the content's 60")
+        #expect(frames.compactMap(\.number).suffix(60) == Array(0..<60).map { Optional($0) }.compactMap { $0 })
+        // The ad's sound ends before its picture: the content's first frame comes one frame
+        // interval after the ad's last.
+        if frames.count > 60 {
+            let step = (frames[60].runningTime ?? .zero) - (frames[59].runningTime ?? .zero)
+            #expect(step >= .milliseconds(32) && step <= .milliseconds(35), "step \(step)")
+        }
     }
 }

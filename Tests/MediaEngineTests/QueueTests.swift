@@ -122,20 +122,102 @@ struct QueueTests {
 }
 
 extension QueueTests {
-    @Test("movies with sound follow each other too: loaded one after the other, every frame shown")
-    func withSound() async throws {
+    /// Plays `movies` as a queue through a frames sink; the frames seen, and the events.
+    static func playQueue(_ movies: [any MediaSource]) async throws -> ([Seen], [PlayerEvent]) {
         let seen = Locked<[Seen]>([])
         let player = Self.player(seen)
-        try player.setQueue([
-            FileSource(url: try await TestMedia.url(for: TestMedia.numberedWithAudio)),
-            FileSource(url: try await TestMedia.url(for: TestMedia.wideBars)),
-        ])
+        try player.setQueue(movies)
         let recorder = EventRecorder(player)
         try await player.play()
         let (reason, _) = try await recorder.waitForFinish()
         #expect(reason == .playbackEnded)
-        let runs = Self.runs(seen.withLock { $0 })
-        #expect(runs.map(\.height) == [240, 180] && runs.map(\.count) == [60, 30], "\(runs)")
+        let events = recorder.events
+        #expect(
+            events.compactMap { if case .queueItemChanged(let i) = $0 { i } else { nil } }
+                == Array(1..<movies.count))
+        #expect(events.filter { if case .playbackDidFinish = $0 { true } else { false } }.count == 1)
+        return (seen.withLock { $0 }, events)
+    }
+
+    /// The step in running time into frame `index` from the one before.
+    static func step(into index: Int, of frames: [Seen]) -> Duration {
+        (frames[index].runningTime ?? .zero) - (frames[index - 1].runningTime ?? .zero)
+    }
+
+    @Test("movies with sound follow each other without a gap: one frame interval, MP4 with AAC and WebM with Vorbis")
+    func withSound() async throws {
+        let mp4 = FileSource(url: try await TestMedia.url(for: TestMedia.numberedWithShortSound))
+        let webM = FileSource(url: try await TestMedia.url(for: TestMedia.barsWithShortSoundWebM))
+        let (frames, _) = try await Self.playQueue([mp4, webM, mp4])
+        #expect(frames.count == 180, "every frame of the three movies, none twice")
+        for boundary in [60, 120] where boundary < frames.count {
+            let step = Self.step(into: boundary, of: frames)
+            #expect(step >= .milliseconds(32) && step <= .milliseconds(35), "step \(step) at frame \(boundary)")
+        }
+    }
+
+    @Test("a movie whose sound outlasts its picture is followed when its sound ends, its last frame held")
+    func soundOutlastingPicture() async throws {
+        // 2.000 s of video under 2.043 s of sound (MP4, AAC) and 2.020 s or a little more (WebM,
+        // Vorbis, as decoded): the next movie starts when the sound ends, as playbin's stream
+        // synchronizer has it; the screen keeps the last frame meanwhile.
+        let mp4 = FileSource(url: try await TestMedia.url(for: TestMedia.numberedWithAudio))
+        let webM = FileSource(url: try await TestMedia.url(for: TestMedia.barsWithAudioWebM))
+        let (frames, events) = try await Self.playQueue([mp4, webM, mp4])
+        #expect(frames.count == 180, "every frame of the three movies, none twice")
+        let durations = events.compactMap { if case .durationAvailable(let d) = $0 { d } else { nil } }
+        #expect(durations.count == 3, "\(durations)")
+        for (boundary, duration) in zip([60, 120], durations) where boundary < frames.count {
+            let step = Self.step(into: boundary, of: frames)
+            let soundAfterPicture = duration - .seconds(2)
+            #expect(
+                step >= .milliseconds(33) + soundAfterPicture - .milliseconds(1)
+                    && step <= .milliseconds(34) + soundAfterPicture + .milliseconds(25),
+                "step \(step) at frame \(boundary), the movie's duration \(duration)")
+        }
+    }
+}
+
+extension QueueTests {
+    /// Paused near the end of a movie with sound, so that the stream that ends first has
+    /// delivered its end (to the stream synchronizer, or dropped at the gapless gate) before the
+    /// queue changes.
+    static func pausedNearTheEnd(_ queue: [any MediaSource], _ seen: Locked<[Seen]>) async throws -> MoviePlayer {
+        let player = Self.player(seen)
+        try player.setQueue(queue)
+        try await player.prepareToPlay()
+        try await player.seek(to: .milliseconds(1900))
+        try await player.pause()
+        try await Task.sleep(for: .milliseconds(300))
+        return player
+    }
+
+    @Test("a movie queued after the first stream of the one playing has ended still follows it")
+    func queuedAfterAStreamEnded() async throws {
+        let seen = Locked<[Seen]>([])
+        let last = FileSource(url: try await TestMedia.url(for: TestMedia.numberedWithAudio))
+        let player = try await Self.pausedNearTheEnd([last], seen)
+        try player.insert(FileSource(url: try await TestMedia.url(for: TestMedia.wideBars)), at: 1)
+        let recorder = EventRecorder(player)
+        try await player.play()
+        let (reason, _) = try await recorder.waitForFinish()
+        #expect(reason == .playbackEnded)
         #expect(recorder.events.contains(.queueItemChanged(1)))
+        #expect(Self.runs(seen.withLock { $0 }).last.map { [$0.height, $0.count] } == [180, 30])
+    }
+
+    @Test("a movie removed from the queue after the first stream of the one playing has ended: the queue ends")
+    func removedAfterAStreamEnded() async throws {
+        let seen = Locked<[Seen]>([])
+        let first = FileSource(url: try await TestMedia.url(for: TestMedia.numberedWithAudio))
+        let next = FileSource(url: try await TestMedia.url(for: TestMedia.wideBars))
+        let player = try await Self.pausedNearTheEnd([first, next], seen)
+        try player.removeItem(at: 1)
+        let recorder = EventRecorder(player)
+        try await player.play()
+        let (reason, error) = try await recorder.waitForFinish()
+        #expect(reason == .playbackEnded, "\(String(describing: error))")
+        #expect(!recorder.events.contains(.queueItemChanged(1)))
+        #expect(!seen.withLock { $0 }.contains { $0.height == 180 }, "the removed movie never showed")
     }
 }

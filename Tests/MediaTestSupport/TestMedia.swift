@@ -106,6 +106,28 @@ public enum TestMedia {
             audiotestsrc num-buffers=87 wave=sine ! audio/x-raw,rate=44100,channels=2 ! audioconvert ! avenc_aac ! mux.
             """)
 
+    /// The numbered clip with a tone that ends before the picture (1.974 s of AAC, its priming
+    /// frame included, under 2 s of video): a movie whose end is its video's.
+    public static let numberedWithShortSound = Clip(
+        fileExtension: "mp4",
+        pipeline: """
+            videotestsrc num-buffers=60 pattern=smpte horizontal-speed=4 ! \
+            video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! \
+            x264enc key-int-max=10 speed-preset=ultrafast ! h264parse ! mp4mux name=mux faststart=true ! \
+            filesink location=LOCATION \
+            audiotestsrc num-buffers=84 wave=sine ! audio/x-raw,rate=44100,channels=2 ! audioconvert ! avenc_aac ! mux.
+            """)
+
+    /// Bars with a tone in WebM (VP8 and Vorbis) whose sound ends before the picture (1.95 s
+    /// under 2 s).
+    public static let barsWithShortSoundWebM = Clip(
+        fileExtension: "webm",
+        pipeline: """
+            videotestsrc num-buffers=60 pattern=smpte ! video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! \
+            vp8enc deadline=1 keyframe-max-dist=15 ! webmmux name=mux ! filesink location=LOCATION \
+            audiotestsrc num-buffers=84 wave=sine ! audio/x-raw,rate=44100,channels=2 ! audioconvert ! vorbisenc ! mux.
+            """)
+
     /// 20 seconds of small bars with a tone (AAC): long enough that playing it at the clock's
     /// pace and playing it flat out cannot be confused, however busy the machine.
     public static let longBarsWithAudio = Clip(
@@ -346,6 +368,8 @@ public enum TestMedia {
         smallBallStream,
         largeBallStream,
         numberedWithAudio,
+        numberedWithShortSound,
+        barsWithShortSoundWebM,
         longBarsWithAudio,
         longBars,
         heavyNumbered,

@@ -191,6 +191,20 @@ gulong me_connect_about_to_finish(GstElement *playbin, me_about_to_finish_callba
 /// A STREAM_START message's group id (0 when it has none).
 guint me_message_group_id(GstMessage *message);
 
+/// Lets playbin's gapless hand-over work for movies with several streams (gaplessgate.c): drops a
+/// stream's EOS at playsink while another stream runs and a next movie may follow, where 1.22's
+/// stream synchronizer would hold it and deadlock the switch. Lives as long as `playbin`; NULL
+/// when the playbin has no playsink (no hand-over is then refused).
+typedef struct MeGaplessGate MeGaplessGate;
+MeGaplessGate *me_gapless_gate_install(GstElement *playbin);
+/// Whether a next movie is queued (the gate may then drop an EOS).
+void me_gapless_gate_set_next_queued(MeGaplessGate *gate, gboolean queued);
+/// At about-to-finish: whether a hand-over may start (FALSE when an EOS already went through to
+/// the stream synchronizer in this movie); if so, EOS keep being dropped until it is done.
+gboolean me_gapless_gate_begin_hand_over(MeGaplessGate *gate);
+/// At about-to-finish, when nothing is handed over after all: the dropped EOS are sent again.
+void me_gapless_gate_cancel_hand_over(MeGaplessGate *gate);
+
 typedef void (*me_instant_rate_callback)(gpointer user_data, gdouble multiplier, guint32 seqnum);
 /// Takes every GST_EVENT_INSTANT_RATE_CHANGE out on `pad` (a sink's, or a sink bin's, sink pad)
 /// and hands it to `callback` instead, so the sink never posts INSTANT_RATE_REQUEST from a

@@ -37,6 +37,9 @@ final class PipelineSession: Sendable {
     /// The movies playbin goes on to, without a gap, when the current one's source has delivered
     /// everything (``queueNext(_:playing:)``); taken one by one by the about-to-finish handler.
     private let upNext = Locked(UpNext())
+    /// Drops a stream's end at playsink while a next movie may follow (see ``GaplessGate``);
+    /// told under `upNext`'s lock whether one is queued.
+    private let gaplessGate: GaplessGate
     /// Held while the pipeline's state changes; once `closed`, no state change but NULL happens,
     /// so a command racing with ``close()`` cannot bring a torn-down pipeline back to life.
     private let lifecycle = Locked(false)
@@ -104,6 +107,7 @@ final class PipelineSession: Sendable {
         me_shorten_audio_queue(playbin.pointer)
         me_watch_stream_types(playbin.pointer)
         busThread = Locked(try BusThread(pipeline: playbin, handler: handler))
+        gaplessGate = GaplessGate(playbin: playbin)
         AboutToFinishRelay.install(on: playbin) { [weak self] in self?.goOnToNextSource() }
         for (sink, kind) in [(videoOutput.bin, SinkKind.video), (audioSink, .audio)] {
             guard let pad = sink.staticPad("sink") else { continue }
@@ -196,7 +200,7 @@ final class PipelineSession: Sendable {
         truncationReport.withLock { $0 = TruncationReport(source: source) }
         if holdFirstFrame { videoOutput.firstFrame.hold() }
         instantRates.withLock { $0.flushed() }
-        upNext.withLock { $0.clear() }
+        changeUpNext { $0.clear() }
         let result: Result<Void, MediaError> = lifecycle.withLock { closed in
             guard !closed else { return .failure(MediaError(.cancelled, "the pipeline was closed")) }
             // An adaptive demuxer stops its fragment downloads before its own pads: one blocked
@@ -246,22 +250,39 @@ final class PipelineSession: Sendable {
     /// next movie's start is a ``BusMessage/streamStarted(group:)`` of a new group; no EOS comes
     /// between. An empty list clears what is queued.
     func queueNext(_ upcoming: [UpNext.Item], playing: Int?) {
-        upNext.withLock { $0.replace(with: upcoming, playing: playing) }
+        changeUpNext { $0.replace(with: upcoming, playing: playing) }
+    }
+
+    /// The id of the oldest movie handed to playbin that the player has not yet acknowledged as
+    /// playing: at a new stream group, the one that started.
+    var startingItem: Int? {
+        upNext.withLock { $0.handed.first }
+    }
+
+    /// Changes what is queued, and tells the gapless gate whether something is, in one step.
+    private func changeUpNext<T>(_ change: (inout UpNext) -> T) -> T {
+        upNext.withLock { upNext in
+            let result = change(&upNext)
+            gaplessGate.setNextQueued(!upNext.pending.isEmpty)
+            return result
+        }
     }
 
     /// playbin's about-to-finish, on a streaming thread: the next movie's URI and settings go
     /// in now, or playbin ends with EOS.
     private func goOnToNextSource() {
-        // Not after a movie with sound: playbin 1.22 then never brings the video's end to its
-        // stream synchronizer, which waits for it for ever (a queue of two movies with sound hung
-        // at the first's end; a silent movie followed by one with sound went on). The movie ends
-        // with EOS instead, and the player loads the next one on its own. The same hang came with
-        // avdec_h264 in place of the engine's decoder and without the engine's volume stage.
-        guard (playbin.int("n-audio") ?? 0) == 0 else {
-            upNext.withLock { $0.clear() }
+        // Not when a stream's end already went on to wait in the stream synchronizer (nothing
+        // was queued when it came): the switch would deadlock. The movie ends with EOS, and the
+        // player loads the next one on its own.
+        guard gaplessGate.beginHandOver() else {
+            changeUpNext { $0.clear() }
+            gaplessGate.cancelHandOver()
             return
         }
-        guard let next = upNext.withLock({ $0.take() }) else { return }
+        guard let next = changeUpNext({ $0.take() }) else {
+            gaplessGate.cancelHandOver()
+            return
+        }
         sourceSetup.replace(with: next)
         keyframes.withLock { $0 = KeyframeTimes(source: next) }
         truncationReport.withLock { $0 = TruncationReport(source: next) }
@@ -270,6 +291,7 @@ final class PipelineSession: Sendable {
         } catch {
             // playbin has a string `uri` property: this does not happen; without the URI playbin
             // ends the current movie with EOS, which the player handles as usual.
+            gaplessGate.cancelHandOver()
             return
         }
     }

@@ -100,7 +100,8 @@ extension PlayerCore {
         case .streamStarted(let group):
             // A queue's next movie, gone on to without a gap, or the movie's own first stream.
             let needed = read { $0.queuedGapless && $0.contentGroup != nil }
-            let facts = needed ? handOverFacts(of: session) : PlayerMachine.PipelineFacts()
+            var facts = needed ? handOverFacts(of: session) : PlayerMachine.PipelineFacts()
+            facts.startedItem = session.startingItem
             apply { $0.contentStreamStarted(session: id, group: group, facts: facts) }
         }
         return state.withLock { $0.session === session } ? .carryOn : .exit

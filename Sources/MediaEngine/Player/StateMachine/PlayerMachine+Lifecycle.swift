@@ -27,6 +27,9 @@ extension PlayerMachine {
         var truncation: MovieTruncation?
         /// The audio and subtitle tracks (read while preparing).
         var tracks: (audio: [MediaTrack], subtitles: [MediaTrack]) = ([], [])
+        /// At a new stream group: the id of the queued movie the pipeline went on to, nil when
+        /// it was handed none (``UpNext``).
+        var startedItem: Int?
     }
 
     // MARK: Commands

@@ -96,14 +96,18 @@ extension PlayerMachine {
 
     /// The movie playing now has its stream group: noted the first time; a new group afterwards
     /// is the next item, which the pipeline went on to without a gap: it is announced and
-    /// prepared from the pipeline's facts while it plays.
+    /// prepared from the pipeline's facts while it plays. A movie the pipeline had been handed
+    /// that is no longer next (the queue changed after playbin took it) ends the one before.
     mutating func contentStreamStarted(session: Int, group: UInt32, facts: PipelineFacts) {
         guard accepts(session) else { return }
         guard let seen = contentGroup else {
             contentGroup = group
             return
         }
-        guard group != seen, let next = nextQueueIndex, queuedGapless else { return }
+        guard group != seen, let started = facts.startedItem else { return }
+        guard queuedGapless, let next = nextQueueIndex, queueIDs[next] == started else {
+            return withdrawnMovieStarted(session: session)
+        }
         queueIndex = next
         source = queue[next]
         let frameSize = naturalSize
@@ -127,6 +131,15 @@ extension PlayerMachine {
         target = .playing
         setSourceType(expectedSourceType)
         completePreparation(facts)
+    }
+
+    /// The pipeline went on to a movie the queue no longer has next (removed, or the queue
+    /// replaced, after playbin had read ahead into it): the movie before ended there. The next
+    /// item, if any, is loaded on its own; otherwise the queue ends, and the pipeline, which is
+    /// playing the withdrawn movie, is closed (a later `play()` prepares the movie again).
+    mutating func withdrawnMovieStarted(session: Int) {
+        if repeatMode != .one, advanceAfterEnd() { return }
+        detachSession(finish: .playbackEnded, error: nil, position: playbackEnd ?? duration)
     }
 
     /// The movie ended with nothing queued behind it: the next item, if any, is loaded on its own.

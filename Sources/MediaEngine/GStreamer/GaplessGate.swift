@@ -1,0 +1,37 @@
+internal import CGStreamer
+internal import CGStreamerShim
+
+/// The end-of-stream gate on a playbin's playsink that lets a gapless hand-over happen after a
+/// movie with sound (gaplessgate.c): playbin 1.22 deadlocks at the switch when the stream that
+/// ended first waits in its stream synchronizer, so the gate drops that end while a next movie
+/// may follow, and sends it again if none does.
+///
+/// `@unchecked Sendable`: the C gate guards its state with its own mutex, and lives as long as
+/// the playbin it is installed on, which the owner of this value keeps alive.
+struct GaplessGate: @unchecked Sendable {
+    private let gate: OpaquePointer?
+
+    /// Installs the gate on `playbin`'s playsink; without one (no playsink), hand-overs are
+    /// never refused and nothing is dropped.
+    init(playbin: Element) {
+        gate = me_gapless_gate_install(playbin.pointer)
+    }
+
+    /// Whether a next movie is queued: only then may an end of stream be dropped.
+    func setNextQueued(_ queued: Bool) {
+        me_gapless_gate_set_next_queued(gate, queued ? 1 : 0)
+    }
+
+    /// At about-to-finish: whether the next movie may be handed over (not when a stream's end
+    /// already went on to wait for the others in this movie). If so, ends keep being dropped
+    /// until the switch, or until ``cancelHandOver()``.
+    func beginHandOver() -> Bool {
+        me_gapless_gate_begin_hand_over(gate) != 0
+    }
+
+    /// At about-to-finish, when nothing is handed over: the dropped ends are sent again, so the
+    /// movie ends.
+    func cancelHandOver() {
+        me_gapless_gate_cancel_hand_over(gate)
+    }
+}

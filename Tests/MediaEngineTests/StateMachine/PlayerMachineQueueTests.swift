@@ -1,0 +1,80 @@
+import Testing
+
+@testable import MediaEngine
+
+/// The queue's decisions at a new stream group, without GStreamer: the movie playbin went on to
+/// is announced when it is the queue's next, and ends the queue's current movie when the queue
+/// changed after playbin had taken it.
+@Suite("PlayerMachine: queues")
+struct PlayerMachineQueueTests {
+    typealias Source = MachineHarness.NamedSource
+
+    /// A prepared, playing queue of `uris`, its first movie's stream group (1) seen.
+    static func playingQueue(_ uris: [String]) -> MachineHarness {
+        var h = MachineHarness()
+        h.feed { _ = $0.setQueue(uris.map { Source(uri: $0) }, startingAt: 0) }
+        h.prepared()
+        let session = h.machine.sessionID
+        h.feed { _ = $0.play() }
+        h.feed { $0.contentStreamStarted(session: session, group: 1, facts: .init()) }
+        _ = h.take()
+        return h
+    }
+
+    static func started(_ item: Int?) -> PlayerMachine.PipelineFacts {
+        var facts = MachineHarness.facts
+        facts.startedItem = item
+        return facts
+    }
+
+    @Test("the next movie the pipeline went on to is announced and prepared while it plays")
+    func handedNextStarts() {
+        var h = Self.playingQueue(["file:///a.mp4", "file:///b.mp4"])
+        let session = h.machine.sessionID
+        let next = h.machine.queueIDs[1]
+        h.feed { $0.contentStreamStarted(session: session, group: 2, facts: Self.started(next)) }
+        let (events, _) = h.take()
+        #expect(events.contains(.queueItemChanged(1)) && events.contains(.nowPlayingMovieChanged))
+        #expect(h.machine.queueIndex == 1 && h.machine.phase == .prepared)
+    }
+
+    @Test("a movie removed after the pipeline took it: when it starts, the queue ends and the pipeline closes")
+    func removedAfterHandOver() {
+        var h = Self.playingQueue(["file:///a.mp4", "file:///b.mp4"])
+        let session = h.machine.sessionID
+        let handed = h.machine.queueIDs[1]
+        h.feed { _ = $0.removeFromQueue(at: 1) }
+        _ = h.take()
+        h.feed { $0.contentStreamStarted(session: session, group: 2, facts: Self.started(handed)) }
+        let (events, actions) = h.take()
+        #expect(events.contains(.playbackDidFinish(.playbackEnded, nil)))
+        #expect(!events.contains(.queueItemChanged(1)))
+        #expect(actions.contains("close \(session)"), "\(actions)")
+        #expect(h.machine.phase == .idle && h.machine.queueIndex == 0)
+    }
+
+    @Test("a movie replaced after the pipeline took it: the queue's real next movie is loaded on its own")
+    func replacedAfterHandOver() {
+        var h = Self.playingQueue(["file:///a.mp4", "file:///b.mp4", "file:///c.mp4"])
+        let session = h.machine.sessionID
+        let handed = h.machine.queueIDs[1]
+        h.feed { _ = $0.removeFromQueue(at: 1) }
+        _ = h.take()
+        h.feed { $0.contentStreamStarted(session: session, group: 2, facts: Self.started(handed)) }
+        let (events, actions) = h.take()
+        #expect(events.contains(.queueItemChanged(1)), "c, now second, is loaded")
+        #expect(!events.contains { if case .playbackDidFinish = $0 { true } else { false } })
+        #expect(actions.contains { $0.hasPrefix("reload \(session)") }, "\(actions)")
+        #expect(h.machine.queueIndex == 1 && h.machine.source.uri == "file:///c.mp4")
+    }
+
+    @Test("a new stream group the pipeline was handed no movie for changes nothing")
+    func groupWithoutHandOver() {
+        var h = Self.playingQueue(["file:///a.mp4", "file:///b.mp4"])
+        let session = h.machine.sessionID
+        h.feed { $0.contentStreamStarted(session: session, group: 2, facts: Self.started(nil)) }
+        let (events, actions) = h.take()
+        #expect(events.isEmpty && actions.isEmpty, "\(events) \(actions)")
+        #expect(h.machine.queueIndex == 0)
+    }
+}
