@@ -40,6 +40,19 @@ enum BenchmarkMedia {
             """)
     }
 
+    /// 1280x720, 30 fps, 10 s, H.264 with AAC sound in MP4: many players' movie.
+    static func hd720Long() throws -> URL {
+        try make(
+            "hd720-h264-aac-10s.mp4",
+            """
+            videotestsrc num-buffers=300 pattern=smpte horizontal-speed=3 ! \
+            video/x-raw,format=I420,width=1280,height=720,framerate=30/1 ! \
+            x264enc speed-preset=veryfast key-int-max=30 ! h264parse ! mp4mux name=mux faststart=true ! \
+            filesink location=OUT audiotestsrc num-buffers=431 ! audio/x-raw,rate=44100,channels=2 ! audioconvert ! \
+            avenc_aac ! mux.
+            """)
+    }
+
     /// 1280x720, 30 fps, 2 s of scrolling bars, H.264 in MP4, no sound: the loop benchmark's movie.
     static func hd720Silent() throws -> URL {
         try make(

@@ -2,7 +2,7 @@
 //
 //   engine-bench [--only NAME]... [--json]
 //
-// Benchmarks: decode, ttff, seek, loop-gap, rgba, swap, overlays, teardown, thumbnails, stalls, network, preroll, queue-gap. With --json, one object per line:
+// Benchmarks: decode, ttff, seek, loop-gap, rgba, swap, overlays, teardown, thumbnails, stalls, network, preroll, queue-gap, many-players. With --json, one object per line:
 // {"benchmark": NAME, "metric": STRING, "value": NUMBER, "unit": STRING, "baseline": NUMBER|null, "ratio": NUMBER|null}
 // where ratio > 1 means the engine is faster than its peer. Build with -c release.
 import Foundation
@@ -22,7 +22,19 @@ let benchmarks: [(name: String, run: () async throws -> [Measurement])] = [
     ("network", NetworkStartBenchmark.run),
     ("preroll", PrerollBenchmark.run),
     ("queue-gap", QueueGapBenchmark.run),
+    ("many-players", ManyPlayersBenchmark.run),
 ]
+
+// many-players measures memory in fresh processes of its own: `--child engine|playbin FILE`.
+if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--child" {
+    do {
+        try await ManyPlayersBenchmark.child(kind: CommandLine.arguments[2], file: CommandLine.arguments[3])
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("engine-bench: child failed: \(error)\n".utf8))
+        exit(1)
+    }
+}
 
 var only: Set<String> = []
 var json = false

@@ -129,6 +129,26 @@ public enum PlaybinBaseline {
         }
     }
 
+    /// A bare `playbin` (fakesinks for audio and video, default flags) prerolled and kept
+    /// paused on a movie, for comparing what a paused player holds in memory with what
+    /// GStreamer alone holds.
+    public final class Paused {
+        private let playbin: Element
+
+        /// Prerolls a bare playbin on `uri` and keeps it paused.
+        /// - Throws: ``MediaError`` when the movie does not preroll within 10 seconds.
+        public init(uri: String) throws(MediaError) {
+            try GStreamer.initialize()
+            playbin = try PlaybinBaseline.makePlaybin(uri: uri)
+            playbin.setState(GST_STATE_PAUSED)
+            try PlaybinBaseline.waitForAsyncDone(playbin, what: "preroll \(uri)")
+        }
+
+        deinit {
+            playbin.setState(GST_STATE_NULL)
+        }
+    }
+
     fileprivate static func makePlaybin(uri: String) throws(MediaError) -> Element {
         let playbin = try Element.make("playbin")
         try playbin.set("uri", .string(uri))
