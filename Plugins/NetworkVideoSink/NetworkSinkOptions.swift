@@ -10,7 +10,7 @@ struct NetworkSinkOptions {
     /// The options every network sink takes: the encoding's.
     static let encodingKeys: Set<String> = ["bitrate", "keyframe-interval", "preset"]
 
-    /// - Throws: ``MediaError/Code/invalidArgument`` naming the first unknown key and the known ones.
+    /// - Throws: `MediaError.Code.invalidArgument` naming the first unknown key and the known ones.
     init(sink: String, values: [String: String], keys: Set<String>) throws(MediaError) {
         let known = keys.union(Self.encodingKeys)
         if let unknown = values.keys.sorted().first(where: { !known.contains($0) }) {

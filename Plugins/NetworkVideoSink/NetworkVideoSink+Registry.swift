@@ -10,7 +10,7 @@ extension NetworkVideoSink {
         "hls": ["folder", "target-duration", "playlist-length", "max-files", "playlist", "sync"],
     ]
 
-    /// Registers the network sinks, all ``VideoSinkCapabilities/external``:
+    /// Registers the network sinks, all `VideoSinkCapabilities.external`:
     /// - `rtp`: `host=`, `port=` (required), `sdp=PATH` (the SDP file to write), `pt=` (96-127);
     /// - `srt`: `uri=srt://HOST:PORT?mode=listener|caller`, or `mode=`, `host=`, `port=` and
     ///   `latency=` (milliseconds) one by one;
@@ -18,11 +18,11 @@ extension NetworkVideoSink {
     ///   `max-files=` (0: all), `playlist=` (file name), `sync=false` (as fast as it encodes).
     ///
     /// Options are checked when the registry makes the sink: an unknown key or a bad value is
-    /// ``MediaError/Code/invalidArgument``, and a GStreamer element that is not installed (srtsink,
-    /// say) ``MediaError/Code/missingPlugin``.
+    /// `MediaError.Code.invalidArgument`, and a GStreamer element that is not installed (srtsink,
+    /// say) `MediaError.Code.missingPlugin`.
     /// - Parameter registry: The registry (default: the shared one, which `MoviePlayer` and
     ///   `mediaplay` use).
-    /// - Throws: ``MediaError/Code/duplicateSink`` when one of the names is taken (then none is registered).
+    /// - Throws: `MediaError.Code.duplicateSink` when one of the names is taken (then none is registered).
     public static func register(in registry: VideoSinkRegistry = .shared) throws(MediaError) {
         let names = optionsByName.keys.sorted()
         if let taken = names.first(where: { registry.entry(named: $0) != nil }) {
@@ -46,7 +46,7 @@ extension NetworkVideoSink {
     /// - Parameters:
     ///   - name: `rtp`, `srt` or `hls`.
     ///   - options: The options.
-    /// - Throws: ``MediaError/Code/unknownSink`` for another name; ``MediaError/Code/invalidArgument``
+    /// - Throws: `MediaError.Code.unknownSink` for another name; `MediaError.Code.invalidArgument`
     ///   for an unknown key, a missing required one, or a value out of range.
     public init(name: String, options: [String: String]) throws(MediaError) {
         guard let keys = Self.optionsByName[name] else {

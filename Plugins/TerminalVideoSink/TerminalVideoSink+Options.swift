@@ -11,7 +11,7 @@ extension TerminalVideoSink {
     /// - `sigint=true|false`: whether Ctrl-C gives the terminal back and exits with status 130
     ///   (default true).
     /// - Parameter options: The options, by key.
-    /// - Throws: ``MediaError/Code/invalidArgument`` naming an unknown key or a bad value.
+    /// - Throws: `MediaError.Code.invalidArgument` naming an unknown key or a bad value.
     public convenience init(options: [String: String]) throws(MediaError) {
         if let unknown = options.keys.sorted().first(where: { !Self.optionKeys.contains($0) }) {
             throw MediaError(

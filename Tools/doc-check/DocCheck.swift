@@ -7,7 +7,8 @@ import Foundation
 /// A symbol counts when it is `public` or `open` and declared in this repository's source; the
 /// compiler's own members are skipped: those with no source location (an enum's `init(rawValue:)`,
 /// synthesized `Equatable`, `Hashable` and `Codable` members) and copies of protocol extension
-/// members (`::SYNTHESIZED::` USRs; the build also passes `-symbol-graph-skip-synthesized-members`).
+/// members (`::SYNTHESIZED::` USRs; the build also passes `-symbol-graph-skip-synthesized-members`);
+/// extension blocks of other modules' types are not symbols of their own, their members are.
 /// A symbol without a comment of its own that implements a requirement documented in the same
 /// module counts as documented, as DocC shows that comment; a comment inherited from another
 /// module (the standard library's `RawRepresentable.rawValue`, say) does not, as DocC leaves it
@@ -71,6 +72,8 @@ enum DocCheck {
     static func isChecked(_ symbol: SymbolGraph.Symbol, root: String) -> Bool {
         guard symbol.accessLevel == "public" || symbol.accessLevel == "open" else { return false }
         guard !symbol.identifier.precise.contains("::SYNTHESIZED::") else { return false }
+        // An extension block (`-emit-extension-block-symbols`) of another module's type: its members are checked.
+        guard symbol.kind.identifier != "swift.extension" else { return false }
         guard let location = symbol.location, let path = URL(string: location.uri)?.path else { return false }
         return path.hasPrefix(root + "/")
     }
