@@ -52,50 +52,55 @@ extension NetworkVideoSink {
         guard let keys = Self.optionsByName[name] else {
             throw MediaError(.unknownSink, "the network sinks are rtp, srt and hls, not '\(name)'")
         }
-        let options = try NetworkSinkOptions(sink: name, values: options, keys: Set(keys))
+        let options = VideoSinkOptions(options, sink: name)
+        try options.rejectUnknownKeys(allowed: keys + Self.encodingKeys)
+        // Ranges are checked by validate(), which a sink made in code goes through too.
         let destination: Destination
         switch name {
         case "rtp":
-            var rtp = RTPDestination(host: try options.required("host"), port: try options.requiredInt("port"))
+            var rtp = RTPDestination(host: try options.requiredString("host"), port: try options.requiredInt("port"))
             if let payloadType = try options.int("pt") { rtp.payloadType = payloadType }
-            if let sdp = options.string("sdp") {
-                rtp.sessionDescriptionFile = URL(fileURLWithPath: try LaunchSyntax.checkedPath(sdp, option: "sdp"))
-            }
+            rtp.sessionDescriptionFile = try options.path("sdp")?.standardizedFileURL
             destination = .rtp(rtp)
         case "srt":
             destination = .srt(try Self.srt(options))
         default:
-            let folder = try LaunchSyntax.checkedPath(try options.required("folder"), option: "folder")
-            var hls = HLSDestination(folder: URL(fileURLWithPath: folder, isDirectory: true))
+            var hls = HLSDestination(folder: try options.requiredPath("folder", isDirectory: true).standardizedFileURL)
             if let duration = try options.int("target-duration") { hls.targetDuration = duration }
             if let length = try options.int("playlist-length") { hls.playlistLength = length }
             hls.maximumFiles = try options.int("max-files")
-            if let playlist = options.string("playlist") { hls.playlistName = playlist }
+            if let playlist = try options.string("playlist") { hls.playlistName = playlist }
             if let synchronized = try options.bool("sync") { hls.synchronized = synchronized }
             destination = .hls(hls)
         }
-        self.init(destination, encoding: try options.encoding())
+        self.init(destination, encoding: try Self.encoding(options))
         try validate()
     }
 
+    /// The options every network sink takes: the encoding's.
+    static let encodingKeys = ["bitrate", "keyframe-interval", "preset"]
+
+    /// `bitrate=` (kbit/s), `keyframe-interval=` (frames), `preset=` (x264's speed preset).
+    private static func encoding(_ options: VideoSinkOptions) throws(MediaError) -> H264Encoding {
+        var encoding = H264Encoding()
+        if let bitrate = try options.int("bitrate") { encoding.bitrate = bitrate }
+        if let interval = try options.int("keyframe-interval") { encoding.keyframeInterval = interval }
+        if let preset = try options.choice("preset", of: H264Encoding.Preset.self) { encoding.preset = preset }
+        return encoding
+    }
+
     /// `uri=`, or `mode=` (default listener), `host=`, `port=` and `latency=` (milliseconds).
-    private static func srt(_ options: NetworkSinkOptions) throws(MediaError) -> SRTDestination {
-        let parts = ["mode", "host", "port", "latency"].filter { options.string($0) != nil }
-        if let uri = options.string("uri") {
+    private static func srt(_ options: VideoSinkOptions) throws(MediaError) -> SRTDestination {
+        let parts = ["mode", "host", "port", "latency"].filter(options.contains)
+        if let uri = try options.string("uri") {
             guard parts.isEmpty else {
                 throw MediaError(
                     .invalidArgument, "the srt sink takes uri= or mode=, host=, port= and latency=, not both")
             }
             return try SRTDestination(uri: uri)
         }
-        var mode = SRTDestination.Mode.listener
-        if let text = options.string("mode") {
-            guard let chosen = SRTDestination.Mode(rawValue: text) else {
-                throw MediaError(.invalidArgument, "mode=\(text) is not listener or caller")
-            }
-            mode = chosen
-        }
-        var srt = SRTDestination(mode: mode, host: options.string("host"), port: try options.requiredInt("port"))
+        let mode = try options.choice("mode", of: SRTDestination.Mode.self) ?? .listener
+        var srt = SRTDestination(mode: mode, host: try options.string("host"), port: try options.requiredInt("port"))
         if let milliseconds = try options.int("latency") { srt.latency = .milliseconds(milliseconds) }
         return srt
     }
