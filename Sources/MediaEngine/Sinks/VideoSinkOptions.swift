@@ -177,14 +177,16 @@ public struct VideoSinkOptions: Sendable, Hashable {
     /// with `["png": .png, "jpeg": .jpeg, "jpg": .jpeg]`).
     /// - Parameters:
     ///   - key: The option's key.
-    ///   - choices: The accepted words and what each means; the words in lower case.
+    ///   - choices: The accepted words and what each means.
     /// - Returns: The chosen value, or nil when the option is not given.
     /// - Throws: ``MediaError/Code/invalidArgument`` for an empty value or a word not among the
     ///   choices, listing them.
     public func choice<Value>(_ key: String, among choices: [String: Value]) throws(MediaError) -> Value? {
         guard let text = try string(key) else { return nil }
-        guard let value = choices[text.lowercased()] else {
-            throw invalid(key, text, "is not one of \(choices.keys.sorted().joined(separator: ", "))")
+        let word = text.lowercased()
+        guard let value = choices.first(where: { $0.key.lowercased() == word })?.value else {
+            let words = choices.keys.map { $0.lowercased() }.sorted().joined(separator: ", ")
+            throw invalid(key, text, "is not one of \(words)")
         }
         return value
     }
@@ -200,7 +202,7 @@ public struct VideoSinkOptions: Sendable, Hashable {
     public func choice<Value: RawRepresentable & CaseIterable>(
         _ key: String, of type: Value.Type = Value.self
     ) throws(MediaError) -> Value? where Value.RawValue == String {
-        try choice(key, among: Dictionary(Value.allCases.map { ($0.rawValue.lowercased(), $0) }) { first, _ in first })
+        try choice(key, among: Dictionary(Value.allCases.map { ($0.rawValue, $0) }) { first, _ in first })
     }
 
     /// The error for a value the sink refuses after reading it (a file descriptor that is not
