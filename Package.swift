@@ -94,6 +94,7 @@ let package = Package(
         .testTarget(name: "HTTPStreamSourceTests", dependencies: ["HTTPStreamSource", "MediaTestSupport"]),
         .testTarget(name: "PrerollAdSourceTests", dependencies: ["PrerollAdSource", "MediaTestSupport"]),
         .testTarget(name: "ExamplesTests", dependencies: ["MediaTestSupport"]),
+        .testTarget(name: "DocCheckTests", dependencies: ["doc-check"]),
         .testTarget(
             name: "TerminalVideoSinkTests", dependencies: ["TerminalVideoSink", "MediaTestSupport"],
             path: "Tests/TerminalVideoSinkTests"),

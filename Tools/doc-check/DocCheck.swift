@@ -15,6 +15,20 @@ import Foundation
 /// out unless run with `--enable-inherited-docs`.
 @main
 enum DocCheck {
+    /// A public symbol without a doc comment, where its declaration is.
+    struct Finding: Comparable {
+        /// The source file, from the repository's root.
+        let file: String
+        /// The declaration's line, from 1.
+        let line: Int
+        /// `Module.Type.member (swift.method) has no doc comment`.
+        let text: String
+
+        static func < (left: Finding, right: Finding) -> Bool {
+            (left.file, left.line, left.text) < (right.file, right.line, right.text)
+        }
+    }
+
     static func main() {
         let arguments = CommandLine.arguments.dropFirst()
         guard arguments.count >= 2, let folder = arguments.first else {
@@ -22,7 +36,7 @@ enum DocCheck {
         }
         let modules = Array(arguments.dropFirst())
         let root = FileManager.default.currentDirectoryPath
-        var missing: [(place: String, line: Int, text: String)] = []
+        var missing: [Finding] = []
         var checked = 0
         for module in modules {
             let files = graphFiles(of: module, in: folder)
@@ -36,25 +50,34 @@ enum DocCheck {
                 } catch {
                     fail("doc-check: cannot read \(file.path): \(error)")
                 }
-                for symbol in graph.symbols where isChecked(symbol, root: root) {
-                    checked += 1
-                    if !isDocumented(symbol, in: module) {
-                        let line = (symbol.location?.position.line ?? 0) + 1
-                        missing.append(
-                            (relative(symbol.location?.uri, root: root), line, describe(symbol, module: module)))
-                    }
-                }
+                let result = check(graph, module: module, root: root)
+                checked += result.checked
+                missing += result.missing
             }
         }
         let names = modules.joined(separator: ", ")
         guard missing.isEmpty else {
-            for entry in missing.sorted(by: { ($0.place, $0.line, $0.text) < ($1.place, $1.line, $1.text) }) {
-                print("\(entry.place):\(entry.line): \(entry.text)")
-            }
+            for finding in missing.sorted() { print("\(finding.file):\(finding.line): \(finding.text)") }
             print("doc-check: \(missing.count) of \(checked) public symbols in \(names) have no doc comment")
             exit(1)
         }
         print("doc-check: all \(checked) public symbols in \(names) have doc comments")
+    }
+
+    /// The symbols of one graph file that count, and those of them without a doc comment.
+    /// - Parameters:
+    ///   - graph: A graph of `module` (its own, or one of its extension graphs).
+    ///   - module: The module whose source declares the symbols.
+    ///   - root: The repository's root; symbols declared elsewhere are not ours.
+    /// - Returns: How many symbols were checked, and the findings in the graph's order.
+    static func check(_ graph: SymbolGraph, module: String, root: String) -> (checked: Int, missing: [Finding]) {
+        let symbols = graph.symbols.filter { isChecked($0, root: root) }
+        let missing = symbols.filter { !isDocumented($0, in: module) }.map { symbol in
+            Finding(
+                file: relative(symbol.location?.uri, root: root), line: (symbol.location?.position.line ?? 0) + 1,
+                text: describe(symbol, module: module))
+        }
+        return (symbols.count, missing)
     }
 
     /// `Module.symbols.json` and the module's extension graphs (`Module@Swift.symbols.json`: its
