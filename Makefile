@@ -263,7 +263,8 @@ fuzz: deps
 # comments to another's symbols are not resolved by docc 6.3's --dependency (its leading-slash
 # links say "Can't resolve"), so those name the symbol in code voice (`MediaError.Code.x`) instead
 # of linking it; extension blocks are emitted so that an extension of another module's type
-# (FileSource's MoviePlayer.contentURL) has a page. About 90 s from nothing, 30 s when little changed.
+# (FileSource's MoviePlayer.contentURL) has a page. From nothing about a minute of CPU (2 min 20 s
+# on two cores busy with other builds); 20-30 s when little changed.
 DOCS_MODULES := MediaEngine FileSource HTTPStreamSource PrerollAdSource TerminalVideoSink NetworkVideoSink
 DOCS_BUILD := .build/docs-build
 DOCS_GRAPHS := $(DOCS_BUILD)/symbol-graphs
