@@ -258,7 +258,7 @@ fuzz: deps
 # (DOCS_BUILD, so .build/debug is not rebuilt with other flags), the compiler writing each one's
 # public symbols as symbol graphs; Tools/doc-check fails the target on a public symbol of ours
 # with no doc comment, listing them (file:line); then docc converts each module. A module's
-# graphs are written when it compiles: after deleting $(DOCS_GRAPHS), delete $(DOCS_BUILD) too.
+# graphs are written when it compiles (not when it is up to date), so they are kept between runs.
 # docc's warnings are errors (a symbol link that leads nowhere, say). Links from one module's
 # comments to another's symbols are not resolved by docc 6.3's --dependency (its leading-slash
 # links say "Can't resolve"), so those name the symbol in code voice (`MediaError.Code.x`) instead
@@ -280,15 +280,25 @@ docs: deps
 	@mkdir -p $(DOCS_GRAPHS) $(DOCS_OUTPUT)
 	$(SWIFT) build $(DOCS_BUILD_FLAGS) --product doc-check
 	for module in $(DOCS_MODULES); do $(SWIFT) build $(DOCS_BUILD_FLAGS) --target $$module || exit 1; done
-	$(DOCS_BUILD)/debug/doc-check $(DOCS_GRAPHS) $(DOCS_MODULES)
-	@for module in $(DOCS_MODULES); do \
-		graphs=$(DOCS_BUILD)/graphs/$$module; archive=$(DOCS_OUTPUT)/$$module.doccarchive; \
-		rm -rf $$graphs $$archive; mkdir -p $$graphs; \
-		for file in $(DOCS_GRAPHS)/$$module.symbols.json $(DOCS_GRAPHS)/$$module@*.symbols.json; do \
-			if [ -e "$$file" ]; then cp "$$file" $$graphs/; fi; \
+	@# Each module's graphs from its last compile, by module (docc documents every module it is
+	@# given) and all together (for doc-check): a graph of extensions (Module@Other) written more than
+	@# a minute before the module's own is from an older compile, its extensions since removed.
+	@rm -rf $(DOCS_BUILD)/graphs; mkdir -p $(DOCS_BUILD)/graphs/all; \
+	for module in $(DOCS_MODULES); do \
+		main=$(DOCS_GRAPHS)/$$module.symbols.json; mkdir -p $(DOCS_BUILD)/graphs/$$module; \
+		[ -e $$main ] || { echo "docs: no $$main: rm -rf $(DOCS_BUILD) and run make docs again"; exit 1; }; \
+		since=$$(( $$(stat -c %Y $$main) - 60 )); \
+		for file in $$main $(DOCS_GRAPHS)/$$module@*.symbols.json; do \
+			if [ -e "$$file" ] && [ $$(stat -c %Y "$$file") -ge $$since ]; then \
+				cp "$$file" $(DOCS_BUILD)/graphs/$$module/ && cp "$$file" $(DOCS_BUILD)/graphs/all/ || exit 1; \
+			fi; \
 		done; \
+	done
+	$(DOCS_BUILD)/debug/doc-check $(DOCS_BUILD)/graphs/all $(DOCS_MODULES)
+	@for module in $(DOCS_MODULES); do \
+		archive=$(DOCS_OUTPUT)/$$module.doccarchive; rm -rf $$archive; \
 		echo "docc convert $$module -> $$archive"; \
-		$(DOCC) convert --additional-symbol-graph-dir $$graphs --fallback-display-name $$module \
+		$(DOCC) convert --additional-symbol-graph-dir $(DOCS_BUILD)/graphs/$$module --fallback-display-name $$module \
 			--fallback-bundle-identifier org.swift-media-engine.$$module --warnings-as-errors \
 			--output-path $$archive || exit 1; \
 	done
