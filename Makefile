@@ -2,6 +2,8 @@
 #   make demo   installs what is missing, builds, and plays the built-in sample movie
 #   make test   installs what is missing, checks formatting, runs every test
 # Other targets: build, release, bench, leaks, fuzz, stress, tsan, asan, format, docs, clean.
+#   make docs   DocC archives of the public modules in .build/docs; fails on a public symbol without
+#               a doc comment; not part of test
 #   make stress  50 players at once under random commands, then the whole suite STRESS_RUNS (10)
 #                times, each with one core kept busy by another process; not part of test
 #   make fuzz   runs libFuzzer on each of the engine's parsers, FUZZ_SECONDS (60) each; not part of test
@@ -92,10 +94,10 @@ demo: build $(SAMPLE)
 	$(SWIFT) run mediaplay $${sink:+--sink $$sink} $(SAMPLE)
 
 lint:
-	$(SWIFT) format lint --strict -r Sources Tests Examples Plugins Benchmarks Fuzz Package.swift
+	$(SWIFT) format lint --strict -r Sources Tests Examples Plugins Benchmarks Fuzz Tools Package.swift
 
 format:
-	$(SWIFT) format format -i -r Sources Tests Examples Plugins Benchmarks Fuzz Package.swift
+	$(SWIFT) format format -i -r Sources Tests Examples Plugins Benchmarks Fuzz Tools Package.swift
 
 # make test runs the tests in steps, each a parallel `swift test` of its own, so that work that
 # loads the two cores does not fall on the timing bounds of another test:
@@ -251,9 +253,56 @@ fuzz: deps
 		if [ -n "$$(ls $$crashes)" ]; then status=1; fi; \
 	done; exit $$status
 
+# Documentation: a DocC archive per public module in $(DOCS_OUTPUT)/<Module>.doccarchive, made by
+# the toolchain's own docc (no package plugin). The modules are built in a build folder of their own
+# (DOCS_BUILD, so .build/debug is not rebuilt with other flags), the compiler writing each one's
+# public symbols as symbol graphs; Tools/doc-check fails the target on a public symbol of ours
+# with no doc comment, listing them (file:line); then docc converts each module. A module's
+# graphs are written when it compiles (not when it is up to date), so they are kept between runs.
+# docc's warnings are errors (a symbol link that leads nowhere, say). Links from one module's
+# comments to another's symbols are not resolved by docc 6.3's --dependency (its leading-slash
+# links say "Can't resolve"), so those name the symbol in code voice (`MediaError.Code.x`) instead
+# of linking it; extension blocks are emitted so that an extension of another module's type
+# (FileSource's MoviePlayer.contentURL) has a page. From nothing about a minute of CPU (2 min 20 s
+# on two cores busy with other builds); 20-30 s when little changed.
+DOCS_MODULES := MediaEngine FileSource HTTPStreamSource PrerollAdSource TerminalVideoSink NetworkVideoSink
+DOCS_BUILD := .build/docs-build
+DOCS_GRAPHS := $(DOCS_BUILD)/symbol-graphs
+DOCS_OUTPUT := .build/docs
+DOCS_BUILD_FLAGS := --build-path $(DOCS_BUILD) -Xswiftc -emit-symbol-graph \
+	-Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/$(DOCS_GRAPHS) \
+	-Xswiftc -symbol-graph-minimum-access-level -Xswiftc public -Xswiftc -symbol-graph-skip-synthesized-members \
+	-Xswiftc -emit-extension-block-symbols
+DOCC ?= docc
+
 docs: deps
-	$(SWIFT) package generate-documentation --target MediaEngine 2>/dev/null || \
-		echo "docc plugin not available: documentation comments are checked by the build instead"
+	@command -v $(DOCC) > /dev/null || { echo "docs: no $(DOCC) (it comes with the Swift toolchain, beside swift)"; exit 1; }
+	@mkdir -p $(DOCS_GRAPHS) $(DOCS_OUTPUT)
+	$(SWIFT) build $(DOCS_BUILD_FLAGS) --product doc-check
+	for module in $(DOCS_MODULES); do $(SWIFT) build $(DOCS_BUILD_FLAGS) --target $$module || exit 1; done
+	@# Each module's graphs from its last compile, by module (docc documents every module it is
+	@# given) and all together (for doc-check): a graph of extensions (Module@Other) written more than
+	@# a minute before the module's own is from an older compile, its extensions since removed.
+	@rm -rf $(DOCS_BUILD)/graphs; mkdir -p $(DOCS_BUILD)/graphs/all; \
+	for module in $(DOCS_MODULES); do \
+		main=$(DOCS_GRAPHS)/$$module.symbols.json; mkdir -p $(DOCS_BUILD)/graphs/$$module; \
+		[ -e $$main ] || { echo "docs: no $$main: rm -rf $(DOCS_BUILD) and run make docs again"; exit 1; }; \
+		since=$$(( $$(stat -c %Y $$main) - 60 )); \
+		for file in $$main $(DOCS_GRAPHS)/$$module@*.symbols.json; do \
+			if [ -e "$$file" ] && [ $$(stat -c %Y "$$file") -ge $$since ]; then \
+				cp "$$file" $(DOCS_BUILD)/graphs/$$module/ && cp "$$file" $(DOCS_BUILD)/graphs/all/ || exit 1; \
+			fi; \
+		done; \
+	done
+	$(DOCS_BUILD)/debug/doc-check $(DOCS_BUILD)/graphs/all $(DOCS_MODULES)
+	@for module in $(DOCS_MODULES); do \
+		archive=$(DOCS_OUTPUT)/$$module.doccarchive; rm -rf $$archive; \
+		echo "docc convert $$module -> $$archive"; \
+		$(DOCC) convert --additional-symbol-graph-dir $(DOCS_BUILD)/graphs/$$module --fallback-display-name $$module \
+			--fallback-bundle-identifier org.swift-media-engine.$$module --warnings-as-errors \
+			--output-path $$archive || exit 1; \
+	done
+	@echo "Documentation: $(DOCS_OUTPUT)/<Module>.doccarchive for $(DOCS_MODULES)"
 
 clean:
 	$(SWIFT) package clean

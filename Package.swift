@@ -73,6 +73,9 @@ let package = Package(
             path: "Benchmarks/engine-bench"),
         .executableTarget(
             name: "engine-leak-check", dependencies: ["MediaEngine", "FileSource"], path: "Tests/LeakCheck"),
+        // `make docs`: lists the public symbols without a doc comment in the compiler's symbol graphs
+        // (Foundation only, so it builds in seconds, before the documented modules).
+        .executableTarget(name: "doc-check", path: "Tools/doc-check"),
         // Fuzzing (`make fuzz`): one executable per parser, a libFuzzer target when built with
         // `-sanitize=fuzzer,address -DFUZZING`, otherwise a replayer of the files it is given.
         .target(name: "CFuzzerDriver", path: "Fuzz/CFuzzerDriver"),
@@ -91,6 +94,7 @@ let package = Package(
         .testTarget(name: "HTTPStreamSourceTests", dependencies: ["HTTPStreamSource", "MediaTestSupport"]),
         .testTarget(name: "PrerollAdSourceTests", dependencies: ["PrerollAdSource", "MediaTestSupport"]),
         .testTarget(name: "ExamplesTests", dependencies: ["MediaTestSupport"]),
+        .testTarget(name: "DocCheckTests", dependencies: ["doc-check"]),
         .testTarget(
             name: "TerminalVideoSinkTests", dependencies: ["TerminalVideoSink", "MediaTestSupport"],
             path: "Tests/TerminalVideoSinkTests"),

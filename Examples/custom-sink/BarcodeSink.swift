@@ -17,18 +17,13 @@ final class BarcodeSink: VideoSink {
     let height: Int
     private let columns = Columns()
 
+    /// `file=PATH` (required) and `height=N` (1 to 4096, default 100), read by the engine's
+    /// `VideoSinkOptions`: an unknown key or a bad value is `invalidArgument`, naming it.
     init(options: [String: String]) throws(MediaError) {
-        for key in options.keys where key != "file" && key != "height" {
-            throw MediaError(.invalidArgument, "the barcode sink has no option '\(key)' (file=PATH, height=N)")
-        }
-        guard let path = options["file"], !path.isEmpty else {
-            throw MediaError(.invalidArgument, "the barcode sink needs file=PATH.png")
-        }
-        file = URL(fileURLWithPath: path)
-        guard let height = Int(options["height"] ?? "100"), (1...4096).contains(height) else {
-            throw MediaError(.invalidArgument, "height=\(options["height"] ?? "") is not a height from 1 to 4096")
-        }
-        self.height = height
+        let options = VideoSinkOptions(options, sink: "barcode")
+        try options.rejectUnknownKeys(allowed: ["file", "height"])
+        file = try options.requiredPath("file")
+        height = try options.int("height", in: 1...4096) ?? 100
     }
 
     var capabilities: VideoSinkCapabilities { .frames }

@@ -45,7 +45,7 @@ public struct H264Encoding: Sendable, Hashable {
     }
 
     /// `videoconvert ! x264enc ...`, checked.
-    /// - Throws: ``MediaError/Code/invalidArgument`` for a bitrate or keyframe interval out of range.
+    /// - Throws: `MediaError.Code.invalidArgument` for a bitrate or keyframe interval out of range.
     func launchLine() throws(MediaError) -> String {
         guard (16...Self.largestBitrate).contains(bitrate) else {
             throw MediaError(.invalidArgument, "bitrate=\(bitrate): from 16 to \(Self.largestBitrate) kbit/s")

@@ -2,7 +2,7 @@ import Foundation
 import MediaEngine
 
 /// Writing values of people's choosing into a `gst-launch-1.0` description
-/// (``ElementDescription/bin(_:)``), which is the only way the public API builds a chain of
+/// (`ElementDescription.bin(_:)`), which is the only way the public API builds a chain of
 /// elements. Every value goes in quoted; numbers and names are checked before they get here.
 enum LaunchSyntax {
     /// `"value"` with `\` and `"` escaped: gst_parse's lexer takes a quoted value whole, `!`,
@@ -21,7 +21,7 @@ enum LaunchSyntax {
     ///   - path: The path as given; a relative one is taken from the current directory.
     ///   - option: The option's name, for the error.
     /// - Returns: The absolute path.
-    /// - Throws: ``MediaError/Code/invalidArgument``.
+    /// - Throws: `MediaError.Code.invalidArgument`.
     static func checkedPath(_ path: String, option: String) throws(MediaError) -> String {
         guard !path.isEmpty, !path.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else {

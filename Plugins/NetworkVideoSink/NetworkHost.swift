@@ -22,7 +22,7 @@ public struct NetworkHost: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads a host.
     /// - Parameter text: An IPv4 or IPv6 address or a DNS name.
-    /// - Throws: ``MediaError/Code/invalidArgument`` for anything else: empty text, spaces,
+    /// - Throws: `MediaError.Code.invalidArgument` for anything else: empty text, spaces,
     ///   quotes, a `!`, control characters, a zone index (`fe80::1%eth0`), a port (`host:80`),
     ///   octets over 255 or with leading zeros, a name whose last label is all digits (some
     ///   resolvers read `1.2.3` as an address), a label over 63 characters or a name over 253.

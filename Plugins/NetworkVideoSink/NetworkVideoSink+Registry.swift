@@ -10,7 +10,7 @@ extension NetworkVideoSink {
         "hls": ["folder", "target-duration", "playlist-length", "max-files", "playlist", "sync"],
     ]
 
-    /// Registers the network sinks, all ``VideoSinkCapabilities/external``:
+    /// Registers the network sinks, all `VideoSinkCapabilities.external`:
     /// - `rtp`: `host=`, `port=` (required), `sdp=PATH` (the SDP file to write), `pt=` (96-127);
     /// - `srt`: `uri=srt://HOST:PORT?mode=listener|caller`, or `mode=`, `host=`, `port=` and
     ///   `latency=` (milliseconds) one by one;
@@ -18,11 +18,11 @@ extension NetworkVideoSink {
     ///   `max-files=` (0: all), `playlist=` (file name), `sync=false` (as fast as it encodes).
     ///
     /// Options are checked when the registry makes the sink: an unknown key or a bad value is
-    /// ``MediaError/Code/invalidArgument``, and a GStreamer element that is not installed (srtsink,
-    /// say) ``MediaError/Code/missingPlugin``.
+    /// `MediaError.Code.invalidArgument`, and a GStreamer element that is not installed (srtsink,
+    /// say) `MediaError.Code.missingPlugin`.
     /// - Parameter registry: The registry (default: the shared one, which `MoviePlayer` and
     ///   `mediaplay` use).
-    /// - Throws: ``MediaError/Code/duplicateSink`` when one of the names is taken (then none is registered).
+    /// - Throws: `MediaError.Code.duplicateSink` when one of the names is taken (then none is registered).
     public static func register(in registry: VideoSinkRegistry = .shared) throws(MediaError) {
         let names = optionsByName.keys.sorted()
         if let taken = names.first(where: { registry.entry(named: $0) != nil }) {
@@ -46,56 +46,61 @@ extension NetworkVideoSink {
     /// - Parameters:
     ///   - name: `rtp`, `srt` or `hls`.
     ///   - options: The options.
-    /// - Throws: ``MediaError/Code/unknownSink`` for another name; ``MediaError/Code/invalidArgument``
+    /// - Throws: `MediaError.Code.unknownSink` for another name; `MediaError.Code.invalidArgument`
     ///   for an unknown key, a missing required one, or a value out of range.
     public init(name: String, options: [String: String]) throws(MediaError) {
         guard let keys = Self.optionsByName[name] else {
             throw MediaError(.unknownSink, "the network sinks are rtp, srt and hls, not '\(name)'")
         }
-        let options = try NetworkSinkOptions(sink: name, values: options, keys: Set(keys))
+        let options = VideoSinkOptions(options, sink: name)
+        try options.rejectUnknownKeys(allowed: keys + Self.encodingKeys)
+        // Ranges are checked by validate(), which a sink made in code goes through too.
         let destination: Destination
         switch name {
         case "rtp":
-            var rtp = RTPDestination(host: try options.required("host"), port: try options.requiredInt("port"))
+            var rtp = RTPDestination(host: try options.requiredString("host"), port: try options.requiredInt("port"))
             if let payloadType = try options.int("pt") { rtp.payloadType = payloadType }
-            if let sdp = options.string("sdp") {
-                rtp.sessionDescriptionFile = URL(fileURLWithPath: try LaunchSyntax.checkedPath(sdp, option: "sdp"))
-            }
+            rtp.sessionDescriptionFile = try options.path("sdp")?.standardizedFileURL
             destination = .rtp(rtp)
         case "srt":
             destination = .srt(try Self.srt(options))
         default:
-            let folder = try LaunchSyntax.checkedPath(try options.required("folder"), option: "folder")
-            var hls = HLSDestination(folder: URL(fileURLWithPath: folder, isDirectory: true))
+            var hls = HLSDestination(folder: try options.requiredPath("folder", isDirectory: true).standardizedFileURL)
             if let duration = try options.int("target-duration") { hls.targetDuration = duration }
             if let length = try options.int("playlist-length") { hls.playlistLength = length }
             hls.maximumFiles = try options.int("max-files")
-            if let playlist = options.string("playlist") { hls.playlistName = playlist }
+            if let playlist = try options.string("playlist") { hls.playlistName = playlist }
             if let synchronized = try options.bool("sync") { hls.synchronized = synchronized }
             destination = .hls(hls)
         }
-        self.init(destination, encoding: try options.encoding())
+        self.init(destination, encoding: try Self.encoding(options))
         try validate()
     }
 
+    /// The options every network sink takes: the encoding's.
+    static let encodingKeys = ["bitrate", "keyframe-interval", "preset"]
+
+    /// `bitrate=` (kbit/s), `keyframe-interval=` (frames), `preset=` (x264's speed preset).
+    private static func encoding(_ options: VideoSinkOptions) throws(MediaError) -> H264Encoding {
+        var encoding = H264Encoding()
+        if let bitrate = try options.int("bitrate") { encoding.bitrate = bitrate }
+        if let interval = try options.int("keyframe-interval") { encoding.keyframeInterval = interval }
+        if let preset = try options.choice("preset", of: H264Encoding.Preset.self) { encoding.preset = preset }
+        return encoding
+    }
+
     /// `uri=`, or `mode=` (default listener), `host=`, `port=` and `latency=` (milliseconds).
-    private static func srt(_ options: NetworkSinkOptions) throws(MediaError) -> SRTDestination {
-        let parts = ["mode", "host", "port", "latency"].filter { options.string($0) != nil }
-        if let uri = options.string("uri") {
+    private static func srt(_ options: VideoSinkOptions) throws(MediaError) -> SRTDestination {
+        let parts = ["mode", "host", "port", "latency"].filter(options.contains)
+        if let uri = try options.string("uri") {
             guard parts.isEmpty else {
                 throw MediaError(
                     .invalidArgument, "the srt sink takes uri= or mode=, host=, port= and latency=, not both")
             }
             return try SRTDestination(uri: uri)
         }
-        var mode = SRTDestination.Mode.listener
-        if let text = options.string("mode") {
-            guard let chosen = SRTDestination.Mode(rawValue: text) else {
-                throw MediaError(.invalidArgument, "mode=\(text) is not listener or caller")
-            }
-            mode = chosen
-        }
-        var srt = SRTDestination(mode: mode, host: options.string("host"), port: try options.requiredInt("port"))
+        let mode = try options.choice("mode", of: SRTDestination.Mode.self) ?? .listener
+        var srt = SRTDestination(mode: mode, host: try options.string("host"), port: try options.requiredInt("port"))
         if let milliseconds = try options.int("latency") { srt.latency = .milliseconds(milliseconds) }
         return srt
     }

@@ -3,7 +3,7 @@ import MediaEngine
 /// Sends the movie's video to another machine, encoded as H.264: RTP over UDP (with an SDP file
 /// for the receiver), SRT (MPEG-TS), or HLS segments in a folder for a web server.
 ///
-/// The sink is ``VideoSinkCapabilities/external``, so moving a playing movie to it with
+/// The sink is `VideoSinkCapabilities.external`, so moving a playing movie to it with
 /// `MoviePlayer.setVideoSink(_:)` is AirPlay's switch: `isExternalPlaybackActive` becomes true
 /// and `externalPlaybackActiveChanged(true)` is announced; moving back to a local sink brings
 /// the picture home from the next frame on, with nothing lost.
@@ -16,7 +16,7 @@ import MediaEngine
 /// ```
 ///
 /// Built only from MediaEngine's public API: the output is a `gst-launch-1.0` description
-/// (``ElementDescription/bin(_:)``) into which every value of the caller's goes checked
+/// (`ElementDescription.bin(_:)`) into which every value of the caller's goes checked
 /// (numbers, hosts) or quoted (paths, URIs), so a folder named `a b ! filesink` stays a folder.
 public struct NetworkVideoSink: VideoSink {
     /// Where the video goes.
@@ -44,11 +44,11 @@ public struct NetworkVideoSink: VideoSink {
         self.encoding = encoding
     }
 
-    /// Video leaves the machine's screen: ``VideoSinkCapabilities/external``.
+    /// Video leaves the machine's screen: `VideoSinkCapabilities.external`.
     public var capabilities: VideoSinkCapabilities { .external }
 
     /// Checks every setting without touching the file system or the network.
-    /// - Throws: ``MediaError/Code/invalidArgument`` naming the first setting out of range.
+    /// - Throws: `MediaError.Code.invalidArgument` naming the first setting out of range.
     public func validate() throws(MediaError) {
         _ = try launchLine()
     }
@@ -67,8 +67,8 @@ public struct NetworkVideoSink: VideoSink {
     /// `... ! h264parse ! mpegtsmux ! srtsink`, or `tee ! queue ! ... ! h264parse ! hlssink2`
     /// (with a clock-paced `fakesink` on the tee). Writes the RTP destination's SDP file first.
     /// - Returns: The bin.
-    /// - Throws: ``MediaError/Code/invalidArgument`` for a setting out of range; for HLS,
-    ///   ``MediaError/Code/fileNotFound`` or ``MediaError/Code/permissionDenied`` for a folder that is
+    /// - Throws: `MediaError.Code.invalidArgument` for a setting out of range; for HLS,
+    ///   `MediaError.Code.fileNotFound` or `MediaError.Code.permissionDenied` for a folder that is
     ///   not there or not writable; for RTP, the same for the SDP file's folder.
     public func makeOutput() throws(MediaError) -> VideoOutput {
         let description = try launchLine()

@@ -34,7 +34,7 @@ public struct RTPDestination: Sendable, Hashable {
     /// keyframe, so a receiver may join at any time.
     /// - Parameter bitrate: The stream's bitrate in kbit/s, for the `b=AS:` line.
     /// - Returns: The description, lines ending in CRLF.
-    /// - Throws: ``MediaError/Code/invalidArgument`` for a bad host, port or payload type.
+    /// - Throws: `MediaError.Code.invalidArgument` for a bad host, port or payload type.
     public func sessionDescription(bitrate: Int = H264Encoding().bitrate) throws(MediaError) -> String {
         let host = try checked()
         let addressType = host.kind == .ipv6 ? "IP6" : "IP4"
@@ -73,9 +73,9 @@ public struct RTPDestination: Sendable, Hashable {
     }
 
     /// Writes the SDP file, when there is one, whole: to a temporary file beside it, then renamed.
-    /// - Throws: ``MediaError/Code/invalidArgument`` for a bad path, ``MediaError/Code/fileNotFound`` for a
-    ///   folder that is not there, ``MediaError/Code/diskFull`` when there is no space, and
-    ///   ``MediaError/Code/permissionDenied`` when it cannot be written otherwise (a read-only folder).
+    /// - Throws: `MediaError.Code.invalidArgument` for a bad path, `MediaError.Code.fileNotFound` for a
+    ///   folder that is not there, `MediaError.Code.diskFull` when there is no space, and
+    ///   `MediaError.Code.permissionDenied` when it cannot be written otherwise (a read-only folder).
     func writeSessionDescription(bitrate: Int) throws(MediaError) {
         guard let file = sessionDescriptionFile else { return }
         let path = try LaunchSyntax.checkedPath(file.path, option: "sdp")

@@ -12,7 +12,7 @@ public struct SRTDestination: Sendable, Hashable {
         case listener
         /// The sink calls a receiver listening at ``SRTDestination/host``:``SRTDestination/port``,
         /// dropping frames until it answers; when none answers within about 3 s, playback fails
-        /// (``MediaError/Code/streamFailure``, "Connection does not exist").
+        /// (`MediaError.Code.streamFailure`, "Connection does not exist").
         ///
         /// - Important: GStreamer 1.22's srtsink sends nothing more, without an error, once a
         ///   caller has been paused or has seeked (its unlock takes the socket out of its poll set
@@ -48,7 +48,7 @@ public struct SRTDestination: Sendable, Hashable {
     /// unless the URI says otherwise, as for srtsink; a listener may leave the host out,
     /// `srt://:7001?mode=listener`).
     /// - Parameter uri: The URI.
-    /// - Throws: ``MediaError/Code/invalidArgument`` for another scheme, a bad host or port, a
+    /// - Throws: `MediaError.Code.invalidArgument` for another scheme, a bad host or port, a
     ///   user, path or fragment, or a query parameter other than `mode` and `latency`.
     public init(uri: String) throws(MediaError) {
         // URLComponents does not take "srt://:7001"; put a placeholder host in and take it out.
@@ -85,7 +85,7 @@ public struct SRTDestination: Sendable, Hashable {
 
     /// The URI srtsink is given, made from the checked parts (never from text as given).
     /// - Returns: `srt://HOST:PORT?mode=MODE`, an IPv6 host in brackets, a listener with no host on `0.0.0.0`.
-    /// - Throws: ``MediaError/Code/invalidArgument`` for a bad host, port or latency, or a caller
+    /// - Throws: `MediaError.Code.invalidArgument` for a bad host, port or latency, or a caller
     ///   without a host.
     public func uri() throws(MediaError) -> String {
         guard (1...65535).contains(port) else {

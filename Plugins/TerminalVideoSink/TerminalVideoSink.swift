@@ -7,7 +7,7 @@ import MediaEngine
 ///
 /// The picture fills the terminal's width and all its rows but the last, which is kept for the
 /// cursor and a status line (``statusLine``); the player fits the movie into it keeping its shape
-/// (its ``MoviePlayer/scalingMode``, `aspectFit` by default, with bars in its background colour).
+/// (its `MoviePlayer.scalingMode`, `aspectFit` by default, with bars in its background colour).
 /// The size is read from the terminal (`TIOCGWINSZ`), else from `COLUMNS` and `LINES`, else 80x24.
 /// The engine delivers RGBA frames at that size at the movie's pace (a synchronized frame
 /// consumer); a writer thread of the sink's own draws the newest one and drops any that a slow
@@ -49,7 +49,7 @@ public final class TerminalVideoSink: VideoSink {
     ///   - exitsOnInterrupt: Whether Ctrl-C gives the terminal back and exits with status 130.
     ///
     /// A size outside 1 ... ``largestGridSide``, or a descriptor that is not open, makes the
-    /// player's preparation fail with ``MediaError/Code/invalidArgument`` when it builds the output.
+    /// player's preparation fail with `MediaError.Code.invalidArgument` when it builds the output.
     public init(fileDescriptor: Int32 = 1, columns: Int? = nil, rows: Int? = nil, exitsOnInterrupt: Bool = true) {
         self.fileDescriptor = fileDescriptor
         self.columns = columns
@@ -63,7 +63,7 @@ public final class TerminalVideoSink: VideoSink {
 
     /// Registers the sink as `terminal`, made from options (see ``init(options:)``).
     /// - Parameter registry: The registry; the shared one by default.
-    /// - Throws: ``MediaError/Code/duplicateSink`` when a sink named `terminal` is registered already.
+    /// - Throws: `MediaError.Code.duplicateSink` when a sink named `terminal` is registered already.
     public static func register(in registry: VideoSinkRegistry = .shared) throws(MediaError) {
         try registry.register(
             registeredName,
@@ -102,7 +102,7 @@ public final class TerminalVideoSink: VideoSink {
     /// A frame consumer of RGBA frames at the picture's size in pixels (one per column, two per
     /// row), at the movie's pace; the terminal's size is read now.
     /// - Returns: The consumer.
-    /// - Throws: ``MediaError/Code/invalidArgument`` for a size outside 1 ... ``largestGridSide``
+    /// - Throws: `MediaError.Code.invalidArgument` for a size outside 1 ... ``largestGridSide``
     ///   or a descriptor that is not open.
     public func makeOutput() throws(MediaError) -> VideoOutput {
         for (name, value) in [("columns", columns), ("rows", rows)] {

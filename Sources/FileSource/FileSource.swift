@@ -23,7 +23,7 @@ public struct FileSource: MediaSource {
     }
 
     /// A file at a `file:` URL.
-    /// - Parameter url: The file's URL; other schemes fail ``validate()`` with ``MediaError/Code/invalidArgument``.
+    /// - Parameter url: The file's URL; other schemes fail ``validate()`` with `MediaError.Code.invalidArgument`.
     public init(url: URL) {
         self.path = url.isFileURL ? url.standardizedFileURL.path : url.absoluteString
         self.isFileURL = url.isFileURL
@@ -35,13 +35,13 @@ public struct FileSource: MediaSource {
     /// (and `/`) percent-encoded, so spaces, `%`, `#`, `?` and non-ASCII names survive.
     public var uri: String { FileURI.make(path: path) }
 
-    /// ``MovieSourceType/file``.
+    /// `MovieSourceType.file`.
     public var sourceType: MovieSourceType { .file }
 
     /// Refuses what cannot be a playable file.
-    /// - Throws: ``MediaError`` with code ``MediaError/Code/fileNotFound``, ``MediaError/Code/permissionDenied``,
-    ///   ``MediaError/Code/isDirectory``, ``MediaError/Code/notRegularFile``, ``MediaError/Code/emptyFile``
-    ///   or ``MediaError/Code/invalidArgument`` (a URL that is not a file URL).
+    /// - Throws: `MediaError` with code `MediaError.Code.fileNotFound`, `MediaError.Code.permissionDenied`,
+    ///   `MediaError.Code.isDirectory`, `MediaError.Code.notRegularFile`, `MediaError.Code.emptyFile`
+    ///   or `MediaError.Code.invalidArgument` (a URL that is not a file URL).
     public func validate() throws(MediaError) {
         guard isFileURL else {
             throw MediaError(.invalidArgument, "'\(path)' is not a file URL")
@@ -49,7 +49,7 @@ public struct FileSource: MediaSource {
         _ = try LocalFile.check(path, kind: "movie file")
     }
 
-    /// Turns a container error into ``MediaError/Code/truncatedMovie`` when the file's own
+    /// Turns a container error into `MediaError.Code.truncatedMovie` when the file's own
     /// structure says it is cut short (an MP4 box or Matroska segment running past the end, or a
     /// sample or cluster the tables place past it), and names how much is present when the
     /// tables tell.
@@ -78,7 +78,7 @@ public struct FileSource: MediaSource {
         ContainerInspector.truncation(path: path)
     }
 
-    /// The video keyframes of an MP4 or MOV file, from its sample tables (``MP4KeyframeIndex``);
+    /// The video keyframes of an MP4 or MOV file, from its sample tables (`MP4KeyframeIndex`);
     /// nil for other containers (matroskademux already seeks on its video track's cues).
     /// - Returns: The times, or nil.
     public func videoKeyframeTimes() -> [Duration]? {
@@ -102,11 +102,11 @@ extension MoviePlayer {
 extension MoviePlayer {
     /// The movie's URL (MPMoviePlayerController's `contentURL`): the source's URI as a URL.
     /// Setting it replaces the source (a ``FileSource`` for `file:` URLs, any other URI
-    /// GStreamer can open otherwise), as setting ``MoviePlayer/source`` does: a movie that is
-    /// loaded stops (``PlayerEvent/playbackDidFinish(_:_:)`` with ``FinishReason/userExited``,
-    /// unless it had ended), ``PlayerEvent/nowPlayingMovieChanged`` is announced, and the new
+    /// GStreamer can open otherwise), as setting `MoviePlayer.source` does: a movie that is
+    /// loaded stops (`PlayerEvent.playbackDidFinish(_:_:)` with `FinishReason.userExited`,
+    /// unless it had ended), `PlayerEvent.nowPlayingMovieChanged` is announced, and the new
     /// movie loads in the same pipeline, playing if the old one was playing or
-    /// ``MoviePlayer/shouldAutoplay`` is on. Nil sets nothing.
+    /// `MoviePlayer.shouldAutoplay` is on. Nil sets nothing.
     public var contentURL: URL? {
         get { URL(string: source.uri) }
         set {

@@ -9,7 +9,7 @@
 ///
 /// Every byte is hostile: counts are checked against the bytes the tables hold, sums of offsets
 /// and sizes are checked for overflow, the samples walked are bounded by
-/// ``MP4KeyframeIndex/sampleLimit`` and the `moov` read by ``MP4KeyframeIndex/moovLimit``. A
+/// `MP4KeyframeIndex.sampleLimit` and the `moov` read by `MP4KeyframeIndex.moovLimit`. A
 /// track whose tables cannot be read (compact `stz2` sizes, inconsistent counts) is left out;
 /// a fragmented file's tracks have no samples in `moov` and are left out too.
 enum MP4SampleExtent {

@@ -14,7 +14,7 @@ extension HTTPStreamOptions {
     ///   - flag: The flag, with its dashes.
     ///   - value: The value that followed it.
     /// - Returns: Whether `flag` is one of these (false: not applied).
-    /// - Throws: ``MediaError/Code/invalidArgument`` for a header that is not `NAME: VALUE`, a
+    /// - Throws: `MediaError.Code.invalidArgument` for a header that is not `NAME: VALUE`, a
     ///   retry count that is not a whole number from 0, or a delay that is not seconds from 0.
     public mutating func applyCommandLineFlag(_ flag: String, _ value: String) throws(MediaError) -> Bool {
         switch flag {

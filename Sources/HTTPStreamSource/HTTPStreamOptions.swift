@@ -17,7 +17,7 @@ public struct HTTPStreamOptions: Sendable, Hashable {
     /// How many times the player loads the movie again after a failure that may pass (a
     /// refused, failed or broken connection, a timeout, HTTP 408, 429, 502, 503 or 504) before
     /// the error ends playback. Each try waits longer than the one before: ``retryDelay``, then
-    /// twice that, up to ``maximumRetryDelay`` (``RetryPolicy``). A body that breaks after some
+    /// twice that, up to ``maximumRetryDelay`` (`RetryPolicy`). A body that breaks after some
     /// of it arrived is first asked for again at once, from where it broke.
     public var retries: Int = 3
     /// The wait before the first retry; each next retry waits twice as long.

@@ -4,7 +4,7 @@ import MediaEngine
 extension HTTPStreamSource: SourceElementConfiguring {
     /// Trusts ``HTTPStreamOptions/certificateAuthorityFile`` through the element's
     /// `tls-database`: souphttpsrc 1.22 with libsoup 3 ignores its `ssl-ca-file` property.
-    /// - Throws: ``MediaError/Code/tlsFailure`` for a file that holds no certificate.
+    /// - Throws: `MediaError.Code.tlsFailure` for a file that holds no certificate.
     package func configure(sourceElement element: UnsafeMutableRawPointer) throws(MediaError) {
         guard let file = options.certificateAuthorityFile else { return }
         var detail: UnsafeMutablePointer<CChar>?

@@ -15,10 +15,10 @@ import MediaEngine
 /// - the options (``HTTPStreamOptions``): headers, cookies, user agent, timeout, retries, TLS
 ///   trust (verification is on; turning it off takes a loudly named option);
 /// - credentials: the source's own, or the ``CredentialStore``'s for the protection space a
-///   server's 401 names, sent once (a refused one is ``MediaError/Code/unauthorized``);
-/// - errors that say what happened: the HTTP status (``MediaError/httpStatusCode``), and for a
-///   connection that failed, why (``MediaError/Code/hostNotFound``,
-///   ``MediaError/Code/connectionRefused``, ``MediaError/Code/tlsFailure``, ...), found by
+///   server's 401 names, sent once (a refused one is `MediaError.Code.unauthorized`);
+/// - errors that say what happened: the HTTP status (`MediaError.httpStatusCode`), and for a
+///   connection that failed, why (`MediaError.Code.hostNotFound`,
+///   `MediaError.Code.connectionRefused`, `MediaError.Code.tlsFailure`, ...), found by
 ///   connecting again with the same network stack;
 /// - no credential in anything it reports: user information in the URL becomes the source's
 ///   credential and leaves the URI.
@@ -35,7 +35,7 @@ public struct HTTPStreamSource: MediaSource {
     ///   - url: The movie's or manifest's URL. User information in it becomes
     ///     ``HTTPStreamOptions/credential`` (unless the options already have one).
     ///   - options: How to talk to the server.
-    /// - Throws: ``MediaError/Code/invalidArgument`` for a URL that is not `http` or `https`
+    /// - Throws: `MediaError.Code.invalidArgument` for a URL that is not `http` or `https`
     ///   or has no host.
     public init(url: URL, options: HTTPStreamOptions = HTTPStreamOptions()) throws(MediaError) {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
@@ -66,7 +66,7 @@ public struct HTTPStreamSource: MediaSource {
     /// - Parameters:
     ///   - string: The URL.
     ///   - options: How to talk to the server.
-    /// - Throws: ``MediaError/Code/invalidArgument`` for a string that is not an http(s) URL.
+    /// - Throws: `MediaError.Code.invalidArgument` for a string that is not an http(s) URL.
     public init(string: String, options: HTTPStreamOptions = HTTPStreamOptions()) throws(MediaError) {
         guard let url = URL(string: string) else {
             throw MediaError(.invalidArgument, "'\(URIRedaction.removingUserInfo(string))' is not a URL")
@@ -87,10 +87,10 @@ public struct HTTPStreamSource: MediaSource {
     }
 
     /// Refuses options the HTTP client would misread.
-    /// - Throws: ``MediaError/Code/invalidArgument`` (a header name that is not a token, a
+    /// - Throws: `MediaError.Code.invalidArgument` (a header name that is not a token, a
     ///   header value or cookie with a line break, a timeout under a second, negative retries or
     ///   retry delays)
-    ///   or ``MediaError/Code/fileNotFound`` (a missing CA file).
+    ///   or `MediaError.Code.fileNotFound` (a missing CA file).
     public func validate() throws(MediaError) {
         for (name, value) in options.headers {
             guard !name.isEmpty,

@@ -1,12 +1,12 @@
 import MediaEngine
 
-/// What a broken HLS playlist or DASH manifest becomes: ``MediaError/Code/invalidPlaylist``.
+/// What a broken HLS playlist or DASH manifest becomes: `MediaError.Code.invalidPlaylist`.
 ///
 /// GStreamer reports a playlist it cannot parse as a damaged stream (`hlsdemux`: "Invalid
 /// playlist", `dashdemux`: "Invalid manifest"), segments that are not media as a stream of unknown
 /// type, and an empty or HTML answer at a manifest's URL as content that is not a movie. For a
 /// stream these all mean the same to the app: the playlist does not lead to a movie. HTTP
-/// failures (a missing playlist or segment: ``MediaError/Code/fileNotFound`` with its status)
+/// failures (a missing playlist or segment: `MediaError.Code.fileNotFound` with its status)
 /// are left as they are.
 enum PlaylistErrors {
     /// The demuxers whose content errors are about the playlist and its segments.

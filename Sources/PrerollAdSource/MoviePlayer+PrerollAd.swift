@@ -8,16 +8,16 @@ extension MoviePlayer {
     /// and returns when the ad is over. The content then plays at once through the same output
     /// (or, with ``PrerollAdRequest/playsContentAfterAd`` off, waits prepared for `play()`).
     ///
-    /// Call it with the player not playing and ``shouldAutoplay`` off. While the ad plays:
+    /// Call it with the player not playing and `shouldAutoplay` off. While the ad plays:
     /// `play()` stops the ad at once and plays the content (the ad finishes with
-    /// ``PrerollAdFinishReason/userStartedContent``, no complete beacon); `pause()` pauses the ad
+    /// `PrerollAdFinishReason.userStartedContent`, no complete beacon); `pause()` pauses the ad
     /// and ``resumeAd()`` resumes it; ``skipAd()`` ends it after its skip offset; `stop()` ends
-    /// ad and content. ``currentPlaybackTime`` stays at the content's start: ad time is never
-    /// content time. Every step is announced as ``PlayerEvent/prerollAd(_:)``. After a failure
+    /// ad and content. `currentPlaybackTime` stays at the content's start: ad time is never
+    /// content time. Every step is announced as `PlayerEvent.prerollAd(_:)`. After a failure
     /// the content is loaded, paused, and plays when the app calls `play()`.
     /// - Parameter request: The ad tag or document, and the rules of the ad.
-    /// - Throws: ``PrerollAdError``, after firing the ad's Error URIs with its VAST code (also
-    ///   announced as ``PrerollAdEvent/finished(_:_:)``).
+    /// - Throws: `PrerollAdError`, after firing the ad's Error URIs with its VAST code (also
+    ///   announced as `PrerollAdEvent.finished(_:_:)`).
     public func playPrerollAd(_ request: PrerollAdRequest) async throws(PrerollAdError) {
         do {
             try await PrerollAdRun(player: self, request: request).run()
@@ -28,7 +28,7 @@ extension MoviePlayer {
     }
 
     /// ``playPrerollAd(_:)`` with a completion handler, called exactly once: with nil after the
-    /// ad (completed, skipped, or interrupted by `play()`), or with the ``PrerollAdError``.
+    /// ad (completed, skipped, or interrupted by `play()`), or with the `PrerollAdError`.
     /// - Parameters:
     ///   - request: The ad tag or document, and the rules of the ad.
     ///   - completionHandler: Called once, on a task of its own.
@@ -47,7 +47,7 @@ extension MoviePlayer {
         }
     }
 
-    /// Ends the ad now, if its skip offset has passed (``PrerollAdEvent/skippable`` was
+    /// Ends the ad now, if its skip offset has passed (`PrerollAdEvent.skippable` was
     /// announced); the content follows as after the ad's end. Fires the skip beacon.
     /// - Returns: Whether an ad was skipped (false: no ad, or not skippable yet).
     @discardableResult
@@ -57,7 +57,7 @@ extension MoviePlayer {
     }
 
     /// The viewer asked for the advertiser's page: fires the ad's ClickTracking beacons,
-    /// announces ``PrerollAdEvent/clickThroughRequested(_:)`` and returns the page (the app opens
+    /// announces `PrerollAdEvent.clickThroughRequested(_:)` and returns the page (the app opens
     /// it); nil when no ad plays or the ad has no page.
     @discardableResult
     public func requestAdClickThrough() -> URL? {

@@ -4,7 +4,7 @@ import Synchronization
 
 /// One ad of a `playPrerollAd` request as it plays: turns what the player reports about it
 /// (started, position, paused, ended) into the ad's beacons (``AdTracker``) and the player's
-/// ``PrerollAdEvent``s, in order, on the player's thread, and keeps how it ended.
+/// `PrerollAdEvent`s, in order, on the player's thread, and keeps how it ended.
 final class PrerollAdPlayback: Sendable {
     private struct State {
         var info: PrerollAdInfo

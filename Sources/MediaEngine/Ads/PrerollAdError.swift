@@ -41,6 +41,12 @@ public struct PrerollAdError: Error, Sendable, Hashable, CustomStringConvertible
     /// The player's error behind a media failure (``Code/playbackFailed``, ``Code/mediaFileNotFound``, ...).
     public let underlying: MediaError?
 
+    /// Creates an error, as the pre-roll source does; an app that wraps its own ad logic can throw
+    /// these too.
+    /// - Parameters:
+    ///   - code: What kind of failure; it decides ``vastErrorCode``.
+    ///   - message: A sentence for people, naming what failed (the tag's URL, the media file).
+    ///   - underlying: The player's error behind a media failure, if there is one.
     public init(_ code: Code, _ message: String, underlying: MediaError? = nil) {
         self.code = code
         self.message = message

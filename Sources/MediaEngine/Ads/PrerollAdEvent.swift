@@ -41,7 +41,12 @@ public enum PrerollAdEvent: Sendable, Hashable, CustomStringConvertible {
 /// A quarter of an ad's duration passed (VAST's firstQuartile, midpoint and thirdQuartile);
 /// earlier quartiles sort first.
 public enum AdQuartile: String, Sendable, Hashable, CaseIterable, Comparable {
-    case firstQuartile, midpoint, thirdQuartile
+    /// A quarter of the duration played (VAST `firstQuartile`, ``fraction`` 0.25).
+    case firstQuartile
+    /// Half of the duration played (VAST `midpoint`, ``fraction`` 0.5).
+    case midpoint
+    /// Three quarters of the duration played (VAST `thirdQuartile`, ``fraction`` 0.75).
+    case thirdQuartile
 
     /// Earlier quartiles first.
     public static func < (left: AdQuartile, right: AdQuartile) -> Bool {
@@ -92,6 +97,17 @@ public struct PrerollAdInfo: Sendable, Hashable, CustomStringConvertible {
     /// How many ads the pod plays (1 for a single ad).
     public var count: Int
 
+    /// Creates the description of an ad (the pre-roll source makes these from the VAST document;
+    /// tests and apps that play ads of their own may too).
+    /// - Parameters:
+    ///   - id: The ad's `id` attribute, if it has one.
+    ///   - title: The `AdTitle`, if any.
+    ///   - duration: The ad's length, if known.
+    ///   - skipOffset: How far into the ad `skipAd()` may end it; nil when it cannot be skipped.
+    ///   - clickThrough: The advertiser's page, if any.
+    ///   - mediaURL: The media file that plays.
+    ///   - position: Its place in its pod, from 1.
+    ///   - count: How many ads the pod has, 1 or more.
     public init(
         id: String?, title: String?, duration: Duration?, skipOffset: Duration?, clickThrough: URL?, mediaURL: URL,
         position: Int = 1, count: Int = 1

@@ -14,12 +14,32 @@ public struct OverlayPlacement: Sendable, Hashable {
 
     /// The point of the frame the overlay is attached to; the overlay's matching point sits there.
     public enum Anchor: Sendable, Hashable, CaseIterable {
-        case topLeft, top, topRight, left, center, right, bottomLeft, bottom, bottomRight
+        /// The top left corner.
+        case topLeft
+        /// The middle of the top edge.
+        case top
+        /// The top right corner.
+        case topRight
+        /// The middle of the left edge.
+        case left
+        /// The centre of the frame; offsets move the overlay right and down from there.
+        case center
+        /// The middle of the right edge.
+        case right
+        /// The bottom left corner.
+        case bottomLeft
+        /// The middle of the bottom edge.
+        case bottom
+        /// The bottom right corner.
+        case bottomRight
     }
 
     /// A length in pixels, or as a fraction of the frame's width (for x and width) or height (for y and height).
     public enum Length: Sendable, Hashable {
+        /// A number of pixels of the placement's ``OverlayPlacement/Space``.
         case pixels(Int)
+        /// A share of the frame's side: 0.5 is half its width (or height). Not clamped: values
+        /// below 0 or above 1 place the overlay partly or wholly outside the frame.
         case fraction(Double)
 
         func resolve(against total: Int) -> Int {

@@ -150,6 +150,15 @@ public final class TextOverlay: VideoOverlay {
         state.withLock { $0.text(at: time) }
     }
 
+    /// The text showing at the frame's time, drawn with the style (Pango and cairo), or nil when no
+    /// text shows. Runs on the video streaming thread (see ``VideoOverlay/bitmap(for:)``); the
+    /// drawings of the last 16 texts are kept, so a cue costs one drawing however many frames it
+    /// lasts, and a style change draws afresh.
+    /// - Parameter request: The frame's time and size.
+    /// - Returns: The text's pixels, the same instance for as long as the text and style stay.
+    /// - Throws: ``MediaError/Code/invalidArgument`` for a style ``TextStyle/validate()`` refuses,
+    ///   ``MediaError/Code/overlayFailed`` for text Pango and cairo cannot draw (markup that does
+    ///   not parse, say); the engine skips the overlay for that frame and announces the error once.
     public func bitmap(for request: OverlayRenderRequest) throws(MediaError) -> OverlayBitmap? {
         // One lock for the text, its cached drawing and the style, once per frame.
         let (text, cached, style) = state.withLock { state in

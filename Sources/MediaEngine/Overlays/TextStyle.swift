@@ -2,8 +2,11 @@
 public struct TextStyle: Sendable, Hashable {
     /// How the lines of a paragraph line up with each other.
     public enum Alignment: Int32, Sendable, Hashable, CaseIterable {
+        /// Lines start at the left edge of the text's box.
         case left = 0
+        /// Lines are centred in the text's box.
         case center = 1
+        /// Lines end at the right edge of the text's box.
         case right = 2
     }
 

@@ -1,5 +1,6 @@
 /// How much of the movie is available; MPMovieLoadState's equivalent.
 public struct LoadState: OptionSet, Sendable, Hashable, CustomStringConvertible {
+    /// The set's bits: ``playable`` is 1, ``playthroughOK`` 2, ``stalled`` 4.
     public let rawValue: Int
     /// Creates a load state from its raw bits.
     public init(rawValue: Int) { self.rawValue = rawValue }

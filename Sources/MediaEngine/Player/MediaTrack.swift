@@ -2,7 +2,10 @@
 public struct MediaTrack: Sendable, Hashable, CustomStringConvertible {
     /// What the track carries.
     public enum Kind: String, Sendable, Hashable {
-        case audio, subtitle
+        /// Sound: one of the movie's audio streams.
+        case audio
+        /// Text or pictures shown over the video: one of the movie's subtitle streams.
+        case subtitle
     }
 
     /// What the track carries.
@@ -19,6 +22,15 @@ public struct MediaTrack: Sendable, Hashable, CustomStringConvertible {
     /// track of its kind.
     public let isDefault: Bool
 
+    /// Describes a track (the player makes these from the container's tags; tests and apps that
+    /// keep their own track lists may too).
+    /// - Parameters:
+    ///   - kind: Audio or subtitle.
+    ///   - index: Its place among the tracks of its kind, from 0: what the player's track choice takes.
+    ///   - languageCode: The ISO 639 language tag, if known.
+    ///   - codec: The codec's name, if known.
+    ///   - title: The track's title, if any.
+    ///   - isDefault: Whether it plays when nothing else is chosen.
     public init(
         kind: Kind, index: Int, languageCode: String? = nil, codec: String? = nil, title: String? = nil,
         isDefault: Bool = false

@@ -1,5 +1,6 @@
 /// The kinds of streams a movie has; MPMovieMediaTypeMask's equivalent.
 public struct MovieMediaTypes: OptionSet, Sendable, Hashable, CustomStringConvertible {
+    /// The set's bits: ``video`` is 1, ``audio`` 2.
     public let rawValue: Int
     /// Creates media types from their raw bits.
     public init(rawValue: Int) { self.rawValue = rawValue }

@@ -12,6 +12,7 @@
 /// block) never comes near the bound: a movie's whole playback announces a few dozen events,
 /// plus one per periodic time observer tick.
 public struct PlayerEvents: AsyncSequence, Sendable {
+    /// Each value is one ``PlayerEvent``.
     public typealias Element = PlayerEvent
 
     /// How many unread events one subscription keeps: 1024. Past it the oldest are dropped.

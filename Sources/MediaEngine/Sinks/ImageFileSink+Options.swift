@@ -1,28 +1,26 @@
 import Foundation
 
 extension ImageFileSink {
-    /// The sink from registry options: `folder=PATH`, `every=N` or `times=S,S,...` (seconds,
-    /// separated by commas, semicolons or spaces),
-    /// `format=png|jpeg`, `quality=1-100`, `width=` with `height=`.
-    init(options: SinkOptions) throws(MediaError) {
-        guard let folder = options.string("folder") else {
-            throw MediaError(.invalidArgument, "the images sink needs folder=PATH")
-        }
+    /// The options ``init(options:)`` reads.
+    static let optionKeys = ["folder", "every", "times", "format", "quality", "width", "height"]
+
+    /// The sink from registry options: `folder=PATH` (required), `every=N` (1 to ``largestEvery``)
+    /// or `times=S,S,...` (seconds, separated by commas, semicolons or spaces; not both), `format=png|jpeg`,
+    /// `quality=1-100` (JPEG), `width=` with `height=`.
+    init(options: VideoSinkOptions) throws(MediaError) {
+        try options.rejectUnknownKeys(allowed: Self.optionKeys)
+        let folder = try options.requiredPath("folder", isDirectory: true)
         let selection: Selection
-        if let every = try options.int("every") {
-            selection = .everyNthFrame(every)
-        } else if let times = options.string("times") {
-            selection = .times(try Self.seconds(in: times))
-        } else {
-            selection = .everyNthFrame(30)
+        switch (try options.int("every", in: 1...Self.largestEvery), try options.string("times")) {
+        case (let every?, nil): selection = .everyNthFrame(every)
+        case (nil, let times?): selection = .times(try Self.seconds(in: times))
+        case (nil, nil): selection = .everyNthFrame(30)
+        case (.some, .some): throw MediaError(.invalidArgument, "the images sink takes every= or times=, not both")
         }
-        let format: Format
-        switch options.string("format")?.lowercased() ?? "png" {
-        case "png": format = .png
-        case "jpeg", "jpg": format = .jpeg(quality: try options.int("quality") ?? 85)
-        case let other: throw MediaError(.invalidArgument, "format=\(other): the images sink writes png or jpeg")
-        }
-        self.init(folder: URL(fileURLWithPath: folder), format: format, selection: selection, size: try options.size())
+        let quality = try options.int("quality", in: 1...100)
+        let isJPEG = try options.choice("format", among: ["png": false, "jpeg": true, "jpg": true]) ?? false
+        let format: Format = isJPEG ? .jpeg(quality: quality ?? 85) : .png
+        self.init(folder: folder, format: format, selection: selection, size: try options.size())
     }
 
     /// Positions in seconds (`1.5,3;10 20`): each one a finite, non-negative decimal number.

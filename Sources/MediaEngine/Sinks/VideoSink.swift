@@ -26,6 +26,7 @@ extension VideoSink {
 
 /// What a video sink can do.
 public struct VideoSinkCapabilities: OptionSet, Sendable, Hashable, CustomStringConvertible {
+    /// The set's bits: ``window`` is 1, ``fullscreen`` 2, ``frames`` 4, ``external`` 8.
     public let rawValue: Int
     /// Creates capabilities from raw bits.
     public init(rawValue: Int) { self.rawValue = rawValue }

@@ -4,7 +4,8 @@
 /// Modelled on swift-log's `LoggingSystem`: a process-wide default that works untouched,
 /// extension by registration, and per-instance override.
 public final class VideoSinkRegistry: Sendable {
-    /// Makes a sink from string options (as given on a command line, `format=rgba`).
+    /// Makes a sink from string options (as given on a command line, `format=rgba`); read them
+    /// with ``VideoSinkOptions``, which refuses unknown keys and bad values the way every sink does.
     public typealias Factory = @Sendable (_ options: [String: String]) throws(MediaError) -> any VideoSink
 
     /// One registered sink.

@@ -69,9 +69,9 @@ public struct FrequencyCap: Sendable, Hashable {
     /// Blocks the calling thread while another holder of the lock reads and writes the store
     /// (a small file: microseconds).
     /// - Parameter now: The ad's start.
-    /// - Throws: ``PrerollAdError`` ``PrerollAdError/Code/frequencyCapExceeded`` when the cap
+    /// - Throws: `PrerollAdError` `PrerollAdError.Code.frequencyCapExceeded` when the cap
     ///   allows no ad now, saying when the next is allowed (nothing is recorded);
-    ///   ``PrerollAdError/Code/configuration`` when the store's folder, lock or file cannot be
+    ///   `PrerollAdError.Code.configuration` when the store's folder, lock or file cannot be
     ///   created, read or written.
     public func reserve(now: Date = Date()) throws(PrerollAdError) {
         let lock = try FileLock(lockURL)

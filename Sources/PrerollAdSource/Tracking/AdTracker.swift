@@ -177,7 +177,7 @@ public final class AdTracker: Sendable {
     }
 
     /// The ad failed: fires its Error URIs with `[ERRORCODE]` set to the error's VAST code,
-    /// once; nothing for an error VAST has no code for (``PrerollAdError/vastErrorCode`` nil).
+    /// once; nothing for an error VAST has no code for (`PrerollAdError.vastErrorCode` nil).
     /// - Parameter error: What went wrong.
     public func failed(_ error: PrerollAdError) {
         guard let code = error.vastErrorCode else { return }

@@ -23,7 +23,7 @@ extension ResolvedAd {
     ///     parameters (`video/mp4; codecs="avc1"` is `video/mp4`).
     ///   - preferredSize: The output size, or nil.
     ///   - preferredBitrate: The bitrate wanted, in kbit/s, or nil.
-    /// - Returns: The file, or nil when none fits (VAST 403, ``PrerollAdError/Code/noSupportedMediaFile``).
+    /// - Returns: The file, or nil when none fits (VAST 403, `PrerollAdError.Code.noSupportedMediaFile`).
     public func mediaFile(supportedTypes: Set<String>, preferredSize: VideoSize?, preferredBitrate: Int?)
         -> VASTMediaFile?
     {

@@ -12,7 +12,7 @@ public import MediaEngine
 /// - Fetching: an ephemeral `URLSession` of the client's own (no cache, cookies kept only in
 ///   memory for the client's life), `GET` with the client's `User-Agent`; each document may
 ///   take ``timeout`` in all. A status outside 200-299, a connection that fails or a document
-///   that takes longer is ``PrerollAdError/Code/vastTimeout`` (VAST 301), its message naming
+///   that takes longer is `PrerollAdError.Code.vastTimeout` (VAST 301), its message naming
 ///   the URL and the status or cause. Redirects are followed.
 /// - Wrappers: at most ``maximumWrapperDepth`` in a chain (VAST 302 beyond), a chain that comes
 ///   back to a document it already read is refused as a loop (VAST 302), and a wrapper with
@@ -22,18 +22,18 @@ public import MediaEngine
 /// - Pods: ads with a `sequence` form a pod, played in `sequence` order; stand-alone ads (no
 ///   `sequence`) are then fallbacks, each replacing a pod ad that cannot be resolved. With no
 ///   pod, the stand-alone ads are tried in order and the first that resolves is the ad.
-/// - Ads: an inline ad with no creative at all is ``PrerollAdError/Code/malformedVAST`` (VAST
+/// - Ads: an inline ad with no creative at all is `PrerollAdError.Code.malformedVAST` (VAST
 ///   100: the schema requires one); one whose creatives are all non-linear or companions is
-///   ``PrerollAdError/Code/noSupportedMediaFile`` (VAST 403, the nearest this engine has to
+///   `PrerollAdError.Code.noSupportedMediaFile` (VAST 403, the nearest this engine has to
 ///   VAST's 201, "not the linearity expected"): nothing in it can play as a pre-roll. A
-///   document with no ad (`<VAST version="3.0"/>`) is ``PrerollAdError/Code/noInventory``
+///   document with no ad (`<VAST version="3.0"/>`) is `PrerollAdError.Code.noInventory`
 ///   (VAST 303), reported to the document's root `<Error>` URIs.
 ///
-/// The `resolve` methods throw the ``PrerollAdError`` alone; the `resolveReportingErrors`
+/// The `resolve` methods throw the `PrerollAdError` alone; the `resolveReportingErrors`
 /// methods throw a ``VASTResolutionFailure``, which also carries the Error URIs of what was
 /// read before the failure, for ``AdTracker/fireErrors(of:contentPlayhead:using:)``.
 ///
-/// Cancelling the calling task ends a resolution with ``PrerollAdError/Code/cancelled``.
+/// Cancelling the calling task ends a resolution with `PrerollAdError.Code.cancelled`.
 public final class VASTClient: Sendable {
     /// How long fetching each document (the tag and every wrapper's) may take.
     public let timeout: Duration
@@ -62,7 +62,7 @@ public final class VASTClient: Sendable {
 
     /// Fetches an ad tag and resolves it (see ``VASTClient``).
     /// - Parameter tag: The ad server's URL, `http` or `https`.
-    /// - Throws: ``PrerollAdError``: ``PrerollAdError/Code/configuration`` for a URL that is
+    /// - Throws: `PrerollAdError`: `PrerollAdError.Code.configuration` for a URL that is
     ///   not `http` or `https` or a VAST version not read; otherwise as the type's description
     ///   says.
     /// - Returns: The ads.
@@ -79,7 +79,7 @@ public final class VASTClient: Sendable {
     ///   - document: The document's bytes.
     ///   - baseURL: Where the document came from: relative `<VASTAdTagURI>`s are read against
     ///     it, and a wrapper leading back to it is a loop; nil when unknown.
-    /// - Throws: ``PrerollAdError`` as the type's description says.
+    /// - Throws: `PrerollAdError` as the type's description says.
     /// - Returns: The ads.
     public func resolve(document: Data, baseURL: URL? = nil) async throws(PrerollAdError) -> VASTResolution {
         do {

@@ -19,10 +19,10 @@ public enum VASTParser {
 
     /// Parses a VAST document.
     /// - Parameter data: The document's bytes (UTF-8, or the encoding its XML declaration names).
-    /// - Throws: ``PrerollAdError`` ``PrerollAdError/Code/malformedVAST`` (VAST 100) when the
+    /// - Throws: `PrerollAdError` `PrerollAdError.Code.malformedVAST` (VAST 100) when the
     ///   bytes are not well-formed XML, the root is not `<VAST>`, the `version` attribute is
     ///   missing, or an `<Ad>` has neither `<InLine>` nor `<Wrapper>` or a wrapper no
-    ///   `<VASTAdTagURI>`; ``PrerollAdError/Code/configuration`` (VAST 102) for a version
+    ///   `<VASTAdTagURI>`; `PrerollAdError.Code.configuration` (VAST 102) for a version
     ///   other than 2, 3 or 4.
     /// - Returns: The document.
     public static func parse(_ data: Data) throws(PrerollAdError) -> VASTDocument {

@@ -9,7 +9,7 @@ public import MediaEngine
 /// (``AdTracker/fireErrors(of:contentPlayhead:using:)``); ``VASTClient/resolve(tag:)`` throws
 /// only its ``error``.
 public struct VASTResolutionFailure: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What went wrong (its ``PrerollAdError/vastErrorCode`` is the `[ERRORCODE]`).
+    /// What went wrong (its `PrerollAdError.vastErrorCode` is the `[ERRORCODE]`).
     public var error: PrerollAdError
     /// The Error URI templates to call, in the order they were read.
     public var errorURIs: [String]
