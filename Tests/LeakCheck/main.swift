@@ -122,6 +122,23 @@ func residentKilobytes() -> Int {
     return fields.count > 1 ? (Int(fields[1]) ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024 : 0
 }
 
+/// The resident memory of live data: once the threads GLib keeps idle for a while have ended
+/// (down to `threads`, or after 20 s) and malloc has given its free memory back (`malloc_trim`),
+/// so that what is compared is what the process still holds, not how the allocator's per-thread
+/// arenas happen to be cached at that moment. Memory that leaked is not free, and stays counted.
+func settledResidentKilobytes(threads: Int) async -> Int {
+    let deadline = ContinuousClock.now + .seconds(20)
+    while threadNames().count > threads, ContinuousClock.now < deadline {
+        try? await Task.sleep(for: .milliseconds(250))
+    }
+    // glibc's malloc_trim, which Swift's Glibc module does not declare.
+    typealias Trim = @convention(c) (Int) -> Int32
+    if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") {
+        _ = unsafeBitCast(symbol, to: Trim.self)(0)
+    }
+    return residentKilobytes()
+}
+
 func cycles(_ count: Int, file: String) async throws {
     try await warmUp(file)
     let fdsBefore = openDescriptors()
@@ -154,23 +171,36 @@ func soak(_ count: Int, settle: Int, file: String) async throws {
     try await warmUp(file)
     for cycle in 0..<settle { try await oneCycle(cycle, file: file) }
     guard await waitForReleasedPlayers() else { throw LeakCheckError("a released player did not shut down") }
-    let rssBefore = residentKilobytes()
     let fdsBefore = openDescriptors()
     let threadsBefore = threadNames().count
+    let rssBefore = await settledResidentKilobytes(threads: threadsBefore)
     let start = ContinuousClock.now
+    var samples: [(cycle: Double, kilobytes: Double)] = []
     for cycle in 0..<count {
         try await oneCycle(cycle, file: file)
         if (cycle + 1) % 50 == 0 {
-            emit(["cycle": cycle + 1, "residentKB": residentKilobytes(), "ms": milliseconds(since: start)])
+            let resident = residentKilobytes()
+            samples.append((Double(cycle + 1), Double(resident)))
+            emit(["cycle": cycle + 1, "residentKB": resident, "ms": milliseconds(since: start)])
         }
     }
+    // The trend of the samples taken while players live (least squares, from the second on):
+    // what a leak would raise cycle after cycle, apart from the level the first cycles reach.
+    let trend = samples.dropFirst()
+    let meanCycle = trend.map(\.cycle).reduce(0, +) / Double(max(trend.count, 1))
+    let meanKB = trend.map(\.kilobytes).reduce(0, +) / Double(max(trend.count, 1))
+    let covariance = trend.map { ($0.cycle - meanCycle) * ($0.kilobytes - meanKB) }.reduce(0, +)
+    let variance = trend.map { ($0.cycle - meanCycle) * ($0.cycle - meanCycle) }.reduce(0, +)
+    let trendKBPer1000 = variance > 0 ? Int((covariance / variance * 1000).rounded()) : 0
     guard await waitForReleasedPlayers() else { throw LeakCheckError("a released player did not shut down") }
-    let rssAfter = residentKilobytes()
+    let fdsAfter = openDescriptors()
     let names = threadNames()
+    let rssAfter = await settledResidentKilobytes(threads: threadsBefore)
     emit([
         "summary": "soak", "cycles": count, "residentKBBefore": rssBefore, "residentKBAfter": rssAfter,
         "growthKB": rssAfter - rssBefore, "growthBytesPerCycle": (rssAfter - rssBefore) * 1024 / max(count, 1),
-        "fdsBefore": fdsBefore, "fdsAfter": openDescriptors(), "threadsBefore": threadsBefore,
+        "trendKBPer1000Cycles": trendKBPer1000,
+        "fdsBefore": fdsBefore, "fdsAfter": fdsAfter, "threadsBefore": threadsBefore,
         "threadsAfter": names.count, "busThreads": names.filter { $0 == "me-bus" }.count,
         "ms": milliseconds(since: start),
     ])
