@@ -65,8 +65,9 @@ struct KeyBindingsTests {
         #expect(KeyBindings.audioTrack(after: tracks[0], in: [tracks[0]]) == nil)
     }
 
-    @Test("the help line names every key")
+    @Test("the help names every key, in lines that fit 80 columns")
     func help() {
+        #expect(KeyBindings.help.split(separator: "\n").allSatisfy { $0.count < 80 })
         for word in ["space", "left/right", "shift", "up/down", "f ", "a ", "l ", "m ", "9/0", "n/p", "t ", "q "] {
             #expect(KeyBindings.help.contains(word), "\(word)")
         }

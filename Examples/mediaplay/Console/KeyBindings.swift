@@ -62,10 +62,11 @@ public enum KeyBindings {
         }
     }
 
-    /// The keys, in one line.
+    /// The keys, in two lines of under 80 columns.
     public static let help =
-        "keys: space play/pause, left/right seek 5 s (shift: exact frame), up/down rate, f fullscreen, "
-        + "a scaling, l repeat, m mute, 9/0 volume, n/p next/previous, t audio track, ? keys, q quit"
+        "keys: space play/pause, left/right seek 5 s (shift: exact frame), up/down rate,\n"
+        + "      f fullscreen, a scaling, l repeat, m mute, 9/0 volume, n/p next/previous,\n"
+        + "      t audio track, ? keys, q or Escape quit"
 
     /// The rate after `rate`, one step up or down ``rates``; nil past either end.
     /// - Parameters:
