@@ -13,6 +13,8 @@ final class Controls {
     var rate = 1.0
     /// Where the seek under way goes, so that keys pressed quickly add up.
     private var seekTarget: Duration?
+    /// p was pressed and the queue has not announced the item yet.
+    private var skippedBack = false
     /// q or Escape was pressed: the player was stopped on purpose.
     private(set) var quitRequested = false
 
@@ -20,6 +22,12 @@ final class Controls {
         self.player = player
         self.output = output
         self.queueLength = queueLength
+    }
+
+    /// Whether the queue's change of item was p's doing (it is said as "previous"); asked once per change.
+    func takeSkipBack() -> Bool {
+        defer { skippedBack = false }
+        return skippedBack
     }
 
     /// Reads keys until the input ends.
@@ -56,6 +64,7 @@ final class Controls {
             player.volume = min(max(player.volume + step, 0), 1)
         case .next, .previous:
             guard queueLength > 1 else { return output.say("  one movie: no queue to move in") }
+            skippedBack = command == .previous
             let moved = command == .next ? player.advanceToNextItem() : player.returnToPreviousItem()
             if !moved { output.say(command == .next ? "  the last movie: none after it" : "  the first movie") }
         case .audioTrack:

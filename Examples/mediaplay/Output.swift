@@ -104,7 +104,7 @@ final class Output {
     /// ``freeze()`` was called).
     /// - Parameter force: Draw even if unchanged (the terminal was resized).
     func refresh(force: Bool = false) {
-        guard !frozen, let snapshot = snapshot?() else { return }
+        guard !frozen, isInteractive, let snapshot = snapshot?() else { return }
         switch progress {
         case .lines:
             break

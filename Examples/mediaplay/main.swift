@@ -249,8 +249,10 @@ for await event in events {
     case .variantSwitched(let change):
         say("  variant: \(change.indicatedBitrate) bit/s (\(change.uri))")
     case .queueItemChanged(let index):
-        let duration = player.duration.map { String(format: "%.2f s", $0.inSeconds) } ?? "unknown length"
-        say("next (\(index + 1) of \(arguments.files.count)): \(arguments.files[index]), \(duration)")
+        // A movie skipped to (n, p) is still loading: its length is not known yet.
+        let duration = player.duration.map { String(format: ", %.2f s", $0.inSeconds) } ?? ""
+        let which = controls.takeSkipBack() ? "previous" : "next"
+        say("\(which) (\(index + 1) of \(arguments.files.count)): \(arguments.files[index])\(duration)")
     case .naturalSizeAvailable(let size) where size != pictureSize:
         pictureSize = size
         say("  picture: \(size)")
@@ -259,6 +261,9 @@ for await event in events {
     }
     console.refresh()
     guard case .playbackDidFinish(let reason, let error) = event else { continue }
+    // A skip in the queue (n, p) ends the movie playing as the app's doing, as a new source
+    // does; only q ends them all.
+    if reason == .userExited && !controls.quitRequested { continue }
     refresher?.cancel()
     if let error { fail(describe(error)) }
     let frames = (sink as? FrameSink).map { " (\($0.framesDelivered) frames)" } ?? ""
