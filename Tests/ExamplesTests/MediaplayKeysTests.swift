@@ -197,6 +197,95 @@ struct MediaplayKeysTests {
         #expect(Bar.all(in: program.output).allSatisfy { $0.text.count <= 99 })
     }
 
+    /// 10 s of video with two audio tracks, English and a French commentary (as TrackTests' clip).
+    static let twoLanguages = TestMedia.Clip(
+        fileExtension: "mkv",
+        pipeline: """
+            videotestsrc num-buffers=300 pattern=smpte ! video/x-raw,format=I420,width=160,height=120,framerate=30/1 ! \
+            x264enc speed-preset=ultrafast key-int-max=10 ! h264parse ! matroskamux name=mux ! filesink location=LOCATION \
+            audiotestsrc num-buffers=431 freq=440 ! audio/x-raw,rate=44100,channels=1 ! \
+            taginject tags="language-code=en,title=English" ! audioconvert ! vorbisenc ! mux. \
+            audiotestsrc num-buffers=431 freq=880 ! audio/x-raw,rate=44100,channels=1 ! \
+            taginject tags="language-code=fr,title=Commentary" ! audioconvert ! vorbisenc ! mux.
+            """)
+
+    @Test("t, 9 and 0, l, a, f and ? each say or show what they did")
+    func otherKeys() async throws {
+        let program = try mediaplay([try await TestMedia.url(for: Self.twoLanguages)])
+        try await waitForBar(program, "playing") { $0.state == "playing" }
+        program.type("t")
+        try await waitForText(program, "  audio: audio 1 (fr, Vorbis, \"Commentary\")")
+        var mark = program.output.count
+        program.type("99")
+        try await waitForBar(program, after: mark, "80 %") { $0.text.hasSuffix(" vol 80%") }
+        mark = program.output.count
+        program.type("0")
+        try await waitForBar(program, after: mark, "90 %") { $0.text.hasSuffix(" vol 90%") }
+        program.type("l")
+        try await waitForBar(program, after: mark, "repeat") { $0.text.hasSuffix(" vol 90% repeat one") }
+        program.type("a")
+        try await waitForText(program, "  scaling: aspectFill")
+        // The null sink has no window to fill the screen with.
+        program.type("f")
+        try await waitForText(program, "  fullscreen: unsupportedOperation: the video sink cannot show fullscreen")
+        program.type("?")
+        try await waitForText(program, "      t audio track, ? keys, q or Escape quit")
+        program.type("q")
+        #expect(try await program.waitForExit() == 0, "\(program.errorText)")
+        let shown = Transcript(program.output, columns: 100).rows.filter { !$0.isEmpty }
+        #expect(shown.last == "finished: userExited", "\(shown)")
+        #expect(!shown.contains { $0.contains(" / ") }, "no progress line among the lines: \(shown)")
+    }
+
+    @Test("f makes the window sink's window fill the screen and gives it back (Xvfb)")
+    func fullscreen() async throws {
+        let display = try await VirtualDisplay()
+        let program = try PseudoTerminalProgram(
+            BuildProducts.executable("mediaplay"),
+            ["--sink", "window:display=\(display.name)", try await TestMedia.url(for: TestMedia.longBars).path],
+            columns: 100, rows: 30)
+        try await waitForBar(program, "playing") { $0.state == "playing" }
+        program.type("f")
+        try await waitForText(program, "  fullscreen on")
+        program.type("f")
+        try await waitForText(program, "  fullscreen off")
+        program.type("q")
+        #expect(try await program.waitForExit() == 0, "\(program.errorText)")
+        // The X server goes when `display` does: after mediaplay, whose window it showed.
+        withExtendedLifetime(display) {}
+    }
+
+    /// 20 s of bars in MPEG-TS: over HTTP it goes through a download queue whose level the
+    /// player reads (for an MP4 from a web server, `playableDuration` sees no queue: 0 buffered).
+    static let longTransportStream = TestMedia.Clip(
+        fileExtension: "ts",
+        pipeline: """
+            videotestsrc num-buffers=600 pattern=smpte ! video/x-raw,format=I420,width=160,height=120,framerate=30/1 ! \
+            x264enc key-int-max=10 speed-preset=ultrafast ! h264parse ! mpegtsmux ! filesink location=LOCATION
+            """)
+
+    @Test("a movie from a web server shows how much is buffered ahead, and a bar part for it")
+    func buffered() async throws {
+        let folder = try TestMedia.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.copyItem(
+            at: try await TestMedia.url(for: Self.longTransportStream), to: folder.appendingPathComponent("movie.ts"))
+        let server = try await LoopbackHTTPServer(serving: folder)
+        let program = try PseudoTerminalProgram(
+            BuildProducts.executable("mediaplay"), ["--sink", "null", server.url("movie.ts")], columns: 100, rows: 30)
+        // The loopback server sends the movie at once: soon most of it is ahead of the playhead.
+        let bar = try await waitForBar(program, "buffered") { bar in
+            guard bar.state == "playing", let amount = bar.text.components(separatedBy: " buffered ").last else {
+                return false
+            }
+            return (Double(amount.prefix { $0 != " " }) ?? 0) > 5
+        }
+        #expect(bar.text.contains(">-"), "the buffered part follows the head: \(bar)")
+        program.type("q")
+        #expect(try await program.waitForExit() == 0, "\(program.errorText)")
+        _ = server
+    }
+
     @Test("Escape alone quits, once its timeout has passed")
     func escape() async throws {
         let program = try mediaplay([try await TestMedia.url(for: TestMedia.longBars)])
