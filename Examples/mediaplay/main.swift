@@ -13,6 +13,8 @@
 //                  [--header 'NAME: VALUE'] [--cookie NAME=VALUE] [--ca-file PEM] [--retry N]
 //                  [--retry-delay SECONDS] FILE|URL [FILE|URL...]
 // Several files or URLs play as a queue, each following the one before without a gap.
+// Keys on a terminal: space play/pause, left/right seek (shift: exact), up/down rate, f fullscreen,
+// a scaling, l repeat, m mute, 9/0 volume, n/p next/previous, t audio track, ? keys, q quit.
 import FileSource
 import Foundation
 import HTTPStreamSource
@@ -97,6 +99,7 @@ do {
 
 let usage =
     "usage: mediaplay [--plugin-dir DIR] [--sink NAME[:key=value,...]] [--list-sinks] \(HTTPStreamOptions.commandLineUsage) FILE|URL [FILE|URL...]"
+    + "\non a terminal, a progress line and keys:\n\(KeyBindings.help)"
 
 let arguments: Arguments
 do {
