@@ -7,8 +7,9 @@ import Testing
 #endif
 
 /// `mediaplay` on a pseudo-terminal, as a person runs it: keys typed, the progress line they
-/// change, what the terminal shows at the end, and its settings given back.
-@Suite("mediaplay keys")
+/// change, what the terminal shows at the end, and its settings given back. One at a time: the
+/// examples' other suites count frames delivered on time, which a crowd of players would cost.
+@Suite("mediaplay keys", .serialized)
 struct MediaplayKeysTests {
     /// A progress line as drawn: `0:12.3 / 1:00.0 [=====>   ] playing vol 100%`.
     struct Bar: CustomStringConvertible {

@@ -238,7 +238,8 @@ struct NotificationTests {
         }
     }
 
-    @Test("the finish reason and the fullscreen animation read as MPMoviePlayerController's numbers")
+    @Test(
+        "the finish reason, the fullscreen animation and a thumbnail's time read as MPMoviePlayerController's numbers")
     func numbers() async throws {
         let player = MoviePlayer(
             source: FileSource(url: try await TestMedia.url(for: TestMedia.bars)), videoSink: NullVideoSink())
@@ -266,6 +267,15 @@ struct NotificationTests {
         #expect(fullscreen.map { ($0.userInfo[Self.curve] as? NSNumber)?.intValue } == [3, 3])
         #expect(fullscreen.map(\.notification.fullscreenAnimationDuration) == [.milliseconds(300), .zero])
         #expect(fullscreen.map(\.notification.fullscreenAnimationCurve) == [.linear, .linear])
+        // MPMoviePlayerThumbnailTimeKey: an NSNumber of seconds, the frame's own time.
+        let thumbnail = ThumbnailResult(
+            requestedTime: .seconds(2), actualTime: .milliseconds(1500), result: .failure(MediaError(.cancelled, "c")))
+        let thumbnails = Observer(player, names: [.moviePlayerThumbnailImageRequestDidFinish])
+        player.core.hub.publish([.thumbnailRequestFinished(thumbnail)])
+        try await thumbnails.waitUntil("the thumbnail") { !$0.isEmpty }
+        let time = try #require(thumbnails.all.first)
+        #expect(time.userInfo[MoviePlayer.thumbnailTimeUserInfoKey] as? Double == 1.5)
+        #expect(time.notification.thumbnailTime == .milliseconds(1500))
         #expect([FullscreenAnimationCurve.easeInOut, .easeIn, .easeOut, .linear].map(\.rawValue) == [0, 1, 2, 3])
     }
 

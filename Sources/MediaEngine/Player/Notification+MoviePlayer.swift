@@ -23,9 +23,22 @@ extension Notification {
     /// under ``MoviePlayer/fullscreenAnimationDurationUserInfoKey``, to the nanosecond (0.3 is
     /// `.milliseconds(300)`).
     public var fullscreenAnimationDuration: Duration? {
-        guard let seconds = userInfo?[MoviePlayer.fullscreenAnimationDurationUserInfoKey] as? Double,
-            seconds.isFinite, seconds >= 0, seconds < 1e9
-        else { return nil }
+        duration(under: MoviePlayer.fullscreenAnimationDurationUserInfoKey)
+    }
+
+    /// A thumbnail notification's time, from its seconds under
+    /// ``MoviePlayer/thumbnailTimeUserInfoKey``, to the nanosecond (negative for a failed request
+    /// of a negative time).
+    public var thumbnailTime: Duration? {
+        duration(under: MoviePlayer.thumbnailTimeUserInfoKey)
+    }
+
+    /// The seconds under `key` as a `Duration`, to the nanosecond; nil for none, or a number no
+    /// time can be.
+    private func duration(under key: String) -> Duration? {
+        guard let seconds = userInfo?[key] as? Double, seconds.isFinite, abs(seconds) < 1e9 else {
+            return nil
+        }
         return .nanoseconds(Int64((seconds * 1e9).rounded()))
     }
 

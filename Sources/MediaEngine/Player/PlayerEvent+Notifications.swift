@@ -128,8 +128,10 @@ extension MoviePlayer {
     public static let fullscreenAnimationCurveUserInfoKey = "MoviePlayerFullscreenAnimationCurveUserInfoKey"
     /// The userInfo key of a thumbnail notification's ``VideoImage`` (MPMoviePlayerThumbnailImageKey).
     public static let thumbnailImageUserInfoKey = "MoviePlayerThumbnailImageKey"
-    /// The userInfo key of a thumbnail notification's time, a `Duration`: the frame's own time
-    /// on success, the requested time on failure (MPMoviePlayerThumbnailTimeKey).
+    /// The userInfo key of a thumbnail notification's time (MPMoviePlayerThumbnailTimeKey): an
+    /// `NSNumber` of a `Double` of seconds, as MPMoviePlayerController's (`as? Double` reads it),
+    /// the frame's own time on success, the requested time on failure. `Notification.thumbnailTime`
+    /// reads it as a `Duration`.
     public static let thumbnailTimeUserInfoKey = "MoviePlayerThumbnailTimeKey"
     /// The userInfo key of a failed thumbnail's ``MediaError`` (MPMoviePlayerThumbnailErrorKey).
     public static let thumbnailErrorUserInfoKey = "MoviePlayerThumbnailErrorKey"
@@ -198,7 +200,8 @@ extension PlayerEvent {
             break
         }
         if case .thumbnailRequestFinished(let result) = self {
-            info[MoviePlayer.thumbnailTimeUserInfoKey] = result.actualTime ?? result.requestedTime
+            info[MoviePlayer.thumbnailTimeUserInfoKey] = NSNumber(
+                value: (result.actualTime ?? result.requestedTime).inSeconds)
             switch result.result {
             case .success(let image): info[MoviePlayer.thumbnailImageUserInfoKey] = image
             case .failure(let error): info[MoviePlayer.thumbnailErrorUserInfoKey] = error
