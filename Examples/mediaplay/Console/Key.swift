@@ -2,7 +2,14 @@
 public enum Key: Hashable, Sendable, CustomStringConvertible {
     /// An arrow key's direction.
     public enum Arrow: Hashable, Sendable {
-        case up, down, left, right
+        /// Up (`ESC [ A`).
+        case up
+        /// Down (`ESC [ B`).
+        case down
+        /// Left (`ESC [ D`).
+        case left
+        /// Right (`ESC [ C`).
+        case right
     }
 
     /// A printable character, space included, as typed: `a`, `A`, `+`, `é`.

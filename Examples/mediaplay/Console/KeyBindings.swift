@@ -6,8 +6,10 @@ public enum PlayerCommand: Hashable, Sendable {
     case playPause
     /// Move the playhead by this much (negative: back), to the exact frame or the nearest keyframe.
     case seek(by: Duration, exact: Bool)
-    /// The next rate up (or down) ``KeyBindings/rates``.
-    case faster, slower
+    /// The next rate up ``KeyBindings/rates``.
+    case faster
+    /// The next rate down.
+    case slower
     /// Fullscreen on or off (window sinks).
     case fullscreen
     /// The next scaling mode.
@@ -18,8 +20,10 @@ public enum PlayerCommand: Hashable, Sendable {
     case mute
     /// The volume up or down by this much.
     case volume(by: Double)
-    /// The queue's next or previous movie.
-    case next, previous
+    /// The queue's next movie.
+    case next
+    /// The queue's previous movie.
+    case previous
     /// The next audio track.
     case audioTrack
     /// Print the keys.

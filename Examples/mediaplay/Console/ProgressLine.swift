@@ -21,6 +21,15 @@ public struct ProgressSnapshot: Sendable, Hashable {
     public var repeatMode: RepeatMode
 
     /// A snapshot.
+    /// - Parameters:
+    ///   - position: The playhead.
+    ///   - duration: The movie's length, if known.
+    ///   - state: What the player is doing.
+    ///   - rate: The rate asked for.
+    ///   - playable: How far playback can go, for a network movie.
+    ///   - volume: The volume, 0...1.
+    ///   - isMuted: Whether the sound is muted.
+    ///   - repeatMode: The repeat mode.
     public init(
         position: Duration, duration: Duration?, state: PlaybackState, rate: Double = 1, playable: Duration? = nil,
         volume: Double = 1, isMuted: Bool = false, repeatMode: RepeatMode = .none
