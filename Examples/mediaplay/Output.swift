@@ -18,7 +18,8 @@ import TerminalVideoSink
 ///   escape sequence or carriage return is written.
 /// - Standard input a terminal in the foreground: raw mode and keys (``RawTerminal``,
 ///   ``KeyReader``), given back on every way out: the end, ``fail(_:)``, q, Ctrl-C (SIGINT),
-///   SIGTERM, and `exit` (RawTerminal's own hook).
+///   SIGTERM, and `exit` (RawTerminal's own hook); and while stopped by Ctrl-Z (SIGTSTP), raw
+///   again on SIGCONT.
 @MainActor
 final class Output {
     enum Progress {
@@ -79,6 +80,19 @@ final class Output {
         }
         if case .bar = progress {
             ConsoleSignals.watch(SIGWINCH) { [weak self] in Task { @MainActor in self?.refresh(force: true) } }
+        }
+        // Ctrl-Z: the terminal as it was for the shell while stopped, raw mode and the line again
+        // when continued (`fg`).
+        let bar: StatusBar? = if case .bar(let bar) = progress { bar } else { nil }
+        ConsoleSignals.watch(SIGTSTP) { [keyboard] in
+            keyboard?.suspend()
+            bar?.hide()
+            // Stopped as the signal's default action would have (the source replaced it).
+            kill(getpid(), SIGSTOP)
+        }
+        ConsoleSignals.watch(SIGCONT) { [weak self, keyboard] in
+            keyboard?.resume()
+            Task { @MainActor in self?.refresh(force: true) }
         }
     }
 

@@ -335,6 +335,26 @@ struct MediaplayKeysTests {
         #expect(!screen.rows.contains { $0.contains(" / ") }, "no progress line left: \(screen.rows)")
     }
 
+    @Test("Ctrl-Z (SIGTSTP) gives the shell the terminal as it was and clears the line; SIGCONT takes raw mode back")
+    func suspend() async throws {
+        let program = try mediaplay([try await TestMedia.url(for: TestMedia.longBars)])
+        try await waitForBar(program, "playing") { $0.state == "playing" }
+        program.send(SIGTSTP)
+        // The settings are given back before the line is cleared, and the process stops after.
+        let cleared = Array("\r\u{1B}[K".utf8)
+        try await program.waitForOutput { $0.suffix(cleared.count).elementsEqual(cleared) }
+        #expect(program.output.suffix(cleared.count).elementsEqual(cleared))
+        #expect(same(program.settings, program.initialSettings), "cooked while stopped")
+        let mark = program.output.count
+        program.send(SIGCONT)
+        try await waitForBar(program, after: mark, "the line again") { $0.state == "playing" }
+        let raw = program.settings
+        #expect(raw.c_lflag & tcflag_t(ICANON) == 0 && raw.c_lflag & tcflag_t(ECHO) == 0, "raw again")
+        program.type("q")
+        #expect(try await program.waitForExit() == 0, "\(program.errorText)")
+        #expect(same(program.settings, program.initialSettings))
+    }
+
     @Test("a resized terminal (SIGWINCH) gets the progress line at its new width at once")
     func resize() async throws {
         let program = try mediaplay([try await TestMedia.url(for: TestMedia.longBars)], columns: 100)

@@ -8,10 +8,22 @@ import Synchronization
 /// is read as it is typed) and no echo; Ctrl-C and Ctrl-Z still send their signals (ISIG is
 /// kept), and output is processed as before (`\n` still starts a new line). The settings from
 /// before are given back by ``restore()``, and at the latest when the process exits (`atexit`);
-/// a program that handles SIGINT or SIGTERM calls ``restore()`` in its handler.
+/// a program that handles SIGINT or SIGTERM calls ``restore()`` in its handler. A program
+/// suspended with Ctrl-Z (SIGTSTP) gives them back for the shell with ``suspend()`` and takes raw
+/// mode again when continued (SIGCONT) with ``resume()``: a shell that put its own settings back
+/// meanwhile would otherwise leave it reading whole lines, with echo.
 public final class RawTerminal: Sendable {
+    private struct Modes {
+        let original: termios
+        let raw: termios
+        /// In raw mode now.
+        var isRaw = true
+        /// Given back for good: nothing changes the settings any more.
+        var restored = false
+    }
+
     private let descriptor: Int32
-    private let saved: Mutex<termios?>
+    private let modes: Mutex<Modes>
 
     /// Every terminal put in raw mode, for the exit hook.
     private static let active = Mutex<[RawTerminal]>([])
@@ -36,7 +48,7 @@ public final class RawTerminal: Sendable {
         }
         guard tcsetattr(descriptor, TCSANOW, &raw) == 0 else { return nil }
         self.descriptor = descriptor
-        saved = Mutex(settings)
+        modes = Mutex(Modes(original: settings, raw: raw))
         let first = Self.active.withLock { active in
             active.append(self)
             return active.count == 1
@@ -44,20 +56,30 @@ public final class RawTerminal: Sendable {
         if first { atexit { RawTerminal.restoreAll() } }
     }
 
-    /// Whether the terminal is still in raw mode (``restore()`` not called yet).
-    public var isRaw: Bool { saved.withLock { $0 != nil } }
+    /// Whether the terminal is in raw mode now.
+    public var isRaw: Bool { modes.withLock { $0.isRaw } }
 
-    /// Gives the terminal its settings from before; calling it again does nothing. Safe from any
-    /// thread, and from a signal source's handler.
-    public func restore() {
-        guard
-            var settings = saved.withLock({ saved in
-                defer { saved = nil }
-                return saved
-            })
-        else { return }
-        // A terminal that refuses (it hung up) cannot be helped.
-        _ = tcsetattr(descriptor, TCSANOW, &settings)
+    /// Gives the terminal its settings from before, for good; calling it again does nothing. Safe
+    /// from any thread, and from a signal source's handler.
+    public func restore() { set(raw: false, forGood: true) }
+
+    /// Gives the terminal its settings from before until ``resume()`` (the process is about to
+    /// stop: SIGTSTP).
+    public func suspend() { set(raw: false, forGood: false) }
+
+    /// Raw mode again after ``suspend()`` (SIGCONT), unless ``restore()`` was called; also after
+    /// a shell changed the settings while the process was stopped.
+    public func resume() { set(raw: true, forGood: false) }
+
+    private func set(raw: Bool, forGood: Bool) {
+        modes.withLock { modes in
+            guard !modes.restored else { return }
+            modes.restored = forGood
+            modes.isRaw = raw
+            var settings = raw ? modes.raw : modes.original
+            // A terminal that refuses (it hung up) cannot be helped.
+            _ = tcsetattr(descriptor, TCSANOW, &settings)
+        }
     }
 
     private static func restoreAll() {

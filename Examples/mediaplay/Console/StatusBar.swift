@@ -18,6 +18,8 @@ public final class StatusBar: Sendable {
         var shown: String?
         /// The line to draw again after printed text.
         var line: String?
+        /// Hidden until a forced draw (the process is stopped).
+        var hidden = false
         var closed = false
     }
 
@@ -38,15 +40,16 @@ public final class StatusBar: Sendable {
     }
 
     /// Shows `line` in place of the one shown. Nothing is written when it is already there,
-    /// unless `force` (after the terminal was resized, say).
+    /// unless `force` (after the terminal was resized, say), nor while hidden, unless `force`.
     /// - Parameters:
     ///   - line: One line, without control characters, narrower than the terminal.
-    ///   - force: Draw even an unchanged line.
+    ///   - force: Draw even an unchanged line, and after ``hide()``.
     public func show(_ line: String, force: Bool = false) {
         state.withLock { state in
             guard !state.closed else { return }
             state.line = line
-            guard force || state.shown != line else { return }
+            if force { state.hidden = false }
+            guard !state.hidden, force || state.shown != line else { return }
             write("\r" + line + Self.eraseToEnd)
             state.shown = line
         }
@@ -59,9 +62,19 @@ public final class StatusBar: Sendable {
         state.withLock { state in
             var output = state.shown == nil ? "" : "\r" + Self.eraseToEnd
             output += text + "\n"
-            if !state.closed, let line = state.line { output += line + Self.eraseToEnd }
-            state.shown = state.closed ? nil : state.line
+            let drawn = state.closed || state.hidden ? nil : state.line
+            if let drawn { output += drawn + Self.eraseToEnd }
+            state.shown = drawn
             write(output)
+        }
+    }
+
+    /// Clears the bar until a forced ``show(_:force:)`` (the process is about to stop: Ctrl-Z).
+    public func hide() {
+        state.withLock { state in
+            state.hidden = true
+            if state.shown != nil { write("\r" + Self.eraseToEnd) }
+            state.shown = nil
         }
     }
 
