@@ -44,10 +44,6 @@ final class Output {
     /// A message shown in the terminal sink's status line instead of the progress for a while.
     private var message: (text: String, until: ContinuousClock.Instant)?
 
-    /// Whether standard input will be read as keys: a terminal. mediaplay then handles Ctrl-C
-    /// itself, to give the terminal back.
-    static var readsKeys: Bool { isatty(STDIN_FILENO) == 1 }
-
     /// Decides, and puts standard input in raw mode if it is a terminal in the foreground.
     /// - Parameter sink: The player's sink (the terminal sink decides where lines go).
     init(sink: any VideoSink) {
