@@ -33,6 +33,13 @@ extension Notification {
         duration(under: MoviePlayer.thumbnailTimeUserInfoKey)
     }
 
+    /// A will-enter or will-exit fullscreen notification's animation curve, from its number under
+    /// ``MoviePlayer/fullscreenAnimationCurveUserInfoKey``.
+    public var fullscreenAnimationCurve: FullscreenAnimationCurve? {
+        (userInfo?[MoviePlayer.fullscreenAnimationCurveUserInfoKey] as? Int).flatMap(
+            FullscreenAnimationCurve.init(rawValue:))
+    }
+
     /// The seconds under `key` as a `Duration`, to the nanosecond; nil for none, or a number no
     /// time can be.
     private func duration(under key: String) -> Duration? {
@@ -40,12 +47,5 @@ extension Notification {
             return nil
         }
         return .nanoseconds(Int64((seconds * 1e9).rounded()))
-    }
-
-    /// A will-enter or will-exit fullscreen notification's animation curve, from its number under
-    /// ``MoviePlayer/fullscreenAnimationCurveUserInfoKey``.
-    public var fullscreenAnimationCurve: FullscreenAnimationCurve? {
-        (userInfo?[MoviePlayer.fullscreenAnimationCurveUserInfoKey] as? Int).flatMap(
-            FullscreenAnimationCurve.init(rawValue:))
     }
 }
