@@ -72,7 +72,7 @@ struct RawTerminalTests {
     func pipe() throws {
         var ends: [Int32] = [-1, -1]
         try #require(Glibc.pipe(&ends) == 0)
-        defer { ends.forEach { close($0) } }
+        defer { for end in ends { close(end) } }
         #expect(RawTerminal(descriptor: ends[0]) == nil)
     }
 }
