@@ -1,7 +1,8 @@
 import MediaEngine
 import MediaplayConsole
 
-/// What mediaplay's keys do to the player (``KeyBindings`` says which key is which command).
+/// What mediaplay's keys do to the player (``KeyBindings`` says which key is which command):
+/// keys from the terminal, and keys typed into a window sink's window.
 /// Everything goes through the player's public API; commands that wait for the pipeline run in
 /// a task of their own, so a key is never held up by the one before.
 @MainActor
@@ -32,11 +33,14 @@ final class Controls {
 
     /// Reads keys until the input ends.
     func run(_ keys: AsyncStream<Key>) async {
-        for await key in keys {
-            guard let command = KeyBindings.command(for: key) else { continue }
-            perform(command)
-            output.refresh()
-        }
+        for await key in keys { handle(key) }
+    }
+
+    /// Does what `key` asks, from the terminal or the player's window.
+    func handle(_ key: Key) {
+        guard let command = KeyBindings.command(for: key) else { return }
+        perform(command)
+        output.refresh()
     }
 
     private func perform(_ command: PlayerCommand) {

@@ -13,8 +13,9 @@
 //                  [--header 'NAME: VALUE'] [--cookie NAME=VALUE] [--ca-file PEM] [--retry N]
 //                  [--retry-delay SECONDS] FILE|URL [FILE|URL...]
 // Several files or URLs play as a queue, each following the one before without a gap.
-// Keys on a terminal: space play/pause, left/right seek (shift: exact), up/down rate, f fullscreen,
-// a scaling, l repeat, m mute, 9/0 volume, n/p next/previous, t audio track, ? keys, q quit.
+// Keys on a terminal (and in the window sink's window): space play/pause, left/right seek (shift:
+// exact), up/down rate, f fullscreen, a scaling, l repeat, m mute, 9/0 volume, n/p next/previous,
+// t audio track, ? keys, q quit.
 import FileSource
 import Foundation
 import HTTPStreamSource
@@ -243,6 +244,9 @@ for await event in events {
         say("  fullscreen \(player.isFullscreen ? "on" : "off")")
     case .audioTrackChanged(let track):
         say("  audio: \(track)")
+    case .windowKeyPressed(let name, let shift):
+        // Typed into the window sink's window: the same keys as on the terminal.
+        if let key = KeyBindings.key(windowKey: name, shift: shift) { controls.handle(key) }
     case .loadStateChanged(let state) where source.sourceType != .file:
         say("  load state: \(state)")
     case .playbackStateChanged(.interrupted):

@@ -238,8 +238,8 @@ struct MediaplayKeysTests {
         #expect(!shown.contains { $0.contains(" / ") }, "no progress line among the lines: \(shown)")
     }
 
-    @Test("f makes the window sink's window fill the screen and gives it back (Xvfb)")
-    func fullscreen() async throws {
+    @Test("the window sink (Xvfb): f fills the screen and gives it back; keys typed into the window work too")
+    func window() async throws {
         let display = try await VirtualDisplay()
         let program = try PseudoTerminalProgram(
             BuildProducts.executable("mediaplay"),
@@ -250,8 +250,28 @@ struct MediaplayKeysTests {
         try await waitForText(program, "  fullscreen on")
         program.type("f")
         try await waitForText(program, "  fullscreen off")
-        program.type("q")
+        // The window is at the screen's top left, 160x120; with no window manager the keyboard
+        // goes to the window under the pointer.
+        func press(_ key: String) async throws {
+            let result = try await ProcessRunner.run(
+                "xdotool", ["mousemove", "20", "20", "key", key], environment: ["DISPLAY": display.name])
+            try #require(result.status == 0, "xdotool: \(result.standardError)")
+        }
+        var mark = program.output.count
+        try await press("space")
+        let paused = try await waitForBar(program, after: mark, "paused from the window") { $0.state == "paused" }
+        mark = program.output.count
+        try await press("shift+Right")
+        let moved = try await waitForBar(program, after: mark, "exactly 5 s on") {
+            ($0.position ?? 0) > (paused.position ?? 0) + 4
+        }
+        #expect(abs((moved.position ?? 0) - (paused.position ?? 0) - 5) < 0.15, "\(paused) -> \(moved)")
+        try await press("a")
+        try await waitForText(program, "  scaling: aspectFill")
+        try await press("q")
         #expect(try await program.waitForExit() == 0, "\(program.errorText)")
+        let shown = Transcript(program.output, columns: 100).rows.filter { !$0.isEmpty }
+        #expect(shown.last == "finished: userExited", "\(shown)")
         // The X server goes when `display` does: after mediaplay, whose window it showed.
         withExtendedLifetime(display) {}
     }

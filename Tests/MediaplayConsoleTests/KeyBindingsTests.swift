@@ -65,6 +65,22 @@ struct KeyBindingsTests {
         #expect(KeyBindings.audioTrack(after: tracks[0], in: [tracks[0]]) == nil)
     }
 
+    @Test("a window's keys (X keysym names, unshifted) read as the terminal's")
+    func windowKeys() {
+        let expected: [(String, Bool, Key?)] = [
+            ("space", false, .character(" ")), ("Left", false, .arrow(.left, shift: false)),
+            ("Right", true, .arrow(.right, shift: true)), ("Up", false, .arrow(.up, shift: false)),
+            ("Down", false, .arrow(.down, shift: false)), ("Escape", false, .escape), ("Return", false, .enter),
+            ("q", false, .character("q")), ("q", true, .character("Q")), ("9", false, .character("9")),
+            ("slash", true, .character("?")), ("question", false, .character("?")), ("minus", false, .character("-")),
+            ("equal", true, .character("+")), ("KP_Add", false, .character("+")), ("F1", false, nil),
+            ("BackSpace", false, nil),
+        ]
+        for (name, shift, key) in expected {
+            #expect(KeyBindings.key(windowKey: name, shift: shift) == key, "\(name) shift \(shift)")
+        }
+    }
+
     @Test("the help names every key, in lines that fit 80 columns")
     func help() {
         #expect(KeyBindings.help.split(separator: "\n").allSatisfy { $0.count < 80 })

@@ -66,6 +66,32 @@ public enum KeyBindings {
         }
     }
 
+    /// The key a window reported (``PlayerEvent/windowKeyPressed(_:shift:)``: an X keysym's
+    /// name, unshifted) as the terminal would have sent it; nil for a key without a command's
+    /// spelling here.
+    /// - Parameters:
+    ///   - name: The keysym's name: `space`, `Left`, `q`, `slash`, ...
+    ///   - shift: Whether Shift was held.
+    /// - Returns: The key.
+    public static func key(windowKey name: String, shift: Bool) -> Key? {
+        switch name {
+        case "space": .character(" ")
+        case "Left": .arrow(.left, shift: shift)
+        case "Right": .arrow(.right, shift: shift)
+        case "Up": .arrow(.up, shift: shift)
+        case "Down": .arrow(.down, shift: shift)
+        case "Escape": .escape
+        case "Return", "KP_Enter": .enter
+        case "question": .character("?")
+        case "slash": shift ? .character("?") : .character("/")
+        case "minus", "KP_Subtract": .character("-")
+        case "plus", "KP_Add": .character("+")
+        case "equal": shift ? .character("+") : .character("=")
+        default:
+            name.count == 1 ? .character(shift ? Character(name.uppercased()) : Character(name)) : nil
+        }
+    }
+
     /// The keys, in two lines of under 80 columns.
     public static let help =
         "keys: space play/pause, left/right seek 5 s (shift: exact frame), up/down rate,\n"

@@ -100,6 +100,9 @@ extension Notification.Name {
     /// A pre-roll ad started, progressed or finished (``PlayerEvent/prerollAd(_:)``, under
     /// ``MoviePlayer/eventUserInfoKey``; a failed ad's ``PrerollAdError`` under ``MoviePlayer/errorUserInfoKey``).
     public static let moviePlayerPrerollAdDidChange = Notification.Name("MoviePlayerPrerollAdDidChangeNotification")
+    /// A key was pressed in a window sink's window (``PlayerEvent/windowKeyPressed(_:shift:)``,
+    /// under ``MoviePlayer/eventUserInfoKey``).
+    public static let moviePlayerWindowKeyPressed = Notification.Name("MoviePlayerWindowKeyPressedNotification")
 }
 
 extension MoviePlayer {
@@ -181,6 +184,7 @@ extension PlayerEvent {
         case .tracksAvailable: .moviePlayerTracksAvailable
         case .audioTrackChanged: .moviePlayerAudioTrackDidChange
         case .mutedChanged: .moviePlayerMutedDidChange
+        case .windowKeyPressed: .moviePlayerWindowKeyPressed
         }
     }
 
