@@ -50,11 +50,17 @@ let package = Package(
             exclude: ["README.md"]),
         .executableTarget(
             name: "embed", dependencies: ["MediaEngine", "FileSource"], path: "Examples/embed", exclude: ["README.md"]),
+        // mediaplay's keys and progress line: a terminal's bytes read as keys, the line drawn in
+        // place, raw mode and signals; a library of its own so that its pure parts are unit-tested.
+        .target(name: "MediaplayConsole", dependencies: ["MediaEngine"], path: "Examples/mediaplay/Console"),
         .executableTarget(
             name: "mediaplay",
-            dependencies: ["MediaEngine", "FileSource", "HTTPStreamSource", "TerminalVideoSink", "NetworkVideoSink"],
+            dependencies: [
+                "MediaEngine", "FileSource", "HTTPStreamSource", "TerminalVideoSink", "NetworkVideoSink",
+                "MediaplayConsole",
+            ],
             path: "Examples/mediaplay",
-            exclude: ["README.md"],
+            exclude: ["README.md", "Console"],
             // Sink plugins loaded at run time (--plugin-dir) use the engine's symbols from here.
             linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]),
         .executableTarget(
@@ -95,6 +101,8 @@ let package = Package(
         .testTarget(name: "PrerollAdSourceTests", dependencies: ["PrerollAdSource", "MediaTestSupport"]),
         .testTarget(name: "ExamplesTests", dependencies: ["MediaTestSupport"]),
         .testTarget(name: "DocCheckTests", dependencies: ["doc-check"]),
+        .testTarget(
+            name: "MediaplayConsoleTests", dependencies: ["MediaplayConsole"], path: "Tests/MediaplayConsoleTests"),
         .testTarget(
             name: "TerminalVideoSinkTests", dependencies: ["TerminalVideoSink", "MediaTestSupport"],
             path: "Tests/TerminalVideoSinkTests"),

@@ -2,18 +2,25 @@
 //
 // Plays a movie (a file, a web server's movie, an HLS or DASH stream) to a video sink chosen by
 // name (a built-in one, terminal from TerminalVideoSink, or rtp, srt or hls from NetworkVideoSink)
-// and prints a progress line, timed metadata (ID3 in the stream, ICY titles) as playback reaches
-// it, and for network streams the load state, stalls and retries as they happen. With the
-// terminal sink drawing on standard output, those lines go to the sink's status line instead.
-// Sink plugins built as shared libraries are loaded from --plugin-dir DIR first.
+// and prints its progress, timed metadata (ID3 in the stream, ICY titles) as playback reaches
+// it, and for network streams the load state, stalls and retries as they happen. On a terminal
+// the progress is one line redrawn in place (time, duration, a bar, the state, the rate, what is
+// buffered, the volume) and keys control the player (Output.swift, Controls.swift; ? lists them);
+// piped, it prints a line every half second. With the terminal sink drawing on standard output,
+// those lines go to the sink's status line instead. Sink plugins built as shared libraries are
+// loaded from --plugin-dir DIR first.
 // Usage: mediaplay [--plugin-dir DIR] [--sink NAME[:key=value,...]] [--list-sinks] [--user USER:PASSWORD]
 //                  [--header 'NAME: VALUE'] [--cookie NAME=VALUE] [--ca-file PEM] [--retry N]
 //                  [--retry-delay SECONDS] FILE|URL [FILE|URL...]
 // Several files or URLs play as a queue, each following the one before without a gap.
+// Keys on a terminal (and in the window sink's window): space play/pause, left/right seek (shift:
+// exact), up/down rate, f fullscreen, a scaling, l repeat, m mute, 9/0 volume, n/p next/previous,
+// t audio track, ? keys, q quit.
 import FileSource
 import Foundation
 import HTTPStreamSource
 import MediaEngine
+import MediaplayConsole
 import NetworkVideoSink
 import TerminalVideoSink
 
@@ -66,20 +73,20 @@ struct UsageError: Error {
     init(_ message: String?) { self.message = message }
 }
 
-/// The terminal sink, when it draws on standard output: what would be printed goes to its status line.
-var terminal: TerminalVideoSink?
+/// Where lines and progress go, and the keyboard; made once the sink is.
+var output: Output?
 
 @MainActor
 func fail(_ message: String) -> Never {
-    terminal?.restoreTerminal()
+    output?.restore()
     FileHandle.standardError.write(Data((message + "\n").utf8))
     exit(1)
 }
 
-/// Prints a line, or shows it below the picture while the terminal sink draws.
+/// Prints a line: above the progress line, or below the picture while the terminal sink draws.
 @MainActor
 func say(_ line: String) {
-    if let terminal { terminal.statusLine = line } else { print(line) }
+    if let output { output.say(line) } else { print(line) }
 }
 
 // The terminal and network sinks (rtp, srt, hls: the movie sent to another machine) join the
@@ -93,6 +100,7 @@ do {
 
 let usage =
     "usage: mediaplay [--plugin-dir DIR] [--sink NAME[:key=value,...]] [--list-sinks] \(HTTPStreamOptions.commandLineUsage) FILE|URL [FILE|URL...]"
+    + "\non a terminal, a progress line and keys:\n\(KeyBindings.help)"
 
 let arguments: Arguments
 do {
@@ -115,7 +123,11 @@ for folder in arguments.pluginFolders {
         fail("mediaplay: \(error.code): \(error.message)")
     }
 }
-let sinkSpecification = arguments.sink ?? VideoSinkSpecification(name: VideoSinkRegistry.shared.defaultSinkName)
+var sinkSpecification = arguments.sink ?? VideoSinkSpecification(name: VideoSinkRegistry.shared.defaultSinkName)
+// mediaplay gives the terminal back on Ctrl-C itself (its keyboard too), for the sink as well.
+if sinkSpecification.name == TerminalVideoSink.registeredName && sinkSpecification.options["sigint"] == nil {
+    sinkSpecification.options["sigint"] = "false"
+}
 
 if arguments.listSinks {
     for entry in VideoSinkRegistry.shared.all {
@@ -134,7 +146,8 @@ do {
 } catch {
     fail("mediaplay: \(error.code): \(error.message)")
 }
-if let sink = sink as? TerminalVideoSink, sink.fileDescriptor == STDOUT_FILENO { terminal = sink }
+let console = Output(sink: sink)
+output = console
 
 // http(s) URLs go to the HTTP-stream source; anything else is a file.
 @MainActor
@@ -155,6 +168,15 @@ func describe(_ error: MediaError) -> String {
 }
 
 let player = MoviePlayer(source: source, videoSink: sink)
+let controls = Controls(player: player, output: console, queueLength: arguments.files.count)
+console.snapshot = {
+    let network = player.source.uri.hasPrefix("http:") || player.source.uri.hasPrefix("https:")
+    return ProgressSnapshot(
+        position: player.currentPlaybackTime, duration: player.duration, state: player.playbackState,
+        rate: controls.rate, playable: network ? player.playableDuration : nil, volume: player.volume,
+        isMuted: player.isMuted, repeatMode: player.repeatMode)
+}
+if let keys = console.keys { Task { await controls.run(keys.keys) } }
 // Several movies play as a queue, one after another without a gap.
 if arguments.files.count > 1 {
     do {
@@ -185,21 +207,46 @@ do {
     if let truncation = player.truncation {
         say("  warning: the file is cut short, \(truncation)")
     }
+    if console.keys != nil { say("keys: space play/pause, arrows seek and rate, ? all keys, q quit") }
     try await player.play()
 } catch {
+    // q while the movie loaded: stopped on purpose.
+    if controls.quitRequested {
+        say("finished: userExited")
+        console.restore()
+        exit(0)
+    }
     fail(describe(error))
 }
 
-// Progress every half second of movie time, from a periodic time observer, until the movie finishes.
+// Progress every half second of movie time, from a periodic time observer, until the movie
+// finishes; on a terminal also four times a second of wall-clock time (paused, stalled, buffering).
 _ = try? player.addPeriodicTimeObserver(every: .milliseconds(500))
+let refresher: Task<Void, Never>? =
+    console.isInteractive
+    ? Task {
+        while !Task.isCancelled {
+            console.refresh()
+            try? await Task.sleep(for: .milliseconds(250))
+        }
+    } : nil
 
 // The picture size printed last (the "playing" line has the first); a stream's variants change it.
 var pictureSize = player.naturalSize
 for await event in events {
     switch event {
-    case .periodicTime(_, let time):
+    case .periodicTime(_, let time) where !console.isInteractive:
         let frames = (sink as? FrameSink).map { ", \($0.framesDelivered) frames" } ?? ""
         say(String(format: "  %7.2f s%@", time.inSeconds, frames))
+    case .playbackRateChanged(let rate):
+        controls.rate = rate
+    case .didEnterFullscreen, .didExitFullscreen:
+        say("  fullscreen \(player.isFullscreen ? "on" : "off")")
+    case .audioTrackChanged(let track):
+        say("  audio: \(track)")
+    case .windowKeyPressed(let name, let shift):
+        // Typed into the window sink's window: the same keys as on the terminal.
+        if let key = KeyBindings.key(windowKey: name, shift: shift) { controls.handle(key) }
     case .loadStateChanged(let state) where source.sourceType != .file:
         say("  load state: \(state)")
     case .playbackStateChanged(.interrupted):
@@ -209,20 +256,27 @@ for await event in events {
     case .variantSwitched(let change):
         say("  variant: \(change.indicatedBitrate) bit/s (\(change.uri))")
     case .queueItemChanged(let index):
-        let duration = player.duration.map { String(format: "%.2f s", $0.inSeconds) } ?? "unknown length"
-        say("next (\(index + 1) of \(arguments.files.count)): \(arguments.files[index]), \(duration)")
+        // A movie skipped to (n, p) is still loading: its length is not known yet.
+        let duration = player.duration.map { String(format: ", %.2f s", $0.inSeconds) } ?? ""
+        let which = controls.takeSkipBack() ? "previous" : "next"
+        say("\(which) (\(index + 1) of \(arguments.files.count)): \(arguments.files[index])\(duration)")
     case .naturalSizeAvailable(let size) where size != pictureSize:
         pictureSize = size
         say("  picture: \(size)")
     default:
         break
     }
+    console.refresh()
     guard case .playbackDidFinish(let reason, let error) = event else { continue }
+    // A skip in the queue (n, p) ends the movie playing as the app's doing, as a new source
+    // does; only q ends them all.
+    if reason == .userExited && !controls.quitRequested { continue }
+    refresher?.cancel()
     if let error { fail(describe(error)) }
     let frames = (sink as? FrameSink).map { " (\($0.framesDelivered) frames)" } ?? ""
     let drawn = (sink as? TerminalVideoSink).map { " (\($0.framesDrawn) frames drawn, \($0.framesDropped) dropped)" }
     say("finished: \(reason)\(frames)\(drawn ?? "")")
-    // The last line stays below the picture, and the terminal is given back under it.
-    terminal?.restoreTerminal()
+    // The last line stays (below the picture), the progress line goes, the terminal is given back.
+    console.restore()
     break
 }

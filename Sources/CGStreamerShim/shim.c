@@ -410,10 +410,11 @@ void me_accept_video_meta(GstElement *sink) {
     gst_object_unref(pad);
 }
 
-// MARK: pointer clicks
+// MARK: pointer clicks and keys
 
 typedef struct {
     me_pointer_callback callback;
+    me_key_callback key_callback; // may be NULL
     gpointer data;
     GDestroyNotify destroy;
 } PointerWatch;
@@ -429,8 +430,21 @@ static void pointer_watch_free(gpointer data) {
 static GstPadProbeReturn on_navigation(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
     (void)pad;
     GstEvent *event = GST_PAD_PROBE_INFO_EVENT(info);
-    if (GST_EVENT_TYPE(event) != GST_EVENT_NAVIGATION ||
-        gst_navigation_event_get_type(event) != GST_NAVIGATION_EVENT_MOUSE_BUTTON_RELEASE) {
+    if (GST_EVENT_TYPE(event) != GST_EVENT_NAVIGATION) {
+        return GST_PAD_PROBE_OK;
+    }
+    if (gst_navigation_event_get_type(event) == GST_NAVIGATION_EVENT_KEY_PRESS) {
+        // ximagesink (1.22) names the key by its unshifted keysym and passes the modifiers.
+        const gchar *key = NULL;
+        GstNavigationModifierType state = GST_NAVIGATION_MODIFIER_NONE;
+        PointerWatch *watch = data;
+        if (watch->key_callback && gst_navigation_event_parse_key_event(event, &key) && key) {
+            gst_navigation_event_parse_modifier_state(event, &state);
+            watch->key_callback(key, (state & GST_NAVIGATION_MODIFIER_SHIFT_MASK) != 0, watch->data);
+        }
+        return GST_PAD_PROBE_OK;
+    }
+    if (gst_navigation_event_get_type(event) != GST_NAVIGATION_EVENT_MOUSE_BUTTON_RELEASE) {
         return GST_PAD_PROBE_OK;
     }
     gint button = 0;
@@ -442,9 +456,11 @@ static GstPadProbeReturn on_navigation(GstPad *pad, GstPadProbeInfo *info, gpoin
     return GST_PAD_PROBE_OK;
 }
 
-void me_watch_pointer(GstElement *element, me_pointer_callback callback, gpointer data, GDestroyNotify destroy) {
+void me_watch_pointer(GstElement *element, me_pointer_callback callback, me_key_callback key_callback, gpointer data,
+                      GDestroyNotify destroy) {
     PointerWatch *watch = g_new0(PointerWatch, 1);
     watch->callback = callback;
+    watch->key_callback = key_callback;
     watch->data = data;
     watch->destroy = destroy;
     GstPad *pad = gst_element_get_static_pad(element, "src");

@@ -87,7 +87,7 @@ struct EventTests {
         ]
         let observers = names.map { name in
             NotificationCenter.default.addObserver(forName: name, object: player, queue: nil) { note in
-                let reason = note.userInfo?[MoviePlayer.finishReasonUserInfoKey] as? FinishReason
+                let reason = note.finishReason
                 received.withLock { $0.append((note.name, reason)) }
                 if note.name == .moviePlayerPlaybackDidFinish { finished.continuation.finish() }
             }

@@ -76,6 +76,54 @@ struct WindowSinkTests {
         withExtendedLifetime(display) {}
     }
 
+    @Test(
+        "keys typed into the player's window (xdotool) are announced with their names and Shift, as notifications too")
+    func keys() async throws {
+        let display = try await VirtualDisplay()
+        let player = MoviePlayer(
+            source: FileSource(url: try await TestMedia.url(for: TestMedia.bars)),
+            videoSink: WindowSink(display: display.name), audioOutput: .discard)
+        player.shouldAutoplay = false
+        let recorder = EventRecorder(player)
+        let (notified, delivery) = AsyncStream.makeStream(of: PlayerEvent.self)
+        let observer = NotificationCenter.default.addObserver(
+            forName: .moviePlayerWindowKeyPressed, object: player, queue: nil
+        ) { note in
+            if let event = note.playerEvent { delivery.yield(event) }
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        try await player.prepareToPlay()
+        // With no window manager the keyboard goes to the window under the pointer: the player's,
+        // at the screen's top left.
+        let typed = try await ProcessRunner.run(
+            "xdotool", ["mousemove", "20", "20", "key", "space", "shift+Right", "q"],
+            environment: ["DISPLAY": display.name])
+        #expect(typed.status == 0, "\(typed.standardError)")
+        // Shift is a key of its own, pressed before Right.
+        let expected: [PlayerEvent] = [
+            .windowKeyPressed("space", shift: false), .windowKeyPressed("Shift_L", shift: false),
+            .windowKeyPressed("Right", shift: true), .windowKeyPressed("q", shift: false),
+        ]
+        try await recorder.waitUntil("four keys") { events in
+            events.filter { if case .windowKeyPressed = $0 { true } else { false } }.count == 4
+        }
+        #expect(recorder.events.filter { if case .windowKeyPressed = $0 { true } else { false } } == expected)
+        let notifications = try await withDeadline(.seconds(5), "four notifications") {
+            var seen: [PlayerEvent] = []
+            for await event in notified {
+                seen.append(event)
+                if seen.count == 4 { break }
+            }
+            return seen
+        }
+        #expect(notifications == expected)
+        #expect(player.playbackState == .stopped, "nothing in the player acts on a key")
+        await player.shutdown()
+        // The X server goes when `display` does: not before the player's window sink has let go
+        // of its connection (Xlib ends the process on a connection lost under ximagesink).
+        withExtendedLifetime(display) {}
+    }
+
     @Test("fullscreen fits the movie to the screen with bars in the background colour, and back")
     func fullscreen() async throws {
         let display = try await VirtualDisplay()

@@ -65,6 +65,21 @@ struct MediaplayTerminalTests {
         #expect(program.echoes, "echo is back on")
     }
 
+    @Test("keys work while the sink draws: the status line shows the progress, q gives the terminal back")
+    func keys() async throws {
+        let program = try await mediaplay(TestMedia.longBars, columns: 60, rows: 16)
+        try await program.waitForOutput { String(decoding: $0, as: UTF8.self).contains("] playing vol 100%") }
+        program.type(" ")
+        try await program.waitForOutput { String(decoding: $0, as: UTF8.self).contains("] paused vol 100%") }
+        #expect(String(decoding: program.output, as: UTF8.self).contains("] paused vol 100%"))
+        program.type("q")
+        #expect(try await program.waitForExit() == 0, "\(program.errorText)")
+        let screen = ScreenModel(columns: 60, rows: 16, bytes: program.output)
+        #expect(Array(screen.events.suffix(2)) == [.colorsReset, .cursorShown])
+        #expect(screen.text(ofRow: 15).hasPrefix("finished: userExited ("), "\(screen.text(ofRow: 15))")
+        #expect(program.echoes)
+    }
+
     @Test("Ctrl-C (SIGINT) while playing gives the terminal back and exits with status 130")
     func interrupt() async throws {
         let program = try await mediaplay(TestMedia.longBars, columns: 40, rows: 12)

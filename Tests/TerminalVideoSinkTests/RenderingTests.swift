@@ -207,3 +207,9 @@ struct RenderingTests {
         #expect(screen.cursorVisible)
     }
 }
+
+/// A test's own failure to set something up.
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -238,11 +238,14 @@ GstSample *me_decode_image(
 // answered "no" on `pad`), posting one error on `poster` (debug detail "me-frame-too-large").
 void me_limit_frame_size(GstPad *pad, GstElement *poster, guint max_side, guint64 max_pixels);
 
-// MARK: Pointer clicks.
+// MARK: Pointer clicks and keys.
 typedef void (*me_pointer_callback)(gdouble x, gdouble y, gpointer data);
+typedef void (*me_key_callback)(const gchar *key, gboolean shift, gpointer data);
 /// Calls `callback` for each left-button release a window sink reports upstream through
-/// `element`'s src pad, at the point in that element's output frames.
-void me_watch_pointer(GstElement *element, me_pointer_callback callback, gpointer data, GDestroyNotify destroy);
+/// `element`'s src pad, at the point in that element's output frames, and `key_callback` for
+/// each key press (the X keysym's name, "space", "Left", "q", and whether Shift was held).
+void me_watch_pointer(GstElement *element, me_pointer_callback callback, me_key_callback key_callback, gpointer data,
+                      GDestroyNotify destroy);
 
 // MARK: Decoders.
 /// The rank a decoder element registers with: its factory name and the media type it decodes.

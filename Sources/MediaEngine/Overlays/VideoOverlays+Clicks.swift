@@ -3,7 +3,8 @@ internal import CGStreamerShim
 
 extension VideoOverlays {
     /// Hit-tests the clicks a window output reports upstream through `scaler` (GStreamer
-    /// navigation events, already in the scaler's output pixels).
+    /// navigation events, already in the scaler's output pixels), and announces its key presses
+    /// (``PlayerEvent/windowKeyPressed(_:shift:)``).
     func watchClicks(on scaler: Element) {
         // The probe holds the overlays (not the scaler or the bin): no reference cycle.
         me_watch_pointer(
@@ -11,6 +12,12 @@ extension VideoOverlays {
             { x, y, data in
                 guard let data else { return }
                 Unmanaged<VideoOverlays>.fromOpaque(data).takeUnretainedValue().click(viewX: x, y: y)
+            },
+            { key, shift, data in
+                guard let data, let key else { return }
+                Unmanaged<VideoOverlays>.fromOpaque(data).takeUnretainedValue().announce([
+                    .windowKeyPressed(String(cString: key), shift: shift != 0)
+                ])
             },
             Unmanaged.passRetained(self).toOpaque(),
             { data in

@@ -139,6 +139,10 @@ extension PlayerCore {
         }
     }
 
+    /// How ``setFullscreen(_:animated:)`` moves the window: in even steps (``mix(_:_:_:)``), for
+    /// the fullscreen notifications' curve key.
+    static let fullscreenAnimationCurve = FullscreenAnimationCurve.linear
+
     /// A value a fraction `t` of the way from `a` to `b`.
     private static func mix(_ a: Int, _ b: Int, _ t: Double) -> Int { a + Int((Double(b - a) * t).rounded()) }
 

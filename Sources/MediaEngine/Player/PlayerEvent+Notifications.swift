@@ -38,13 +38,17 @@ extension Notification.Name {
     /// The video output was replaced.
     public static let moviePlayerVideoSinkDidChange = Notification.Name("MoviePlayerVideoSinkDidChangeNotification")
     /// The window is about to fill the screen (MPMoviePlayerWillEnterFullscreenNotification); the
-    /// animation's length is under ``MoviePlayer/fullscreenAnimationDurationUserInfoKey``.
+    /// animation's length is under ``MoviePlayer/fullscreenAnimationDurationUserInfoKey`` and its
+    /// curve under ``MoviePlayer/fullscreenAnimationCurveUserInfoKey``.
     public static let moviePlayerWillEnterFullscreen = Notification.Name("MoviePlayerWillEnterFullscreenNotification")
-    /// The window fills the screen (MPMoviePlayerDidEnterFullscreenNotification).
+    /// The window fills the screen (MPMoviePlayerDidEnterFullscreenNotification; no userInfo but
+    /// the event, as MPMoviePlayerController's has none).
     public static let moviePlayerDidEnterFullscreen = Notification.Name("MoviePlayerDidEnterFullscreenNotification")
-    /// The window is about to leave fullscreen (MPMoviePlayerWillExitFullscreenNotification).
+    /// The window is about to leave fullscreen (MPMoviePlayerWillExitFullscreenNotification); the
+    /// animation's length and curve are under the same keys as for entering.
     public static let moviePlayerWillExitFullscreen = Notification.Name("MoviePlayerWillExitFullscreenNotification")
-    /// The window is back to its size (MPMoviePlayerDidExitFullscreenNotification).
+    /// The window is back to its size (MPMoviePlayerDidExitFullscreenNotification; no userInfo but
+    /// the event).
     public static let moviePlayerDidExitFullscreen = Notification.Name("MoviePlayerDidExitFullscreenNotification")
     /// A time observer fired (periodic or boundary).
     public static let moviePlayerTimeObserverDidFire = Notification.Name("MoviePlayerTimeObserverDidFireNotification")
@@ -96,23 +100,41 @@ extension Notification.Name {
     /// A pre-roll ad started, progressed or finished (``PlayerEvent/prerollAd(_:)``, under
     /// ``MoviePlayer/eventUserInfoKey``; a failed ad's ``PrerollAdError`` under ``MoviePlayer/errorUserInfoKey``).
     public static let moviePlayerPrerollAdDidChange = Notification.Name("MoviePlayerPrerollAdDidChangeNotification")
+    /// A key was pressed in a window sink's window (``PlayerEvent/windowKeyPressed(_:shift:)``,
+    /// under ``MoviePlayer/eventUserInfoKey``).
+    public static let moviePlayerWindowKeyPressed = Notification.Name("MoviePlayerWindowKeyPressedNotification")
 }
 
 extension MoviePlayer {
-    /// The userInfo key of a finish notification's ``FinishReason``
-    /// (MPMoviePlayerPlaybackDidFinishReasonUserInfoKey).
+    /// The userInfo key of a finish notification's reason (MPMoviePlayerPlaybackDidFinishReasonUserInfoKey):
+    /// an `NSNumber` of MPMovieFinishReason's number, the ``FinishReason``'s raw value (0 ended,
+    /// 1 error, 2 user exited), so `userInfo[key] as? Int` and `as? NSNumber` read it as ported
+    /// code expects. `Notification.finishReason` reads it as the enum.
     public static let finishReasonUserInfoKey = "MoviePlayerPlaybackDidFinishReasonUserInfoKey"
-    /// The userInfo key of a finish notification's ``MediaError``, when it has one.
+    /// The userInfo key of the ``MediaError`` that ended playback (a finish notification's
+    /// `"error"`, as MPMoviePlayerController's), of a reconnection, or of a failed pre-roll ad's
+    /// ``PrerollAdError``; `userInfo[key] as? any Error` reads it. (On Linux, `as? NSError` from a
+    /// userInfo value is nil for any Swift error: take the `Error`, then `as NSError`.)
     public static let errorUserInfoKey = "error"
-    /// The userInfo key under which every notification carries its ``PlayerEvent``.
+    /// The userInfo key under which every notification carries its ``PlayerEvent``
+    /// (`Notification.playerEvent` reads it).
     public static let eventUserInfoKey = "MoviePlayerEvent"
-    /// The userInfo key of a fullscreen notification's animation length, a `Duration`
-    /// (MPMoviePlayerFullscreenAnimationDurationUserInfoKey).
+    /// The userInfo key of a will-enter or will-exit fullscreen notification's animation length
+    /// (MPMoviePlayerFullscreenAnimationDurationUserInfoKey): an `NSNumber` of a `Double` of
+    /// seconds (0 without animation), so `userInfo[key] as? Double` (or `as? TimeInterval`) reads
+    /// it. `Notification.fullscreenAnimationDuration` reads it as a `Duration`.
     public static let fullscreenAnimationDurationUserInfoKey = "MoviePlayerFullscreenAnimationDurationUserInfoKey"
+    /// The userInfo key of a will-enter or will-exit fullscreen notification's animation curve
+    /// (MPMoviePlayerFullscreenAnimationCurveUserInfoKey): an `NSNumber` of UIViewAnimationCurve's
+    /// number, a ``FullscreenAnimationCurve``'s raw value (always 3, linear: the player's own
+    /// window moves at an even pace). `Notification.fullscreenAnimationCurve` reads it as the enum.
+    public static let fullscreenAnimationCurveUserInfoKey = "MoviePlayerFullscreenAnimationCurveUserInfoKey"
     /// The userInfo key of a thumbnail notification's ``VideoImage`` (MPMoviePlayerThumbnailImageKey).
     public static let thumbnailImageUserInfoKey = "MoviePlayerThumbnailImageKey"
-    /// The userInfo key of a thumbnail notification's time, a `Duration`: the frame's own time
-    /// on success, the requested time on failure (MPMoviePlayerThumbnailTimeKey).
+    /// The userInfo key of a thumbnail notification's time (MPMoviePlayerThumbnailTimeKey): an
+    /// `NSNumber` of a `Double` of seconds, as MPMoviePlayerController's (`as? Double` reads it),
+    /// the frame's own time on success, the requested time on failure. `Notification.thumbnailTime`
+    /// reads it as a `Duration`.
     public static let thumbnailTimeUserInfoKey = "MoviePlayerThumbnailTimeKey"
     /// The userInfo key of a failed thumbnail's ``MediaError`` (MPMoviePlayerThumbnailErrorKey).
     public static let thumbnailErrorUserInfoKey = "MoviePlayerThumbnailErrorKey"
@@ -162,19 +184,28 @@ extension PlayerEvent {
         case .tracksAvailable: .moviePlayerTracksAvailable
         case .audioTrackChanged: .moviePlayerAudioTrackDidChange
         case .mutedChanged: .moviePlayerMutedDidChange
+        case .windowKeyPressed: .moviePlayerWindowKeyPressed
         }
     }
 
+    /// The notification's userInfo: the event under ``MoviePlayer/eventUserInfoKey``, and the keys
+    /// MPMoviePlayerController documents for its notification, with the values it documents
+    /// (numbers as `NSNumber`), or the engine's own notification's keys. Nothing else: a
+    /// notification MPMoviePlayerController posts without userInfo has only the event.
     var notificationUserInfo: [AnyHashable: Any] {
         var info: [AnyHashable: Any] = [MoviePlayer.eventUserInfoKey: self]
         switch self {
         case .willEnterFullscreen(let duration), .willExitFullscreen(let duration):
-            info[MoviePlayer.fullscreenAnimationDurationUserInfoKey] = duration
+            // NSNumbers, as MPMoviePlayerController's: `as? Double`, `as? Int` and `as? NSNumber` read them.
+            info[MoviePlayer.fullscreenAnimationDurationUserInfoKey] = NSNumber(value: duration.inSeconds)
+            info[MoviePlayer.fullscreenAnimationCurveUserInfoKey] = NSNumber(
+                value: PlayerCore.fullscreenAnimationCurve.rawValue)
         default:
             break
         }
         if case .thumbnailRequestFinished(let result) = self {
-            info[MoviePlayer.thumbnailTimeUserInfoKey] = result.actualTime ?? result.requestedTime
+            info[MoviePlayer.thumbnailTimeUserInfoKey] = NSNumber(
+                value: (result.actualTime ?? result.requestedTime).inSeconds)
             switch result.result {
             case .success(let image): info[MoviePlayer.thumbnailImageUserInfoKey] = image
             case .failure(let error): info[MoviePlayer.thumbnailErrorUserInfoKey] = error
@@ -184,7 +215,7 @@ extension PlayerEvent {
         if case .reconnecting(_, _, let error) = self { info[MoviePlayer.errorUserInfoKey] = error }
         if case .prerollAd(.finished(_, let error?)) = self { info[MoviePlayer.errorUserInfoKey] = error }
         if case .playbackDidFinish(let reason, let error) = self {
-            info[MoviePlayer.finishReasonUserInfoKey] = reason
+            info[MoviePlayer.finishReasonUserInfoKey] = NSNumber(value: reason.rawValue)
             if let error { info[MoviePlayer.errorUserInfoKey] = error }
         }
         return info

@@ -100,6 +100,12 @@ public enum PlayerEvent: Sendable, Hashable, CustomStringConvertible {
     case mutedChanged(Bool)
     /// A pre-roll ad (`playPrerollAd`, in PrerollAdSource) started, progressed or finished.
     case prerollAd(PrerollAdEvent)
+    /// A key was pressed in a window sink's window (the player's own, or the app's when the sink
+    /// reports keys: ximagesink does): the X keysym's name, unshifted (`space`, `Left`, `q`,
+    /// `Escape`, `slash` for `?`; modifiers are keys too, `Shift_L`), and whether Shift was held.
+    /// For keyboard control of a window that has no other keyboard handling; nothing in the player
+    /// acts on it.
+    case windowKeyPressed(String, shift: Bool)
 
     /// The event in a form for logs, for example `playbackStateChanged(playing)`; times exact to
     /// the nanosecond (`durationAvailable(10.000333333 seconds)`).
@@ -148,6 +154,7 @@ public enum PlayerEvent: Sendable, Hashable, CustomStringConvertible {
         case .tracksAvailable(let tracks): "tracksAvailable(\(tracks.map(\.description).joined(separator: ", ")))"
         case .audioTrackChanged(let track): "audioTrackChanged(\(track))"
         case .mutedChanged(let muted): "mutedChanged(\(muted))"
+        case .windowKeyPressed(let key, let shift): "windowKeyPressed(\(shift ? "shift-" : "")\(key))"
         }
     }
 }

@@ -31,7 +31,9 @@ struct PlayerThumbnailTests {
             let keys = (
                 image: info[MoviePlayer.thumbnailImageUserInfoKey] is VideoImage,
                 error: info[MoviePlayer.thumbnailErrorUserInfoKey] is MediaError,
-                time: info[MoviePlayer.thumbnailTimeUserInfoKey] is Duration
+                // MPMoviePlayerThumbnailTimeKey: an NSNumber of seconds.
+                time: info[MoviePlayer.thumbnailTimeUserInfoKey] as? Double != nil
+                    && notification.thumbnailTime != nil
             )
             delivery.yield(keys)
         }

@@ -1,5 +1,4 @@
 import Foundation
-import MediaTestSupport
 import Synchronization
 
 #if canImport(Glibc)
@@ -8,8 +7,9 @@ import Synchronization
 
 /// A program run on a pseudo-terminal of a given size (`posix_openpt`), as in a terminal window:
 /// its standard input and output are the terminal, its standard error a pipe (kept apart for
-/// failure messages). Everything it writes to the terminal is recorded, read on a thread of its own.
-final class PseudoTerminalProgram: Sendable {
+/// failure messages). Everything it writes to the terminal is recorded, read on a thread of its own;
+/// what a person types is written to the terminal with ``type(_:)``.
+public final class PseudoTerminalProgram: Sendable {
     private struct State {
         var output: [UInt8] = []
         var outputEnded = false
@@ -23,13 +23,23 @@ final class PseudoTerminalProgram: Sendable {
     }
 
     /// The terminal's master side, which the test reads and sizes.
-    let master: Int32
+    public let master: Int32
+    /// The terminal's settings before the program started.
+    public let initialSettings: termios
     private let process: Process
     private let standardError: Pipe
     private let shared = Shared()
 
     /// Starts `program` on a new terminal of `columns` x `rows`.
-    init(_ program: String, _ arguments: [String], columns: Int, rows: Int) throws {
+    /// - Parameters:
+    ///   - program: The program's path.
+    ///   - arguments: Its arguments.
+    ///   - columns: The terminal's width.
+    ///   - rows: Its height.
+    ///   - settings: Terminal settings to start with (the kernel's defaults for a new
+    ///     pseudo-terminal otherwise).
+    /// - Throws: ``TestMediaError`` when no pseudo-terminal can be had; the program's own failure to start.
+    public init(_ program: String, _ arguments: [String], columns: Int, rows: Int, settings: termios? = nil) throws {
         // posix_openpt(), unlockpt() and ptsname() as Linux does them (Glibc's module does not
         // export the XSI functions): the multiplexer, TIOCSPTLCK and TIOCGPTN.
         master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
@@ -37,9 +47,13 @@ final class PseudoTerminalProgram: Sendable {
         var number: UInt32 = 0
         guard master >= 0, ioctl(master, Self.unlockRequest, &unlock) == 0,
             ioctl(master, Self.numberRequest, &number) == 0
-        else { throw TestFailure("no pseudo-terminal: errno \(errno)") }
+        else { throw TestMediaError(message: "no pseudo-terminal: errno \(errno)") }
         let slave = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
-        guard slave >= 0 else { throw TestFailure("cannot open /dev/pts/\(number): errno \(errno)") }
+        guard slave >= 0 else { throw TestMediaError(message: "cannot open /dev/pts/\(number): errno \(errno)") }
+        if var settings { _ = tcsetattr(master, TCSANOW, &settings) }
+        var initial = termios()
+        _ = tcgetattr(master, &initial)
+        initialSettings = initial
         process = Process()
         standardError = Pipe()
         Self.setSize(of: master, columns: columns, rows: rows)
@@ -90,19 +104,19 @@ final class PseudoTerminalProgram: Sendable {
     }
 
     /// The program's process id.
-    var processIdentifier: Int32 { process.processIdentifier }
+    public var processIdentifier: Int32 { process.processIdentifier }
 
     /// Everything written to the terminal so far.
-    var output: [UInt8] { shared.state.withLock { $0.output } }
+    public var output: [UInt8] { shared.state.withLock { $0.output } }
 
     /// What the program wrote to standard error (once it has exited).
-    var errorText: String {
+    public var errorText: String {
         String(decoding: standardError.fileHandleForReading.availableData, as: UTF8.self)
     }
 
     /// Waits until the output satisfies `condition`, or the program has exited and the terminal is
     /// closed (then it returns whatever there was).
-    func waitForOutput(_ condition: @escaping @Sendable ([UInt8]) -> Bool) async throws {
+    public func waitForOutput(_ condition: @escaping @Sendable ([UInt8]) -> Bool) async throws {
         try await withDeadline(.seconds(20), "the program's output") { [shared] in
             await shared.changes.wait { shared.state.withLock { condition($0.output) || $0.outputEnded } }
         }
@@ -110,7 +124,7 @@ final class PseudoTerminalProgram: Sendable {
 
     /// Waits for the program to exit and its output to end.
     /// - Returns: Its exit status, or minus the signal that ended it.
-    func waitForExit() async throws -> Int32 {
+    public func waitForExit() async throws -> Int32 {
         try await withDeadline(.seconds(30), "the program's exit") { [shared] in
             await shared.changes.wait { shared.state.withLock { $0.exitStatus != nil && $0.outputEnded } }
         }
@@ -118,23 +132,38 @@ final class PseudoTerminalProgram: Sendable {
     }
 
     /// Sends the program a signal.
-    func send(_ signal: Int32) {
+    public func send(_ signal: Int32) {
         kill(process.processIdentifier, signal)
     }
 
     /// Resizes the terminal, as a terminal window does (`TIOCSWINSZ`), and tells the program with
     /// SIGWINCH (the kernel sends it only to a terminal's foreground process group, which the program,
     /// run without a controlling terminal, is not).
-    func resize(columns: Int, rows: Int) {
+    public func resize(columns: Int, rows: Int) {
         Self.setSize(of: master, columns: columns, rows: rows)
         send(SIGWINCH)
     }
 
     /// Whether the terminal echoes what is typed (the master reads the terminal's settings).
-    var echoes: Bool {
+    public var echoes: Bool {
         var settings = termios()
         guard tcgetattr(master, &settings) == 0 else { return false }
         return settings.c_lflag & tcflag_t(ECHO) != 0
+    }
+
+    /// Types `text` on the terminal, as a person at its keyboard would (its bytes, escape
+    /// sequences included, go to the program's input).
+    /// - Parameter text: The keys' bytes, such as `" "` or `"\u{1B}[C"` (Right).
+    public func type(_ text: String) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+    }
+
+    /// The terminal's settings now (`tcgetattr` on the master side reads the terminal's).
+    public var settings: termios {
+        var settings = termios()
+        _ = tcgetattr(master, &settings)
+        return settings
     }
 
     /// TIOCSPTLCK, `_IOW('T', 0x31, int)`, and TIOCGPTN, `_IOR('T', 0x30, unsigned int)`: macros
@@ -147,10 +176,4 @@ final class PseudoTerminalProgram: Sendable {
         // A size that did not take shows in the test's checks of the output's size.
         _ = withUnsafeMutablePointer(to: &size) { ioctl(descriptor, UInt(TIOCSWINSZ), $0) }
     }
-}
-
-/// A test's own failure to set something up.
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }
