@@ -158,6 +158,7 @@ struct NotificationTests {
             (.queueItemChanged(1), .moviePlayerQueueItemDidChange, []),
             (.tracksAvailable([track]), .moviePlayerTracksAvailable, []),
             (.audioTrackChanged(track), .moviePlayerAudioTrackDidChange, []),
+            (.subtitleTrackChanged(nil), .moviePlayerSubtitleTrackDidChange, []),
             (.volumeChanged(0.5), .moviePlayerVolumeDidChange, []),
             (.mutedChanged(true), .moviePlayerMutedDidChange, []),
             (.prerollAd(.skipped), .moviePlayerPrerollAdDidChange, []),
@@ -207,6 +208,7 @@ struct NotificationTests {
         case .queueItemChanged: "queueItemChanged"
         case .tracksAvailable: "tracksAvailable"
         case .audioTrackChanged: "audioTrackChanged"
+        case .subtitleTrackChanged: "subtitleTrackChanged"
         case .volumeChanged: "volumeChanged"
         case .mutedChanged: "mutedChanged"
         case .prerollAd: "prerollAd"
@@ -216,13 +218,13 @@ struct NotificationTests {
 
     @Test("every case of PlayerEvent is posted under its name, observed through NotificationCenter, with its keys")
     func everyName() async throws {
-        #expect(Set(Self.everyCase.map { Self.caseName($0.event) }).count == 39, "a case without a line in everyCase")
+        #expect(Set(Self.everyCase.map { Self.caseName($0.event) }).count == 40, "a case without a line in everyCase")
         let player = MoviePlayer(
             source: FileSource(url: try await TestMedia.url(for: TestMedia.bars)), videoSink: NullVideoSink())
         let names = Self.everyCase.map(\.name).reduce(into: [Notification.Name]()) {
             if !$0.contains($1) { $0.append($1) }
         }
-        #expect(names.count == 38, "periodic and boundary time observers share one name, every other case has its own")
+        #expect(names.count == 39, "periodic and boundary time observers share one name, every other case has its own")
         let observer = Observer(player, names: names)
         // Through the player's own event hub, which the mirror reads as it reads every event.
         player.core.hub.publish(Self.everyCase.map(\.event))

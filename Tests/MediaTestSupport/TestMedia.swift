@@ -483,6 +483,25 @@ extension TestMedia {
         return target
     }
 
+    /// Two seconds of black (320x240, 30 fps, H.264) in Matroska with one SRT subtitle track of
+    /// two cues: "Hello subtitles" from 0.2 to 0.9 s, and "Second <i>line</i>" (italics, as SRT
+    /// writes them) from 1.1 to 1.8 s. Nothing is drawn between them.
+    public static func subtitledBlack() async throws -> URL {
+        let srt = directory.appendingPathComponent("two-cues.srt")
+        if !FileManager.default.fileExists(atPath: srt.path) {
+            let text = "1\n00:00:00,200 --> 00:00:00,900\nHello subtitles\n\n2\n00:00:01,100 --> 00:00:01,800\nSecond <i>line</i>\n"
+            try Data(text.utf8).write(to: srt, options: .atomic)
+        }
+        return try await url(
+            for: Clip(
+                fileExtension: "mkv",
+                pipeline: """
+                    videotestsrc num-buffers=60 pattern=black ! video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! \
+                    x264enc key-int-max=15 speed-preset=ultrafast ! h264parse ! matroskamux name=mux ! \
+                    filesink location=LOCATION filesrc location=\(srt.path) ! subparse ! mux.
+                    """))
+    }
+
     /// The bars clip as a phone would store a portrait video: pixels as recorded (320x240),
     /// with the MP4 track matrix saying "turn a quarter clockwise to show".
     public static func portraitBars() async throws -> URL {

@@ -306,6 +306,31 @@ public final class MoviePlayer: Sendable {
         try core.apply { $0.selectAudioTrack(track.index) }.get()
     }
 
+    /// The subtitle track drawn over the movie, or nil (the default: none is drawn).
+    public var currentSubtitleTrack: MediaTrack? {
+        core.read { machine in
+            machine.currentSubtitleTrack.flatMap { index in machine.subtitleTracks.first { $0.index == index } }
+        }
+    }
+
+    /// Draws one of the movie's subtitle tracks over it, from its next cue, or none with nil;
+    /// announced as ``PlayerEvent/subtitleTrackChanged(_:)``. The captions are a ``TextOverlay``
+    /// (``subtitleOverlay``), in ``overlays`` while a track is drawn, with the caption placement
+    /// and the style set on it. A new movie starts with none.
+    /// - Parameter track: One of ``subtitleTracks``, or nil.
+    /// - Throws: ``MediaError/Code/notPrepared`` before preparation (or during a pre-roll ad),
+    ///   ``MediaError/Code/invalidArgument`` for a track the movie does not have.
+    public func selectSubtitleTrack(_ track: MediaTrack?) throws(MediaError) {
+        if let track, track.kind != .subtitle {
+            throw MediaError(.invalidArgument, "\(track) is not a subtitle track")
+        }
+        try core.apply { $0.selectSubtitleTrack(track?.index) }.get()
+    }
+
+    /// The overlay that draws the chosen subtitle track's captions: set its ``TextOverlay/style``
+    /// or ``TextOverlay/placement`` to change how they look.
+    public var subtitleOverlay: TextOverlay { core.captions.overlay }
+
     /// The sound's volume, from 0 (silent) to 1 (the movie's own level, the default); values
     /// outside are clamped, a NaN is ignored. A change while playing takes effect at once, in a
     /// 30 ms ramp that avoids a click, and is announced as ``PlayerEvent/volumeChanged(_:)``.

@@ -8,10 +8,14 @@ final class PipelineSession: Sendable {
     /// filters (the engine adds its own stages to the video bin), no subtitles yet, and no
     /// soft-volume: playbin 1.22's playsink leaks its volume element (and its two pads) once
     /// per pipeline, which `GST_TRACERS=leaks` shows after every movie with sound.
-    private static let playFlags = 0x01 | audioFlag | 0x40
+    private static let playFlags = 0x01 | audioFlag | textFlag | 0x40
     /// GST_PLAY_FLAG_DOWNLOAD: progressive downloads go to a temporary file (queue2's download mode).
     private static let downloadFlag = 0x80
     private static let audioFlag = 0x02
+    /// GST_PLAY_FLAG_TEXT: the subtitle stream goes to the text sink (``SubtitleDelivery``), whose
+    /// cues are drawn only while a track is chosen (playbin links a text stream only when the
+    /// flag is on as the movie starts).
+    private static let textFlag = 0x04
     /// The audio sink of a pipeline that plays no sound: never linked, never probed.
     private static let silentAudio = ElementDescription(factory: "fakesink", properties: ["sync": false])
 
@@ -56,11 +60,13 @@ final class PipelineSession: Sendable {
     ///   - holdFirstFrame: Show nothing until the seek that applies the playback range.
     ///   - gain: The sound's gain: the player's volume, or 0 when muted.
     ///   - executor: The player's own thread.
+    ///   - subtitleCue: Called on a streaming thread with each cue of the chosen subtitle track.
     ///   - handler: Called on the bus thread with each message.
     init(
         id: Int, executor: PlayerExecutor, source: any MediaSource, videoSink: any VideoSink, audioOutput: AudioOutput,
         overlays: VideoOverlays, presentation: VideoPresentation, buffering: BufferingPolicy, holdFirstFrame: Bool,
-        gain: Double, handler: @escaping @Sendable (BusMessage) -> BusThread.Verdict
+        gain: Double, subtitleCue: @escaping @Sendable (TextCue) -> Void = { _ in },
+        handler: @escaping @Sendable (BusMessage) -> BusThread.Verdict
     ) throws(MediaError) {
         executor.assertCurrent("building a pipeline")
         self.id = id
@@ -100,6 +106,7 @@ final class PipelineSession: Sendable {
         ])
         self.buffering = BufferingThresholds(playbin: playbin, policy: buffering)
         playbin.set("video-sink", element: videoOutput.bin)
+        playbin.set("text-sink", element: try SubtitleDelivery.makeSink(subtitleCue))
         sourceSetup = SourceSetup(source: source)
         keyframes = Locked(KeyframeTimes(source: source))
         truncationReport = Locked(TruncationReport(source: source))
@@ -362,6 +369,17 @@ final class PipelineSession: Sendable {
             try playbin.set("current-audio", .int(index))
         } catch {
             // playbin has an integer current-audio property; an index it does not have is ignored by it.
+            return
+        }
+    }
+
+    /// Sends subtitle track `index` to the text sink (playbin's input selector switches at once).
+    func selectSubtitleTrack(_ index: Int) {
+        executor.assertCurrent("switching the subtitle track")
+        do throws(MediaError) {
+            try playbin.set("current-text", .int(index))
+        } catch {
+            // playbin has an integer current-text property; an index it does not have is ignored by it.
             return
         }
     }

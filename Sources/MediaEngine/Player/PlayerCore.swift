@@ -44,6 +44,8 @@ final class PlayerCore: Sendable {
     let hub: EventHub
     let preparationTimeout: Duration
     let overlays: VideoOverlays
+    /// The chosen subtitle track's captions, an overlay among ``overlays`` while shown.
+    let captions = SubtitleCaptions()
     let timeObservers = TimeObservers()
     /// The player's own thread.
     let executor = PlayerExecutor()
@@ -145,6 +147,11 @@ final class PlayerCore: Sendable {
             switch action {
             case .resume(let id, let result):
                 owned.continuations.removeValue(forKey: id)?.resume(returning: result)
+            case .selectSubtitleTrack(let id, let index):
+                // The overlay at once, whatever the pipeline: the command returns with it shown.
+                captions.show(track: index, in: overlays)
+                guard let session = owned.session, session.id == id, index != nil else { continue }
+                executor.enqueue { [self] in run(action, on: session) }
             case .rearmTimeObservers:
                 rearm = true
             case .startScanTimer:
@@ -178,6 +185,7 @@ final class PlayerCore: Sendable {
                     self?.apply { $0.prerollTimedOut(session: id, epoch: epoch, item: item) }
                 }
             case .build(let build):
+                captions.newMovie()
                 executor.enqueue { [self] in start(build) }
             case .scheduleTimeout(let id, let epoch):
                 let timeout = preparationTimeout
@@ -243,6 +251,7 @@ final class PlayerCore: Sendable {
         case .applyPresentation(_, let presentation):
             apply(presentation, to: session)
         case .reload(_, let source, let epoch, let hold):
+            captions.newMovie()
             do throws(MediaError) {
                 try source.validate()
                 try session.reload(source, epoch: epoch, holdFirstFrame: hold)
@@ -259,6 +268,8 @@ final class PlayerCore: Sendable {
             session.setGain(gain)
         case .selectAudioTrack(_, let index):
             session.selectAudioTrack(index)
+        case .selectSubtitleTrack(_, let index):
+            if let index { session.selectSubtitleTrack(index) }
         case .build, .scheduleTimeout, .scheduleReconnect, .startScanTimer, .cancelScanTimer, .resume,
             .rearmTimeObservers, .scheduleTimedMetadata, .reportPreroll, .startPrerollTicks, .stopPrerollTicks,
             .schedulePrerollTimeout:
@@ -277,7 +288,8 @@ final class PlayerCore: Sendable {
             let session = try PipelineSession(
                 id: id, executor: executor, source: build.source, videoSink: build.videoSink,
                 audioOutput: build.audioOutput, overlays: overlays, presentation: build.presentation,
-                buffering: build.buffering, holdFirstFrame: build.holdFirstFrame, gain: build.gain
+                buffering: build.buffering, holdFirstFrame: build.holdFirstFrame, gain: build.gain,
+                subtitleCue: { [captions] cue in captions.add(cue) }
             ) { [weak self] message in
                 // The bus thread only hands messages over, in order.
                 guard let self else { return .exit }

@@ -93,6 +93,9 @@ extension Notification.Name {
     public static let moviePlayerTracksAvailable = Notification.Name("MoviePlayerTracksAvailableNotification")
     /// Another audio track plays (``PlayerEvent/audioTrackChanged(_:)``, under ``MoviePlayer/eventUserInfoKey``).
     public static let moviePlayerAudioTrackDidChange = Notification.Name("MoviePlayerAudioTrackDidChangeNotification")
+    /// Another subtitle track is drawn, or none (``PlayerEvent/subtitleTrackChanged(_:)``, under ``MoviePlayer/eventUserInfoKey``).
+    public static let moviePlayerSubtitleTrackDidChange = Notification.Name(
+        "MoviePlayerSubtitleTrackDidChangeNotification")
     /// The sound's volume changed (``PlayerEvent/volumeChanged(_:)``, under ``MoviePlayer/eventUserInfoKey``).
     public static let moviePlayerVolumeDidChange = Notification.Name("MoviePlayerVolumeDidChangeNotification")
     /// The sound was muted or unmuted (``PlayerEvent/mutedChanged(_:)``, under ``MoviePlayer/eventUserInfoKey``).
@@ -183,6 +186,7 @@ extension PlayerEvent {
         case .queueItemChanged: .moviePlayerQueueItemDidChange
         case .tracksAvailable: .moviePlayerTracksAvailable
         case .audioTrackChanged: .moviePlayerAudioTrackDidChange
+        case .subtitleTrackChanged: .moviePlayerSubtitleTrackDidChange
         case .mutedChanged: .moviePlayerMutedDidChange
         case .windowKeyPressed: .moviePlayerWindowKeyPressed
         }

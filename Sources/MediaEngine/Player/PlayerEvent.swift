@@ -94,6 +94,8 @@ public enum PlayerEvent: Sendable, Hashable, CustomStringConvertible {
     case tracksAvailable([MediaTrack])
     /// Another audio track plays (``MoviePlayer/selectAudioTrack(_:)``).
     case audioTrackChanged(MediaTrack)
+    /// Another subtitle track is drawn over the movie, or none (``MoviePlayer/selectSubtitleTrack(_:)``).
+    case subtitleTrackChanged(MediaTrack?)
     /// The sound's volume changed (``MoviePlayer/volume``, 0...1).
     case volumeChanged(Double)
     /// The sound was muted or unmuted (``MoviePlayer/isMuted``).
@@ -153,6 +155,7 @@ public enum PlayerEvent: Sendable, Hashable, CustomStringConvertible {
         case .queueItemChanged(let index): "queueItemChanged(\(index))"
         case .tracksAvailable(let tracks): "tracksAvailable(\(tracks.map(\.description).joined(separator: ", ")))"
         case .audioTrackChanged(let track): "audioTrackChanged(\(track))"
+        case .subtitleTrackChanged(let track): "subtitleTrackChanged(\(track.map { "\($0)" } ?? "none"))"
         case .mutedChanged(let muted): "mutedChanged(\(muted))"
         case .windowKeyPressed(let key, let shift): "windowKeyPressed(\(shift ? "shift-" : "")\(key))"
         }

@@ -78,3 +78,37 @@ struct PlayerMachineQueueTests {
         #expect(h.machine.queueIndex == 0)
     }
 }
+
+/// Subtitle track choices, without GStreamer.
+@Suite("PlayerMachine: subtitle tracks")
+struct PlayerMachineSubtitleTests {
+    static let facts: PlayerMachine.PipelineFacts = {
+        var facts = MachineHarness.facts
+        facts.tracks = ([], [MediaTrack(kind: .subtitle, index: 0), MediaTrack(kind: .subtitle, index: 1)])
+        return facts
+    }()
+
+    @Test("choosing a track is announced and sent to the pipeline; nil hides; a new movie starts with none")
+    func choose() {
+        var h = MachineHarness()
+        #expect(throws: MediaError.self) { try h.feed { $0.selectSubtitleTrack(0) }.get() }
+        h.prepared(facts: Self.facts)
+        let session = h.machine.sessionID
+        #expect(throws: MediaError.self) { try h.feed { $0.selectSubtitleTrack(2) }.get() }
+        _ = h.take()
+        #expect((try? h.feed { $0.selectSubtitleTrack(1) }.get()) != nil)
+        var (events, actions) = h.take()
+        #expect(events == [.subtitleTrackChanged(MediaTrack(kind: .subtitle, index: 1))])
+        #expect(actions == ["selectSubtitleTrack \(session) 1"])
+        #expect((try? h.feed { $0.selectSubtitleTrack(1) }.get()) != nil)
+        #expect(h.take().events.isEmpty, "the same track again changes nothing")
+        #expect((try? h.feed { $0.selectSubtitleTrack(nil) }.get()) != nil)
+        (events, actions) = h.take()
+        #expect(events == [.subtitleTrackChanged(nil)] && actions == ["selectSubtitleTrack \(session) none"])
+        #expect((try? h.feed { $0.selectSubtitleTrack(0) }.get()) != nil)
+        _ = h.take()
+        h.feed { $0.resetMovieInfo() }
+        #expect(h.take().actions.contains("selectSubtitleTrack \(session) none"))
+        #expect(h.machine.currentSubtitleTrack == nil)
+    }
+}

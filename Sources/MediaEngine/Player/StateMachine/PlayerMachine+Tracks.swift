@@ -25,4 +25,26 @@ extension PlayerMachine {
         publish(.audioTrackChanged(track))
         return .success(())
     }
+
+    /// `selectSubtitleTrack(_:)`: track `index` is drawn over the movie from its next cue, or
+    /// none with nil (playbin decodes subtitles only while one is chosen); announced.
+    mutating func selectSubtitleTrack(_ index: Int?) -> Result<Void, MediaError> {
+        guard phase == .prepared, hasSession, preroll == nil else {
+            return .failure(MediaError(.notPrepared, "choosing a subtitle track needs a prepared movie"))
+        }
+        var track: MediaTrack?
+        if let index {
+            guard let found = subtitleTracks.first(where: { $0.index == index }) else {
+                return .failure(
+                    MediaError(
+                        .invalidArgument, "the movie has no subtitle track \(index) (it has \(subtitleTracks.count))"))
+            }
+            track = found
+        }
+        guard currentSubtitleTrack != index else { return .success(()) }
+        currentSubtitleTrack = index
+        perform(.selectSubtitleTrack(session: sessionID, index))
+        publish(.subtitleTrackChanged(track))
+        return .success(())
+    }
 }

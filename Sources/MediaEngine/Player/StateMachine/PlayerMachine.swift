@@ -60,6 +60,8 @@ struct PlayerMachine {
     var audioTracks: [MediaTrack] = []
     var subtitleTracks: [MediaTrack] = []
     var currentAudioTrack: Int?
+    /// The subtitle track drawn over the movie, by index; nil for none (the default).
+    var currentSubtitleTrack: Int?
     /// The factory name of the element decoding the video, once decodebin chose it.
     var videoDecoder: String?
     var sourceType = MovieSourceType.unknown
@@ -311,6 +313,10 @@ struct PlayerMachine {
         audioTracks = []
         subtitleTracks = []
         currentAudioTrack = nil
+        if currentSubtitleTrack != nil {
+            currentSubtitleTrack = nil
+            perform(.selectSubtitleTrack(session: sessionID, nil))
+        }
         videoDecoder = nil
         metadata = [:]
         if timedMetadata.reset() { publish(.timedMetadataChanged([])) }
