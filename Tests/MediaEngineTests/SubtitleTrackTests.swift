@@ -50,14 +50,15 @@ struct SubtitleTrackTests {
         #expect(player.subtitleOverlay.cues.map(\.text) == ["Hello subtitles", "Second line"])
         let frames = seen.withLock { $0 }
         #expect(frames.count == 60)
-        func brightest(_ range: Range<Duration>) -> [UInt8] {
-            frames.filter { range.contains($0.time) }.map(\.brightest)
+        func brightest(_ from: Int, _ to: Int) -> [UInt8] {
+            frames.filter { (Duration.milliseconds(from)..<Duration.milliseconds(to)).contains($0.time) }.map(
+                \.brightest)
         }
         // Black frames: a caption is the only bright thing.
-        #expect(brightest(Duration.milliseconds(300)..<Duration.milliseconds(850)).allSatisfy { $0 > 200 }, "first cue drawn")
-        #expect(brightest(Duration.milliseconds(1200)..<Duration.milliseconds(1750)).allSatisfy { $0 > 200 }, "second cue drawn")
-        #expect(brightest(Duration.zero..<Duration.milliseconds(180)).allSatisfy { $0 < 40 }, "nothing before the first cue")
-        #expect(brightest(Duration.milliseconds(950)..<Duration.milliseconds(1080)).allSatisfy { $0 < 40 }, "nothing between cues")
+        #expect(brightest(300, 850).allSatisfy { $0 > 200 }, "first cue drawn")
+        #expect(brightest(1200, 1750).allSatisfy { $0 > 200 }, "second cue drawn")
+        #expect(brightest(0, 180).allSatisfy { $0 < 40 }, "nothing before the first cue")
+        #expect(brightest(950, 1080).allSatisfy { $0 < 40 }, "nothing between cues")
 
         try player.selectSubtitleTrack(nil)
         #expect(player.currentSubtitleTrack == nil)

@@ -489,7 +489,9 @@ extension TestMedia {
     public static func subtitledBlack() async throws -> URL {
         let srt = directory.appendingPathComponent("two-cues.srt")
         if !FileManager.default.fileExists(atPath: srt.path) {
-            let text = "1\n00:00:00,200 --> 00:00:00,900\nHello subtitles\n\n2\n00:00:01,100 --> 00:00:01,800\nSecond <i>line</i>\n"
+            let text =
+                "1\n00:00:00,200 --> 00:00:00,900\nHello subtitles\n\n"
+                + "2\n00:00:01,100 --> 00:00:01,800\nSecond <i>line</i>\n"
             try Data(text.utf8).write(to: srt, options: .atomic)
         }
         return try await url(

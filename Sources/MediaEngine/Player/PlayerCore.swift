@@ -289,7 +289,7 @@ final class PlayerCore: Sendable {
                 id: id, executor: executor, source: build.source, videoSink: build.videoSink,
                 audioOutput: build.audioOutput, overlays: overlays, presentation: build.presentation,
                 buffering: build.buffering, holdFirstFrame: build.holdFirstFrame, gain: build.gain,
-                subtitleCue: { [captions] cue in captions.add(cue) }
+                subtitleCue: captions.add
             ) { [weak self] message in
                 // The bus thread only hands messages over, in order.
                 guard let self else { return .exit }
