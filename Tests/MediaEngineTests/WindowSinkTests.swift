@@ -200,3 +200,37 @@ struct WindowSinkTests {
         withExtendedLifetime(display) {}
     }
 }
+
+extension WindowSinkTests {
+    @Test("fullscreen set before preparation: the window opens fullscreen when the movie is ready")
+    func fullscreenBeforePreparation() async throws {
+        let display = try await VirtualDisplay()
+        let player = MoviePlayer(
+            source: FileSource(url: try await TestMedia.url(for: TestMedia.wideBars)),
+            videoSink: WindowSink(display: display.name), audioOutput: .discard)
+        player.shouldAutoplay = false
+        player.backgroundColor = Self.orange
+        let recorder = EventRecorder(player)
+        player.isFullscreen = true
+        #expect(player.isFullscreen, "the request is kept until the window opens")
+        try await player.prepareToPlay()
+        try await recorder.waitFor { $0 == .didEnterFullscreen }
+        #expect(player.isFullscreen)
+        try await player.seek(to: .zero)  // the frame again, at the screen's size
+        let shot = try await display.screenshot()
+        expect(shot, 320, 20, Self.orange, "bar above, across the 640x480 screen")
+        expect(shot, 620, 100, .blue, "last bar, at the screen's right edge")
+        let fullscreenEvents = recorder.events.filter {
+            switch $0 {
+            case .willEnterFullscreen, .didEnterFullscreen, .willExitFullscreen, .didExitFullscreen: true
+            default: false
+            }
+        }
+        #expect(fullscreenEvents == [.willEnterFullscreen(animationDuration: .zero), .didEnterFullscreen])
+        player.isFullscreen = false
+        try await recorder.waitFor { $0 == .didExitFullscreen }
+        #expect(!player.isFullscreen)
+        await player.shutdown()
+        withExtendedLifetime(display) {}
+    }
+}

@@ -412,8 +412,20 @@ public final class MoviePlayer: Sendable {
         set { core.updatePresentation { $0.windowHandle = newValue } }
     }
 
-    /// Whether the player's own window fills the screen.
-    public var isFullscreen: Bool { core.read { $0.presentation.fullscreenSize != nil } }
+    /// Whether the player's own window fills the screen, or will when it opens (MPMoviePlayerController's
+    /// `fullscreen`). Setting it is ``setFullscreen(_:animated:)`` without animation, started at
+    /// once and finished on its own (errors are not reported: call that method to see them). Set
+    /// before preparation, the window opens fullscreen when the movie is ready, announced as
+    /// ``PlayerEvent/willEnterFullscreen(animationDuration:)`` and ``PlayerEvent/didEnterFullscreen``.
+    public var isFullscreen: Bool {
+        get { core.isFullscreen }
+        set {
+            // Before the window opens the request is kept now, so the getter says so at once.
+            guard !core.keepFullscreenRequest(newValue) else { return }
+            let core = core
+            Task { try? await core.setFullscreen(newValue, animated: false) }
+        }
+    }
 
     /// Makes the player's own window fill the screen, or gives it back its size
     /// (MPMoviePlayerController's `setFullscreen(_:animated:)`). Announces
@@ -422,8 +434,10 @@ public final class MoviePlayer: Sendable {
     /// - Parameters:
     ///   - fullscreen: Fill the screen, or not.
     ///   - animated: Move the window gradually.
+    /// Before the player's own window has opened (before preparation), the request is kept and
+    /// the window opens fullscreen.
     /// - Throws: ``MediaError/Code/unsupportedOperation`` for a sink that cannot (not a window
-    ///   sink, or drawing into the app's window), ``MediaError/Code/notPrepared`` before there is a window.
+    ///   sink, or drawing into the app's window).
     public func setFullscreen(_ fullscreen: Bool, animated: Bool) async throws(MediaError) {
         try await core.setFullscreen(fullscreen, animated: animated)
     }

@@ -39,6 +39,7 @@ extension PlayerCore {
                     overlays.click(viewX: Double(x - left), y: Double(y - top))
                 }
             }
+            if existing == nil, state.withLock({ $0.fullscreenRequested }) { openFullscreen(window) }
             handle = window.handle
             canvas = window.frame.size
         }
@@ -56,6 +57,24 @@ extension PlayerCore {
         }
         output.attachWindow(
             handle, rectangle: ViewRect(x: 0, y: 0, width: canvas.width, height: canvas.height), chain: chain)
+    }
+
+    /// The player's own window has just opened and fullscreen was asked for before: it fills the
+    /// screen at once, announced as a change without animation. On the player's thread.
+    private func openFullscreen(_ window: PlayerWindow) {
+        apply { $0.publish(.willEnterFullscreen(animationDuration: .zero)) }
+        let (from, screen) = (window.frame, window.screen)
+        if window.hasWindowManager {
+            window.requestFullscreen(true)
+        } else {
+            window.place(screen)
+        }
+        applyOwned { owned in
+            owned.fullscreenRequested = false
+            owned.windowedFrame = from
+            owned.machine.presentation.fullscreenSize = screen.size
+            owned.machine.publish(.didEnterFullscreen)
+        }
     }
 
     /// The movie's size became known: the player's own window (not fullscreen, no view frame)
@@ -84,6 +103,23 @@ extension PlayerCore {
             window.handle, rectangle: ViewRect(x: 0, y: 0, width: size.width, height: size.height))
     }
 
+    /// Whether the player's own window fills the screen, or was asked to before it opened.
+    var isFullscreen: Bool {
+        state.withLock { $0.machine.presentation.fullscreenSize != nil || $0.fullscreenRequested }
+    }
+
+    /// Keeps a fullscreen request for the player's own window when it has not opened yet (and the
+    /// sink could show fullscreen); false when there is a window or the sink cannot.
+    func keepFullscreenRequest(_ fullscreen: Bool) -> Bool {
+        state.withLock { owned in
+            guard owned.ownWindow == nil, owned.machine.videoSink.capabilities.contains(.fullscreen),
+                owned.machine.presentation.windowHandle == nil
+            else { return false }
+            owned.fullscreenRequested = fullscreen
+            return true
+        }
+    }
+
     /// Makes the player's own window fill the screen, or gives it back its size, announcing
     /// will/did enter/exit with the animation's length.
     func setFullscreen(_ fullscreen: Bool, animated: Bool) async throws(MediaError) {
@@ -98,7 +134,10 @@ extension PlayerCore {
                         .unsupportedOperation, "the video is drawn in the app's window: the app makes it fullscreen"))
             }
             guard let window = owned.ownWindow else {
-                return .failure(MediaError(.notPrepared, "there is no window yet: prepare the movie first"))
+                // Before the window opens (MPMoviePlayerController's examples set fullscreen, then
+                // prepare): it opens fullscreen.
+                owned.fullscreenRequested = fullscreen
+                return .success(nil)
             }
             if (state.presentation.fullscreenSize != nil) == fullscreen { return .success(nil) }
             return .success((window, owned.session, owned.windowedFrame))

@@ -30,6 +30,8 @@ final class PlayerCore: Sendable {
         var ownWindow: PlayerWindow?
         /// The own window's frame before it went fullscreen.
         var windowedFrame: ViewRect?
+        /// Fullscreen was asked for before the player's own window opened: it opens fullscreen.
+        var fullscreenRequested = false
         /// The access and error logs of network movies.
         var networkLog = NetworkLogRecorder()
         /// Frames each video element dropped (its latest QoS report), for the access log.
