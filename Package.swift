@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "PrerollAdSource", targets: ["PrerollAdSource"]),
         .library(name: "TerminalVideoSink", targets: ["TerminalVideoSink"]),
         .library(name: "NetworkVideoSink", targets: ["NetworkVideoSink"]),
+        .library(name: "MediaEngineTesting", targets: ["MediaEngineTesting"]),
         .executable(name: "mediaprobe", targets: ["mediaprobe"]),
         .executable(name: "mediaplay", targets: ["mediaplay"]),
         .executable(name: "preroll", targets: ["preroll"]),
@@ -44,6 +45,8 @@ let package = Package(
         .target(name: "TerminalVideoSink", dependencies: ["MediaEngine"], path: "Plugins/TerminalVideoSink"),
         // Video to another machine (RTP, SRT, HLS): a plugin written against MediaEngine's public API only.
         .target(name: "NetworkVideoSink", dependencies: ["MediaEngine"], path: "Plugins/NetworkVideoSink"),
+        // The conformance kit for sink authors: plays a clip into a sink and checks VideoSink's rules.
+        .target(name: "MediaEngineTesting", dependencies: ["MediaEngine", "FileSource"]),
         .executableTarget(
             name: "mediaprobe", dependencies: ["MediaEngine", "FileSource", "HTTPStreamSource"],
             path: "Examples/mediaprobe",
@@ -109,5 +112,9 @@ let package = Package(
         .testTarget(
             name: "NetworkVideoSinkTests", dependencies: ["NetworkVideoSink", "MediaTestSupport", "FileSource"],
             path: "Tests/NetworkVideoSinkTests"),
+        .testTarget(
+            name: "SinkConformanceTests",
+            dependencies: ["MediaEngineTesting", "TerminalVideoSink", "NetworkVideoSink", "MediaTestSupport"],
+            path: "Tests/SinkConformanceTests"),
     ]
 )
