@@ -80,6 +80,15 @@ final class Controls {
             } catch {
                 output.say("  audio: \(error.code): \(error.message)")
             }
+        case .subtitleTrack:
+            guard !player.subtitleTracks.isEmpty else { return output.say("  subtitles: the movie has none") }
+            let track = KeyBindings.subtitleTrack(after: player.currentSubtitleTrack, in: player.subtitleTracks)
+            do {
+                try player.selectSubtitleTrack(track)
+                output.say("  subtitles: \(track.map { "\($0)" } ?? "off")")
+            } catch {
+                output.say("  subtitles: \(error.code): \(error.message)")
+            }
         case .help:
             output.say(KeyBindings.help)
         case .quit:

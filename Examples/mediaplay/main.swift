@@ -15,7 +15,7 @@
 // Several files or URLs play as a queue, each following the one before without a gap.
 // Keys on a terminal (and in the window sink's window): space play/pause, left/right seek (shift:
 // exact), up/down rate, f fullscreen, a scaling, l repeat, m mute, 9/0 volume, n/p next/previous,
-// t audio track, ? keys, q quit.
+// t audio track, s subtitles, ? keys, q quit.
 import FileSource
 import Foundation
 import HTTPStreamSource

@@ -210,7 +210,7 @@ struct MediaplayKeysTests {
             taginject tags="language-code=fr,title=Commentary" ! audioconvert ! vorbisenc ! mux.
             """)
 
-    @Test("t, 9 and 0, l, a, f and ? each say or show what they did")
+    @Test("t, 9 and 0, l, a, f, s and ? each say or show what they did")
     func otherKeys() async throws {
         let program = try mediaplay([try await TestMedia.url(for: Self.twoLanguages)])
         try await waitForBar(program, "playing") { $0.state == "playing" }
@@ -229,8 +229,10 @@ struct MediaplayKeysTests {
         // The null sink has no window to fill the screen with.
         program.type("f")
         try await waitForText(program, "  fullscreen: unsupportedOperation: the video sink cannot show fullscreen")
+        program.type("s")
+        try await waitForText(program, "  subtitles: the movie has none")
         program.type("?")
-        try await waitForText(program, "      t audio track, ? keys, q or Escape quit")
+        try await waitForText(program, "      t audio track, s subtitles, ? keys, q or Escape quit")
         program.type("q")
         #expect(try await program.waitForExit() == 0, "\(program.errorText)")
         let shown = Transcript(program.output, columns: 100).rows.filter { !$0.isEmpty }

@@ -62,6 +62,11 @@ struct KeyBindingsTests {
         #expect(KeyBindings.audioTrack(after: tracks[0], in: tracks) == tracks[1])
         #expect(KeyBindings.audioTrack(after: tracks[2], in: tracks) == tracks[0])
         #expect(KeyBindings.audioTrack(after: nil, in: tracks) == tracks[0])
+        let subtitles = [MediaTrack(kind: .subtitle, index: 0), MediaTrack(kind: .subtitle, index: 1)]
+        #expect(KeyBindings.subtitleTrack(after: nil, in: subtitles) == subtitles[0])
+        #expect(KeyBindings.subtitleTrack(after: subtitles[0], in: subtitles) == subtitles[1])
+        #expect(KeyBindings.subtitleTrack(after: subtitles[1], in: subtitles) == nil, "none after the last")
+        #expect(KeyBindings.command(for: .character("s")) == .subtitleTrack)
         #expect(KeyBindings.audioTrack(after: tracks[0], in: [tracks[0]]) == nil)
     }
 

@@ -26,6 +26,8 @@ public enum PlayerCommand: Hashable, Sendable {
     case previous
     /// The next audio track.
     case audioTrack
+    /// The next subtitle track, none after the last.
+    case subtitleTrack
     /// Print the keys.
     case help
     /// Stop and exit.
@@ -60,6 +62,7 @@ public enum KeyBindings {
         case .character("n"): .next
         case .character("p"): .previous
         case .character("t"): .audioTrack
+        case .character("s"): .subtitleTrack
         case .character("?"), .character("h"): .help
         case .character("q"), .character("Q"), .escape: .quit
         default: nil
@@ -96,7 +99,7 @@ public enum KeyBindings {
     public static let help =
         "keys: space play/pause, left/right seek 5 s (shift: exact frame), up/down rate,\n"
         + "      f fullscreen, a scaling, l repeat, m mute, 9/0 volume, n/p next/previous,\n"
-        + "      t audio track, ? keys, q or Escape quit"
+        + "      t audio track, s subtitles, ? keys, q or Escape quit"
 
     /// The rate after `rate`, one step up or down ``rates``; nil past either end.
     /// - Parameters:
@@ -130,6 +133,19 @@ public enum KeyBindings {
         case .one: hasQueue ? .all : .none
         case .all: .none
         }
+    }
+
+    /// The subtitle track after the one drawn: the first when none is, none (nil) after the last.
+    /// - Parameters:
+    ///   - current: The track drawn, or nil.
+    ///   - tracks: The movie's subtitle tracks.
+    /// - Returns: The track to draw, or nil for none.
+    public static func subtitleTrack(after current: MediaTrack?, in tracks: [MediaTrack]) -> MediaTrack? {
+        guard let current else { return tracks.first }
+        guard let index = tracks.firstIndex(where: { $0.index == current.index }), index + 1 < tracks.count else {
+            return nil
+        }
+        return tracks[index + 1]
     }
 
     /// The audio track after the one playing, the first after the last; nil without two tracks.
