@@ -5,6 +5,7 @@
 
 GType me_scaler_get_type_public(void);
 GType me_frame_select_get_type_public(void);
+GType me_backdrop_get_type_public(void);
 
 // GStreamer applies GST_PLUGIN_FEATURE_RANK ("name:rank,...", rank a number or NONE, MARGINAL,
 // SECONDARY, PRIMARY, MAX) while it initializes, before these elements exist; so it is read
@@ -58,5 +59,6 @@ static guint libav_decoder_rank(const gchar *element, const gchar *media_type) {
 gboolean me_register_elements(void) {
     return gst_element_register(NULL, "mescaler", GST_RANK_NONE, me_scaler_get_type_public()) &&
            gst_element_register(NULL, "meframeselect", GST_RANK_NONE, me_frame_select_get_type_public()) &&
+           gst_element_register(NULL, "mebackdrop", GST_RANK_NONE, me_backdrop_get_type_public()) &&
            me_register_libav_decoders(libav_decoder_rank);
 }

@@ -234,3 +234,37 @@ extension WindowSinkTests {
         withExtendedLifetime(display) {}
     }
 }
+
+extension WindowSinkTests {
+    /// Five seconds of a tone, Vorbis in Ogg: time to look at the window twice while it plays.
+    static let fiveSecondsOfSound = TestMedia.Clip(
+        fileExtension: "ogg",
+        pipeline: """
+            audiotestsrc num-buffers=216 wave=sine ! audio/x-raw,rate=44100,channels=1 ! audioconvert ! vorbisenc ! \
+            oggmux ! filesink location=LOCATION
+            """)
+
+    @Test("a movie without video shows the background colour in the player's window, not an empty screen")
+    func audioOnlyShowsBackground() async throws {
+        let display = try await VirtualDisplay()
+        let player = MoviePlayer(
+            source: FileSource(url: try await TestMedia.url(for: Self.fiveSecondsOfSound)),
+            videoSink: WindowSink(display: display.name), audioOutput: .discard)
+        player.shouldAutoplay = false
+        player.backgroundColor = Self.orange
+        let recorder = EventRecorder(player)
+        try await player.play()
+        #expect(player.movieMediaTypes == [.audio])
+        try await Task.sleep(for: .milliseconds(300))
+        let shot = try await display.screenshot()
+        expect(shot, 20, 20, Self.orange, "the window, in the background colour")
+        expect(shot, 600, 450, .black, "the rest of the screen")
+        player.backgroundColor = RGBAColor(red: 0, green: 0, blue: 255)
+        try await Task.sleep(for: .milliseconds(300))
+        expect(try await display.screenshot(), 20, 20, .blue, "a new background colour, while playing")
+        player.stop()
+        try await recorder.waitFor { $0 == .playbackDidFinish(.userExited, nil) }
+        await player.shutdown()
+        withExtendedLifetime(display) {}
+    }
+}

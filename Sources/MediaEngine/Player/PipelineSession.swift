@@ -11,6 +11,8 @@ final class PipelineSession: Sendable {
     private static let playFlags = 0x01 | audioFlag | textFlag | 0x40
     /// GST_PLAY_FLAG_DOWNLOAD: progressive downloads go to a temporary file (queue2's download mode).
     private static let downloadFlag = 0x80
+    /// GST_PLAY_FLAG_VIS: a visualisation stage for movies without video (``backdrop``).
+    private static let visualisationFlag = 0x08
     private static let audioFlag = 0x02
     /// GST_PLAY_FLAG_TEXT: the subtitle stream goes to the text sink (``SubtitleDelivery``), whose
     /// cues are drawn only while a track is chosen (playbin links a text stream only when the
@@ -41,6 +43,9 @@ final class PipelineSession: Sendable {
     /// The movies playbin goes on to, without a gap, when the current one's source has delivered
     /// everything (``queueNext(_:playing:)``); taken one by one by the about-to-finish handler.
     private let upNext = Locked(UpNext())
+    /// For a window output: what the window shows for a movie without video, the background
+    /// colour (`mebackdrop`, playbin's visualisation stage, used only when there is no video).
+    private let backdrop: Element?
     /// Drops a stream's end at playsink while a next movie may follow (see ``GaplessGate``);
     /// told under `upNext`'s lock whether one is queued.
     private let gaplessGate: GaplessGate
@@ -100,6 +105,15 @@ final class PipelineSession: Sendable {
             playbin.set("audio-sink", element: audioSink)
         }
         if buffering.downloadsToCacheFile { flags |= Self.downloadFlag }
+        if videoOutput.isWindow {
+            let backdrop = try Element.make("mebackdrop", name: "me-backdrop")
+            try backdrop.set("color", .int(presentation.backgroundARGB))
+            playbin.set("vis-plugin", element: backdrop)
+            flags |= Self.visualisationFlag
+            self.backdrop = backdrop
+        } else {
+            backdrop = nil
+        }
         try playbin.set([
             "uri": .string(source.uri), "flags": .int(flags),
             "buffer-duration": .int(Int(buffering.maximum.inSeconds * 1e9)),
@@ -371,6 +385,11 @@ final class PipelineSession: Sendable {
             // playbin has an integer current-audio property; an index it does not have is ignored by it.
             return
         }
+    }
+
+    /// The colour a window shows for a movie without video (``backdrop``), ARGB.
+    func setBackdropColor(_ argb: Int) {
+        try? backdrop?.set("color", .int(argb))
     }
 
     /// Sends subtitle track `index` to the text sink (playbin's input selector switches at once).

@@ -328,6 +328,7 @@ final class PlayerCore: Sendable {
     func apply(_ presentation: VideoPresentation, to session: PipelineSession) {
         do throws(MediaError) {
             try session.videoOutput.apply(presentation)
+            session.setBackdropColor(presentation.backgroundARGB)
         } catch {
             fail(session: session.id, with: error)
         }
