@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "TerminalVideoSink", targets: ["TerminalVideoSink"]),
         .library(name: "NetworkVideoSink", targets: ["NetworkVideoSink"]),
         .library(name: "MediaEngineTesting", targets: ["MediaEngineTesting"]),
+        // The engine's GStreamer elements as a loadable plugin (libgstmediaengine.so), for gst-launch-1.0.
+        .library(name: "gstmediaengine", type: .dynamic, targets: ["GstMediaEnginePlugin"]),
         .executable(name: "mediaprobe", targets: ["mediaprobe"]),
         .executable(name: "mediaplay", targets: ["mediaplay"]),
         .executable(name: "preroll", targets: ["preroll"]),
@@ -33,6 +35,13 @@ let package = Package(
             // ramps use GStreamer's controller library.
             linkerSettings: [.linkedLibrary("avutil"), .linkedLibrary("gstcontroller-1.0")]),
         .target(name: "CTextRender", dependencies: ["CPangoCairo"]),
+        // A C library product does not get the system modules' `link` lines (Swift's autolinking): named here.
+        .target(
+            name: "GstMediaEnginePlugin", dependencies: ["CGStreamerShim"],
+            linkerSettings: [
+                .linkedLibrary("yuv"), .linkedLibrary("X11"), .linkedLibrary("avcodec"), .linkedLibrary("avutil"),
+                .linkedLibrary("gstapp-1.0"), .linkedLibrary("gsttag-1.0"),
+            ]),
         .systemLibrary(name: "CGIO", pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev", "glib-networking"])]),
         // Why an HTTP connection failed (souphttpsrc does not say), with libsoup's own stack.
         .target(name: "CNetworkProbe", dependencies: ["CGIO"]),

@@ -1,4 +1,7 @@
-// The engine's own elements, registered privately (no plugin file) when GStreamer starts.
+// The engine's own elements, as one GStreamer plugin, "mediaengine": registered statically in the
+// engine's process when GStreamer starts (me_register_elements), and built as a loadable plugin
+// too (Sources/GstMediaEnginePlugin, libgstmediaengine.so), so gst-inspect-1.0 and gst-launch-1.0
+// can use them without Swift.
 #include "CGStreamerShim.h"
 #include <stdlib.h>
 #include <string.h>
@@ -56,9 +59,15 @@ static guint libav_decoder_rank(const gchar *element, const gchar *media_type) {
     return rank_for(element, decoder_rank(media_type));
 }
 
+gboolean me_register_elements_in(GstPlugin *plugin) {
+    return gst_element_register(plugin, "mescaler", GST_RANK_NONE, me_scaler_get_type_public()) &&
+           gst_element_register(plugin, "meframeselect", GST_RANK_NONE, me_frame_select_get_type_public()) &&
+           gst_element_register(plugin, "mebackdrop", GST_RANK_NONE, me_backdrop_get_type_public()) &&
+           me_register_libav_decoders(plugin, libav_decoder_rank);
+}
+
 gboolean me_register_elements(void) {
-    return gst_element_register(NULL, "mescaler", GST_RANK_NONE, me_scaler_get_type_public()) &&
-           gst_element_register(NULL, "meframeselect", GST_RANK_NONE, me_frame_select_get_type_public()) &&
-           gst_element_register(NULL, "mebackdrop", GST_RANK_NONE, me_backdrop_get_type_public()) &&
-           me_register_libav_decoders(libav_decoder_rank);
+    return gst_plugin_register_static(GST_VERSION_MAJOR, GST_VERSION_MINOR, "mediaengine", ME_PLUGIN_DESCRIPTION,
+                                      me_register_elements_in, "1.0", GST_LICENSE_UNKNOWN, "swift-media-engine",
+                                      "swift-media-engine", "https://github.com/swift-media-engine");
 }

@@ -252,7 +252,7 @@ void me_watch_pointer(GstElement *element, me_pointer_callback callback, me_key_
 typedef guint (*me_decoder_rank_callback)(const gchar *element, const gchar *media_type);
 /// Registers the engine's libav decoders (meh264dec, meh265dec) in-process, each with the rank
 /// `rank` gives it.
-gboolean me_register_libav_decoders(me_decoder_rank_callback rank);
+gboolean me_register_libav_decoders(GstPlugin *plugin, me_decoder_rank_callback rank);
 
 // MARK: Allocation.
 /// Makes `sink` (an appsink) tell upstream it reads GstVideoMeta (appsink has no allocation
@@ -363,6 +363,11 @@ gboolean me_scaler_geometry(GstElement *scaler, MeScalerGeometry *geometry);
 // MARK: Private elements.
 /// Registers the engine's own elements (mescaler, see scaler.c). Call once after gst_init.
 gboolean me_register_elements(void);
+/// Registers the engine's elements in `plugin` (the loadable plugin's init, or the static one's).
+gboolean me_register_elements_in(GstPlugin *plugin);
+/// The plugin's description, for both ways of registering it.
+#define ME_PLUGIN_DESCRIPTION "swift-media-engine's elements: decoders that hand libavcodec's pictures over without a copy, the scaler, frame selection and the backdrop"
+
 
 // MARK: libyuv.
 struct YuvConstants;

@@ -1,0 +1,51 @@
+import Foundation
+import MediaTestSupport
+import Testing
+
+/// The engine's elements as a loadable GStreamer plugin (`libgstmediaengine.so`, the
+/// `gstmediaengine` product): found by gst-inspect-1.0 and used by a gst-launch-1.0 line, with no
+/// Swift in the process.
+@Suite("GStreamer plugin")
+struct GStreamerPluginTests {
+    /// gst-launch-1.0 and gst-inspect-1.0 with the build folder as a plugin path, and a registry
+    /// of their own (the user's cache is left alone).
+    static func run(_ tool: String, _ arguments: [String]) async throws -> ProcessRunner.Result {
+        let registry = try TestMedia.scratchDirectory().appendingPathComponent("registry.bin")
+        defer { try? FileManager.default.removeItem(at: registry.deletingLastPathComponent()) }
+        return try await ProcessRunner.run(
+            tool, ["--gst-plugin-path=\(BuildProducts.directory.path)"] + arguments,
+            environment: ["GST_REGISTRY": registry.path])
+    }
+
+    @Test("gst-inspect-1.0 lists the plugin and its five elements")
+    func inspect() async throws {
+        let plugin = try await Self.run("gst-inspect-1.0", ["mediaengine"])
+        #expect(plugin.status == 0, "\(plugin.standardError)")
+        for element in ["meh264dec", "meh265dec", "mescaler", "meframeselect", "mebackdrop"] {
+            #expect(plugin.standardOutput.contains("\(element):"), "\(element) in \(plugin.standardOutput)")
+        }
+        let decoder = try await Self.run("gst-inspect-1.0", ["meh264dec"])
+        #expect(decoder.status == 0 && decoder.standardOutput.contains("Codec/Decoder/Video"))
+    }
+
+    @Test("a gst-launch-1.0 line decodes with meh264dec and scales with mescaler, no Swift involved")
+    func launch() async throws {
+        let movie = try await TestMedia.url(for: TestMedia.numbered)
+        let folder = try TestMedia.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let picture = folder.appendingPathComponent("frame.png")
+        let result = try await Self.run(
+            "gst-launch-1.0",
+            [
+                "-q", "filesrc", "location=\(movie.path)", "!", "qtdemux", "!", "h264parse", "!", "meh264dec", "!",
+                "mescaler", "width=160", "height=90", "!", "videoconvert", "!", "pngenc", "snapshot=true", "!",
+                "filesink", "location=\(picture.path)",
+            ])
+        #expect(result.status == 0, "\(result.standardError)")
+        let bytes = [UInt8](try Data(contentsOf: picture))
+        #expect(bytes.count > 24 && bytes[1...3] == Array("PNG".utf8)[...])
+        let width = bytes[16..<20].reduce(0) { $0 << 8 | Int($1) }
+        let height = bytes[20..<24].reduce(0) { $0 << 8 | Int($1) }
+        #expect(width == 160 && height == 90, "the scaler's size: \(width)x\(height)")
+    }
+}
