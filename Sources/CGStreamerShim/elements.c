@@ -59,15 +59,21 @@ static guint libav_decoder_rank(const gchar *element, const gchar *media_type) {
     return rank_for(element, decoder_rank(media_type));
 }
 
-gboolean me_register_elements_in(GstPlugin *plugin) {
+static gboolean register_in(GstPlugin *plugin, gboolean ranked) {
     return gst_element_register(plugin, "mescaler", GST_RANK_NONE, me_scaler_get_type_public()) &&
            gst_element_register(plugin, "meframeselect", GST_RANK_NONE, me_frame_select_get_type_public()) &&
            gst_element_register(plugin, "mebackdrop", GST_RANK_NONE, me_backdrop_get_type_public()) &&
-           me_register_libav_decoders(plugin, libav_decoder_rank);
+           me_register_libav_decoders(plugin, libav_decoder_rank, ranked);
 }
+
+// The loadable plugin: loading it is the opt-in, so its decoders have their ranks.
+gboolean me_register_elements_in(GstPlugin *plugin) { return register_in(plugin, TRUE); }
+
+// In the engine's process: the decoders are preferred in the engine's pipelines only.
+static gboolean register_in_engine(GstPlugin *plugin) { return register_in(plugin, FALSE); }
 
 gboolean me_register_elements(void) {
     return gst_plugin_register_static(GST_VERSION_MAJOR, GST_VERSION_MINOR, "mediaengine", ME_PLUGIN_DESCRIPTION,
-                                      me_register_elements_in, "1.0", GST_LICENSE_UNKNOWN, "swift-media-engine",
+                                      register_in_engine, "1.0", GST_LICENSE_UNKNOWN, "swift-media-engine",
                                       "swift-media-engine", "https://github.com/swift-media-engine");
 }

@@ -642,7 +642,7 @@ static void me_libav_codec_class_init(gpointer klass, gpointer data) {
     g_free(description);
 }
 
-gboolean me_register_libav_decoders(GstPlugin *plugin, me_decoder_rank_callback rank) {
+gboolean me_register_libav_decoders(GstPlugin *plugin, me_decoder_rank_callback rank, gboolean ranked) {
     for (gsize index = 0; index < G_N_ELEMENTS(me_libav_codecs); index++) {
         const MeLibavCodec *codec = &me_libav_codecs[index];
         gchar *type_name = g_strdup_printf("MeLibavDecoder_%s", codec->element);
@@ -661,6 +661,10 @@ gboolean me_register_libav_decoders(GstPlugin *plugin, me_decoder_rank_callback 
         const gchar *media_type = gst_structure_get_name(gst_caps_get_structure(caps, 0));
         guint element_rank = rank(codec->element, media_type);
         gst_caps_unref(caps);
+        if (!ranked) {
+            me_decoder_preference_record(codec->element, element_rank);
+            element_rank = GST_RANK_NONE;
+        }
         if (!gst_element_register(plugin, codec->element, element_rank, type)) {
             return FALSE;
         }

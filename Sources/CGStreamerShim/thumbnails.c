@@ -418,6 +418,7 @@ MeThumbnailer *me_thumbnailer_new(const gchar *uri) {
     gst_segment_init(&t->segment, GST_FORMAT_TIME);
     t->target_pts = GST_CLOCK_TIME_NONE;
     t->pipeline = gst_pipeline_new("me-thumbnails");
+    me_prefer_engine_decoders(t->pipeline);
     t->decodebin = gst_element_factory_make("uridecodebin", NULL);
     t->sink = gst_element_factory_make("fakesink", NULL);
     if (!t->decodebin || !t->sink) {

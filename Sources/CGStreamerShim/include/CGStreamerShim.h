@@ -252,7 +252,19 @@ void me_watch_pointer(GstElement *element, me_pointer_callback callback, me_key_
 typedef guint (*me_decoder_rank_callback)(const gchar *element, const gchar *media_type);
 /// Registers the engine's libav decoders (meh264dec, meh265dec) in-process, each with the rank
 /// `rank` gives it.
-gboolean me_register_libav_decoders(GstPlugin *plugin, me_decoder_rank_callback rank);
+/// Registers the decoders in `plugin`: at the rank `rank` gives them when `ranked` (a loadable
+/// plugin), or at NONE with that rank kept as the engine's preference (decoderpreference.c).
+gboolean me_register_libav_decoders(GstPlugin *plugin, me_decoder_rank_callback rank, gboolean ranked);
+/// Keeps `rank` as the engine's preference for decoder `element` in its own pipelines.
+void me_decoder_preference_record(const gchar *element, guint rank);
+/// Makes the decodebins inside `pipeline` (at any depth, added later) try the engine's decoders
+/// at their preferred rank, though the registry ranks them NONE.
+void me_prefer_engine_decoders(GstElement *pipeline);
+/// Gives the engine's decoders their preferred rank in the registry: every decodebin in the
+/// process then prefers them (an app's opt-in); FALSE takes it back (rank NONE).
+void me_prefer_engine_decoders_everywhere(gboolean everywhere);
+/// The factory name of the first video decoder inside `bin` (g_free it), or NULL.
+gchar *me_video_decoder_name(GstElement *bin);
 
 // MARK: Allocation.
 /// Makes `sink` (an appsink) tell upstream it reads GstVideoMeta (appsink has no allocation

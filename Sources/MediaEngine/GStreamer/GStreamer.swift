@@ -24,6 +24,23 @@ public enum GStreamer {
         try initialization.get()
     }
 
+    /// Makes every decodebin and playbin in the process prefer the engine's own decoders
+    /// (`meh264dec`, `meh265dec`: libavcodec with no copy of the pictures), as the engine's own
+    /// pipelines do. Without this call, an app's own GStreamer pipelines keep choosing the
+    /// decoders they chose before the engine was loaded (`avdec_h264`, a hardware decoder): the
+    /// engine registers its decoders at rank NONE and prefers them only in its own pipelines.
+    /// - Throws: ``MediaError`` with code ``MediaError/Code/pipelineFailure`` when GStreamer cannot start.
+    public static func preferEngineDecodersEverywhere() throws(MediaError) {
+        try initialize()
+        me_prefer_engine_decoders_everywhere(1)
+    }
+
+    /// Takes ``preferEngineDecodersEverywhere()`` back: the engine's decoders are preferred in the
+    /// engine's own pipelines only (the default). For tests.
+    package static func preferEngineDecodersInEnginePipelinesOnly() {
+        me_prefer_engine_decoders_everywhere(0)
+    }
+
     /// The version of the GStreamer library in use, for example `"GStreamer 1.22.0"`.
     public static var version: String {
         String(cString: gst_version_string())

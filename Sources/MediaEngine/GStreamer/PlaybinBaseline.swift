@@ -1,4 +1,5 @@
 internal import CGStreamer
+internal import CGStreamerShim
 
 /// Plain GStreamer pipelines with no engine around them, for the benchmark's baselines.
 /// Not part of the supported API: the benchmark imports it with `@_spi(Benchmarks)`.
@@ -149,8 +150,26 @@ public enum PlaybinBaseline {
         }
     }
 
-    fileprivate static func makePlaybin(uri: String) throws(MediaError) -> Element {
+    /// The video decoder a bare playbin chooses for `uri` in this process (its factory's name),
+    /// with or without the engine's preference for its own decoders.
+    /// - Throws: ``MediaError`` when the movie does not preroll within 10 seconds.
+    public static func videoDecoder(uri: String, preferringEngineDecoders: Bool) throws(MediaError) -> String? {
+        try GStreamer.initialize()
+        let playbin = try makePlaybin(uri: uri, preferringEngineDecoders: preferringEngineDecoders)
+        defer { playbin.setState(GST_STATE_NULL) }
+        playbin.setState(GST_STATE_PAUSED)
+        try waitForAsyncDone(playbin, what: "preroll \(uri)")
+        guard let name = me_video_decoder_name(playbin.pointer) else { return nil }
+        defer { g_free(name) }
+        return String(cString: name)
+    }
+
+    fileprivate static func makePlaybin(uri: String, preferringEngineDecoders: Bool = true) throws(MediaError)
+        -> Element
+    {
         let playbin = try Element.make("playbin")
+        // The same decoders as the engine's pipelines, so that a comparison is of the rest.
+        if preferringEngineDecoders { me_prefer_engine_decoders(playbin.pointer) }
         try playbin.set("uri", .string(uri))
         playbin.set("video-sink", element: try Element.make("fakesink"))
         playbin.set("audio-sink", element: try Element.make("fakesink"))

@@ -127,6 +127,8 @@ final class PipelineSession: Sendable {
         sourceSetup.connect(to: playbin)
         me_shorten_audio_queue(playbin.pointer)
         me_watch_stream_types(playbin.pointer)
+        // The engine's decoders, which the registry ranks NONE so that an app's own pipelines keep theirs.
+        me_prefer_engine_decoders(playbin.pointer)
         busThread = Locked(try BusThread(pipeline: playbin, handler: handler))
         gaplessGate = GaplessGate(playbin: playbin)
         AboutToFinishRelay.install(on: playbin) { [weak self] in self?.goOnToNextSource() }

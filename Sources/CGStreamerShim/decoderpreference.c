@@ -1,0 +1,119 @@
+// The engine's decoders are preferred in the engine's own pipelines, without changing what a host
+// app's own decodebins choose. In the engine's process they are registered at rank NONE, which
+// decodebin and playbin never autoplug by themselves; each pipeline of the engine hooks the
+// decodebins inside it (deep-element-added) and puts the engine's decoder into their list of
+// candidates (autoplug-sort) at the rank it would have had: above avdec_*, behind a hardware
+// decoder ranked higher (elements.c). An app that wants them everywhere calls
+// me_prefer_engine_decoders_everywhere, which gives them those ranks in the registry.
+#include "CGStreamerShim.h"
+#include <string.h>
+
+#define ME_MAX_PREFERRED 8
+
+typedef struct {
+    gchar *element;
+    guint rank;
+} Preference;
+
+static Preference preferences[ME_MAX_PREFERRED];
+static guint preference_count;
+static GMutex preference_lock;
+
+void me_decoder_preference_record(const gchar *element, guint rank) {
+    g_mutex_lock(&preference_lock);
+    for (guint index = 0; index < preference_count; index++) {
+        if (g_str_equal(preferences[index].element, element)) {
+            preferences[index].rank = rank;
+            g_mutex_unlock(&preference_lock);
+            return;
+        }
+    }
+    if (preference_count < ME_MAX_PREFERRED) {
+        preferences[preference_count].element = g_strdup(element);
+        preferences[preference_count].rank = rank;
+        preference_count++;
+    }
+    g_mutex_unlock(&preference_lock);
+}
+
+G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+// decodebin's candidates for `caps`, with each engine decoder that takes them inserted before the
+// first candidate of a lower rank; NULL (keep the list) when none applies.
+static GValueArray *sort_with_engine_decoders(GstElement *decodebin, GstPad *pad, GstCaps *caps,
+                                              GValueArray *factories, gpointer data) {
+    (void)decodebin;
+    (void)pad;
+    (void)data;
+    GValueArray *sorted = NULL;
+    g_mutex_lock(&preference_lock);
+    for (guint index = 0; index < preference_count; index++) {
+        if (preferences[index].rank == GST_RANK_NONE) continue;
+        GstElementFactory *factory = gst_element_factory_find(preferences[index].element);
+        if (!factory) continue;
+        GValueArray *list = sorted ? sorted : factories;
+        gboolean present = FALSE;
+        for (guint item = 0; item < list->n_values && !present; item++) {
+            present = g_value_get_object(g_value_array_get_nth(list, item)) == (gpointer)factory;
+        }
+        if (present || !gst_element_factory_can_sink_all_caps(factory, caps)) {
+            gst_object_unref(factory);
+            continue;
+        }
+        if (!sorted) sorted = g_value_array_copy(factories);
+        guint place = 0;
+        while (place < sorted->n_values) {
+            GstPluginFeature *other = g_value_get_object(g_value_array_get_nth(sorted, place));
+            if (gst_plugin_feature_get_rank(other) < preferences[index].rank) break;
+            place++;
+        }
+        GValue value = G_VALUE_INIT;
+        g_value_init(&value, GST_TYPE_ELEMENT_FACTORY);
+        g_value_set_object(&value, factory);
+        g_value_array_insert(sorted, place, &value);
+        g_value_unset(&value);
+        gst_object_unref(factory);
+    }
+    g_mutex_unlock(&preference_lock);
+    return sorted;
+}
+G_GNUC_END_IGNORE_DEPRECATIONS
+
+static void on_deep_element_added(GstBin *bin, GstBin *sub_bin, GstElement *element, gpointer data) {
+    (void)bin;
+    (void)sub_bin;
+    (void)data;
+    GstElementFactory *factory = gst_element_get_factory(element);
+    if (!factory || !g_str_equal(GST_OBJECT_NAME(factory), "decodebin")) return;
+    // After uridecodebin's own handler, which passes the signal on to the app and returns NULL.
+    g_signal_connect(element, "autoplug-sort", G_CALLBACK(sort_with_engine_decoders), NULL);
+}
+
+void me_prefer_engine_decoders(GstElement *pipeline) {
+    g_signal_connect(pipeline, "deep-element-added", G_CALLBACK(on_deep_element_added), NULL);
+}
+
+void me_prefer_engine_decoders_everywhere(gboolean everywhere) {
+    g_mutex_lock(&preference_lock);
+    for (guint index = 0; index < preference_count; index++) {
+        GstElementFactory *factory = gst_element_factory_find(preferences[index].element);
+        if (!factory) continue;
+        gst_plugin_feature_set_rank(GST_PLUGIN_FEATURE(factory), everywhere ? preferences[index].rank : GST_RANK_NONE);
+        gst_object_unref(factory);
+    }
+    g_mutex_unlock(&preference_lock);
+}
+
+gchar *me_video_decoder_name(GstElement *bin) {
+    gchar *name = NULL;
+    GstIterator *elements = gst_bin_iterate_recurse(GST_BIN(bin));
+    GValue item = G_VALUE_INIT;
+    while (!name && gst_iterator_next(elements, &item) == GST_ITERATOR_OK) {
+        GstElementFactory *factory = gst_element_get_factory(g_value_get_object(&item));
+        const gchar *klass = factory ? gst_element_factory_get_metadata(factory, GST_ELEMENT_METADATA_KLASS) : NULL;
+        if (klass && strstr(klass, "Decoder/Video")) name = g_strdup(GST_OBJECT_NAME(factory));
+        g_value_reset(&item);
+    }
+    g_value_unset(&item);
+    gst_iterator_free(elements);
+    return name;
+}
