@@ -104,14 +104,16 @@ struct ExampleSmokeTests {
         #expect(lines.contains { $0.hasPrefix("terminal ") && $0.contains("none") })
     }
 
-    @Test("mediaplay plays to the end on the frames sink, printing progress", arguments: ["frames", "null"])
+    // The frames sink unpaced: a paced one drops frames that come late (a busy machine), and the
+    // count of all 60 is checked.
+    @Test("mediaplay plays to the end on the frames sink, printing progress", arguments: ["frames:sync=false", "null"])
     func play(sink: String) async throws {
         let clip = try await TestMedia.url(for: TestMedia.bars)
         let result = try await ProcessRunner.run(BuildProducts.executable("mediaplay"), ["--sink", sink, clip.path])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("playing \(clip.path): 320x240"))
         #expect(result.standardOutput.contains("finished: playbackEnded"))
-        if sink == "frames" { #expect(result.standardOutput.contains("(60 frames)")) }
+        if sink.hasPrefix("frames") { #expect(result.standardOutput.contains("(60 frames)")) }
     }
 
     @Test("embed plays, reads pixels, seeks and sees the end")
