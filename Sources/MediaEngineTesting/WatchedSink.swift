@@ -52,9 +52,12 @@ final class WatchedSink: VideoSink {
 
     let sink: any VideoSink
     let log = Log()
+    /// Late frames are delivered, not dropped, so that a frame missing is not the machine's load.
+    let keepsLateFrames: Bool
 
-    init(_ sink: any VideoSink) {
+    init(_ sink: any VideoSink, keepsLateFrames: Bool = false) {
         self.sink = sink
+        self.keepsLateFrames = keepsLateFrames
     }
 
     var capabilities: VideoSinkCapabilities { sink.capabilities }
@@ -64,6 +67,7 @@ final class WatchedSink: VideoSink {
         log.outputMade(output)
         guard case .frames(var consumer) = output else { return output }
         log.restart()
+        if keepsLateFrames { consumer.dropsLateFrames = false }
         let handler = consumer.handler
         let log = log
         consumer.handler = { frame in
