@@ -15,13 +15,15 @@
     "{ I420, YV12, NV12, NV21, Y42B, Y444, AYUV, RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR, RGB, BGR }"
 
 enum { PROP_0, PROP_WIDTH, PROP_HEIGHT, PROP_MODE, PROP_BACKGROUND, PROP_N_THREADS, PROP_VIEW_X, PROP_VIEW_Y,
-       PROP_VIEW_WIDTH, PROP_VIEW_HEIGHT, PROP_COMPOSITING };
+       PROP_VIEW_WIDTH, PROP_VIEW_HEIGHT, PROP_COMPOSITING, PROP_FROM_MODE, PROP_PROGRESS };
 
 typedef struct {
     GstBaseTransform parent;
     GMutex lock;
     guint out_width, out_height; // 0: the input's size
     gint mode;                   // 0 none, 1 aspect fit, 2 aspect fill, 3 fill
+    gint from_mode;              // -1, or the mode a change of mode comes from (an animation)
+    guint progress;              // how far from `from_mode` to `mode`, in thousandths
     guint32 background;          // ARGB
     guint n_threads;
     gint view_x, view_y;             // where in the output the picture is fitted
@@ -64,6 +66,8 @@ static void me_scaler_set_property(GObject *object, guint id, const GValue *valu
     case PROP_WIDTH: ME_SCALER_STORE(self->out_width, g_value_get_uint(value)); break;
     case PROP_HEIGHT: ME_SCALER_STORE(self->out_height, g_value_get_uint(value)); break;
     case PROP_MODE: ME_SCALER_STORE(self->mode, g_value_get_int(value)); break;
+    case PROP_FROM_MODE: ME_SCALER_STORE(self->from_mode, g_value_get_int(value)); break;
+    case PROP_PROGRESS: ME_SCALER_STORE(self->progress, g_value_get_uint(value)); break;
     case PROP_BACKGROUND: ME_SCALER_STORE(self->background, g_value_get_uint(value)); break;
     case PROP_N_THREADS: ME_SCALER_STORE(self->n_threads, g_value_get_uint(value)); break;
     case PROP_VIEW_X: ME_SCALER_STORE(self->view_x, g_value_get_int(value)); break;
@@ -97,6 +101,8 @@ static void me_scaler_get_property(GObject *object, guint id, GValue *value, GPa
     case PROP_WIDTH: g_value_set_uint(value, self->out_width); break;
     case PROP_HEIGHT: g_value_set_uint(value, self->out_height); break;
     case PROP_MODE: g_value_set_int(value, self->mode); break;
+    case PROP_FROM_MODE: g_value_set_int(value, self->from_mode); break;
+    case PROP_PROGRESS: g_value_set_uint(value, self->progress); break;
     case PROP_BACKGROUND: g_value_set_uint(value, self->background); break;
     case PROP_N_THREADS: g_value_set_uint(value, self->n_threads); break;
     case PROP_VIEW_X: g_value_set_int(value, self->view_x); break;
@@ -192,41 +198,13 @@ static gboolean refuse(MeScaler *self, gint in_w, gint in_h, gint canvas_w, gint
     return FALSE;
 }
 
-static gboolean me_scaler_configure(MeScaler *self) {
-    GstBaseTransform *trans = GST_BASE_TRANSFORM(self);
-    g_atomic_int_set(&self->dirty, FALSE);
-    g_mutex_lock(&self->lock);
-    gint mode = self->mode;
-    guint32 background = self->background;
-    guint threads = self->n_threads;
-    gint view_x = self->view_x, view_y = self->view_y;
-    guint view_width = self->view_width, view_height = self->view_height;
-    g_mutex_unlock(&self->lock);
-    if (self->converter) {
-        gst_video_converter_free(self->converter);
-        self->converter = NULL;
-    }
-    gint in_w = GST_VIDEO_INFO_WIDTH(&self->in_info), in_h = GST_VIDEO_INFO_HEIGHT(&self->in_info);
-    gint canvas_w = GST_VIDEO_INFO_WIDTH(&self->out_info), canvas_h = GST_VIDEO_INFO_HEIGHT(&self->out_info);
-    if (in_w < 1 || in_h < 1 || canvas_w < 1 || canvas_h < 1) {
-        return refuse(self, in_w, in_h, canvas_w, canvas_h, "an empty input or output");
-    }
-    // Interlaced pictures keep whole field pairs of 4:2:0 rows (4 rows) where there is room, so
-    // each field keeps its own chroma rows; positions keep the fields' order.
-    gboolean interlaced = GST_VIDEO_INFO_IS_INTERLACED(&self->in_info) &&
-                          GST_VIDEO_INFO_INTERLACE_MODE(&self->in_info) != GST_VIDEO_INTERLACE_MODE_ALTERNATE;
-    gint row_step = interlaced ? 4 : 2;
-    // The picture is fitted into the view (by default the whole output); the rest is background.
-    gint origin_x = 0, origin_y = 0, out_w = canvas_w, out_h = canvas_h;
-    if (view_width > 0 && view_height > 0) {
-        origin_x = place(CLAMP(view_x, 0, canvas_w - 1), 2, canvas_w - 1);
-        origin_y = place(CLAMP(view_y, 0, canvas_h - 1), row_step, canvas_h - 1);
-        out_w = (gint)MIN(view_width, (guint)(canvas_w - origin_x));
-        out_h = (gint)MIN(view_height, (guint)(canvas_h - origin_y));
-    }
-    gdouble par = GST_VIDEO_INFO_PAR_N(&self->in_info) > 0 && GST_VIDEO_INFO_PAR_D(&self->in_info) > 0
-                      ? (gdouble)GST_VIDEO_INFO_PAR_N(&self->in_info) / GST_VIDEO_INFO_PAR_D(&self->in_info)
-                      : 1.0;
+// Where a picture `in_w`x`in_h` (pixel aspect `par`) goes in an `out_w`x`out_h` area in scaling
+// `mode`: the part of the picture taken and the rectangle it fills, on the 4:2:0 grid.
+typedef struct {
+    gint src_x, src_y, src_w, src_h, dst_x, dst_y, dst_w, dst_h;
+} Rects;
+
+static Rects rects_for(gint mode, gint in_w, gint in_h, gint out_w, gint out_h, gdouble par, gint row_step) {
     gdouble display_w = in_w * par; // the input's width in square pixels
     gint src_x = 0, src_y = 0, src_w = in_w, src_h = in_h;
     gint dst_x = 0, dst_y = 0, dst_w = out_w, dst_h = out_h;
@@ -261,6 +239,64 @@ static gboolean me_scaler_configure(MeScaler *self) {
         break;
     }
     }
+    Rects rects = {src_x, src_y, src_w, src_h, dst_x, dst_y, dst_w, dst_h};
+    return rects;
+}
+
+static gboolean me_scaler_configure(MeScaler *self) {
+    GstBaseTransform *trans = GST_BASE_TRANSFORM(self);
+    g_atomic_int_set(&self->dirty, FALSE);
+    g_mutex_lock(&self->lock);
+    gint mode = self->mode, from_mode = self->from_mode;
+    guint progress = self->progress;
+    guint32 background = self->background;
+    guint threads = self->n_threads;
+    gint view_x = self->view_x, view_y = self->view_y;
+    guint view_width = self->view_width, view_height = self->view_height;
+    g_mutex_unlock(&self->lock);
+    if (self->converter) {
+        gst_video_converter_free(self->converter);
+        self->converter = NULL;
+    }
+    gint in_w = GST_VIDEO_INFO_WIDTH(&self->in_info), in_h = GST_VIDEO_INFO_HEIGHT(&self->in_info);
+    gint canvas_w = GST_VIDEO_INFO_WIDTH(&self->out_info), canvas_h = GST_VIDEO_INFO_HEIGHT(&self->out_info);
+    if (in_w < 1 || in_h < 1 || canvas_w < 1 || canvas_h < 1) {
+        return refuse(self, in_w, in_h, canvas_w, canvas_h, "an empty input or output");
+    }
+    // Interlaced pictures keep whole field pairs of 4:2:0 rows (4 rows) where there is room, so
+    // each field keeps its own chroma rows; positions keep the fields' order.
+    gboolean interlaced = GST_VIDEO_INFO_IS_INTERLACED(&self->in_info) &&
+                          GST_VIDEO_INFO_INTERLACE_MODE(&self->in_info) != GST_VIDEO_INTERLACE_MODE_ALTERNATE;
+    gint row_step = interlaced ? 4 : 2;
+    // The picture is fitted into the view (by default the whole output); the rest is background.
+    gint origin_x = 0, origin_y = 0, out_w = canvas_w, out_h = canvas_h;
+    if (view_width > 0 && view_height > 0) {
+        origin_x = place(CLAMP(view_x, 0, canvas_w - 1), 2, canvas_w - 1);
+        origin_y = place(CLAMP(view_y, 0, canvas_h - 1), row_step, canvas_h - 1);
+        out_w = (gint)MIN(view_width, (guint)(canvas_w - origin_x));
+        out_h = (gint)MIN(view_height, (guint)(canvas_h - origin_y));
+    }
+    gdouble par = GST_VIDEO_INFO_PAR_N(&self->in_info) > 0 && GST_VIDEO_INFO_PAR_D(&self->in_info) > 0
+                      ? (gdouble)GST_VIDEO_INFO_PAR_N(&self->in_info) / GST_VIDEO_INFO_PAR_D(&self->in_info)
+                      : 1.0;
+    Rects rects = rects_for(mode, in_w, in_h, out_w, out_h, par, row_step);
+    if (from_mode >= 0 && from_mode != mode && progress < 1000) {
+        // A change of mode on its way: every edge moved part of the way, kept on the grid.
+        Rects from = rects_for(from_mode, in_w, in_h, out_w, out_h, par, row_step);
+        gdouble t = progress / 1000.0;
+        Rects mixed;
+        mixed.src_w = snap(from.src_w + (rects.src_w - from.src_w) * t, 2, 2, in_w);
+        mixed.src_h = snap(from.src_h + (rects.src_h - from.src_h) * t, row_step, row_step, in_h);
+        mixed.src_x = place(from.src_x + (rects.src_x - from.src_x) * t, 2, in_w - mixed.src_w);
+        mixed.src_y = place(from.src_y + (rects.src_y - from.src_y) * t, row_step, in_h - mixed.src_h);
+        mixed.dst_w = snap(from.dst_w + (rects.dst_w - from.dst_w) * t, 2, 2, out_w);
+        mixed.dst_h = snap(from.dst_h + (rects.dst_h - from.dst_h) * t, row_step, row_step, out_h);
+        mixed.dst_x = place(from.dst_x + (rects.dst_x - from.dst_x) * t, 2, out_w - mixed.dst_w);
+        mixed.dst_y = place(from.dst_y + (rects.dst_y - from.dst_y) * t, row_step, out_h - mixed.dst_h);
+        rects = mixed;
+    }
+    gint src_x = rects.src_x, src_y = rects.src_y, src_w = rects.src_w, src_h = rects.src_h;
+    gint dst_x = rects.dst_x, dst_y = rects.dst_y, dst_w = rects.dst_w, dst_h = rects.dst_h;
     dst_x += origin_x;
     dst_y += origin_y;
     if (!inside(src_x, src_y, src_w, src_h, in_w, in_h) || !inside(dst_x, dst_y, dst_w, dst_h, canvas_w, canvas_h)) {
@@ -568,6 +604,14 @@ static void me_scaler_class_init(MeScalerClass *klass) {
     g_object_class_install_property(object_class, PROP_MODE,
                                     g_param_spec_int("mode", "Mode", "0 none, 1 aspect fit, 2 aspect fill, 3 fill",
                                                      0, 3, 1, flags));
+    g_object_class_install_property(
+        object_class, PROP_FROM_MODE,
+        g_param_spec_int("from-mode", "From mode", "The mode a change of mode animates from (-1: none)", -1, 3, -1,
+                         flags));
+    g_object_class_install_property(object_class, PROP_PROGRESS,
+                                    g_param_spec_uint("progress", "Progress",
+                                                      "How far from from-mode to mode, in thousandths", 0, 1000, 1000,
+                                                      flags));
     g_object_class_install_property(object_class, PROP_BACKGROUND,
                                     g_param_spec_uint("background", "Background", "Colour of the bars (ARGB)", 0,
                                                       G_MAXUINT32, 0xff000000, flags));
@@ -611,6 +655,8 @@ static void me_scaler_class_init(MeScalerClass *klass) {
 static void me_scaler_init(MeScaler *self) {
     g_mutex_init(&self->lock);
     self->mode = 1;
+    self->from_mode = -1;
+    self->progress = 1000;
     self->background = 0xff000000;
     self->n_threads = 1;
 }

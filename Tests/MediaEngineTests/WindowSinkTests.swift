@@ -268,3 +268,52 @@ extension WindowSinkTests {
         withExtendedLifetime(display) {}
     }
 }
+
+extension WindowSinkTests {
+    /// Ten seconds of 16:9 bars (320x180): room for a two-second animation while it plays.
+    static let longWideBars = TestMedia.Clip(
+        fileExtension: "mp4",
+        pipeline: """
+            videotestsrc num-buffers=300 pattern=smpte ! video/x-raw,format=I420,width=320,height=180,framerate=30/1 ! \
+            x264enc speed-preset=ultrafast ! h264parse ! mp4mux faststart=true ! filesink location=LOCATION
+            """)
+
+    @Test("a change of scaling mode moves the picture to its new place over the animation's duration")
+    func scalingModeAnimates() async throws {
+        let display = try await VirtualDisplay()
+        let player = MoviePlayer(
+            source: FileSource(url: try await TestMedia.url(for: Self.longWideBars)),
+            videoSink: WindowSink(display: display.name), audioOutput: .discard)
+        player.shouldAutoplay = false
+        player.backgroundColor = Self.orange
+        try await player.prepareToPlay()
+        try await player.setFullscreen(true, animated: false)
+        try await player.play()
+        try await Task.sleep(for: .milliseconds(300))
+        // The 640x480 screen, the 16:9 movie fitted: 640x360 between 60-pixel bars.
+        let fitted = try await display.screenshot()
+        expect(fitted, 320, 45, Self.orange, "aspect fit: the bar above")
+        player.scalingModeAnimationDuration = .seconds(2)
+        let changed = ContinuousClock.now
+        player.scalingMode = .aspectFill
+        #expect(player.scalingMode == .aspectFill, "the mode is the new one at once")
+        try await Task.sleep(until: changed + .milliseconds(700))
+        let midway = try await display.screenshot()
+        let elapsed = ContinuousClock.now - changed
+        if elapsed < .milliseconds(1500) {
+            // Between 35 % and 75 % of the way: bars of 39 to 15 pixels.
+            expect(midway, 320, 8, Self.orange, "part of the way: a thinner bar above (\(elapsed) in)")
+            let picture = midway.color(atX: 320, y: 50)
+            #expect(
+                !picture.isClose(to: Self.orange, tolerance: 40),
+                "part of the way: the picture where the bar was: \(picture)")
+        }
+        try await Task.sleep(until: changed + .milliseconds(2400))
+        let filled = try await display.screenshot()
+        let top = filled.color(atX: 320, y: 8)
+        #expect(!top.isClose(to: Self.orange, tolerance: 40), "aspect fill: the picture to the top, not \(top)")
+        player.stop()
+        await player.shutdown()
+        withExtendedLifetime(display) {}
+    }
+}

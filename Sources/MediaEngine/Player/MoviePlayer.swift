@@ -374,9 +374,18 @@ public final class MoviePlayer: Sendable {
     /// How the movie fills an output of another shape (default ``ScalingMode/aspectFit``);
     /// changes apply to the next frame. It matters where the output has a size: a window's view
     /// frame, or a frames sink asked for a size.
+    /// In a window sink's window the picture moves to its new place over
+    /// ``scalingModeAnimationDuration``.
     public var scalingMode: ScalingMode {
         get { core.read { $0.presentation.scalingMode } }
-        set { core.updatePresentation { $0.scalingMode = newValue } }
+        set { core.changeScalingMode(to: newValue, animatedOver: scalingModeAnimationDuration) }
+    }
+
+    /// How long a change of ``scalingMode`` takes to show in a window (default 0.25 s; zero: at
+    /// once). Other outputs change at the next frame.
+    public var scalingModeAnimationDuration: Duration {
+        get { core.scalingAnimationLength.withLock { $0 } }
+        set { core.scalingAnimationLength.withLock { $0 = max(newValue, .zero) } }
     }
 
     /// The colour of the bars ``ScalingMode/aspectFit`` and ``ScalingMode/none`` leave (default black).

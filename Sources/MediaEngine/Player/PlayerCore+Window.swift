@@ -103,6 +103,33 @@ extension PlayerCore {
             window.handle, rectangle: ViewRect(x: 0, y: 0, width: size.width, height: size.height))
     }
 
+    /// Changes the scaling mode; in a window, the picture moves to its new place in ten steps over
+    /// `duration` (the scaler's from-mode and progress), announced once, at the start.
+    func changeScalingMode(to mode: ScalingMode, animatedOver duration: Duration) {
+        let (from, animated, id) = state.withLock { owned -> (ScalingMode, Bool, Int) in
+            let from = owned.machine.presentation.scalingMode
+            let window = owned.session?.videoOutput.isWindow ?? false
+            owned.scalingAnimation += 1
+            return (from, window && duration > .zero && from != mode, owned.scalingAnimation)
+        }
+        updatePresentation {
+            $0.scalingMode = mode
+            $0.scalingTransition = animated ? VideoPresentation.ScalingTransition(from: from, progress: 0) : nil
+        }
+        guard animated else { return }
+        let steps = 10
+        for step in 1...steps {
+            executor.enqueue(after: duration * step / steps) { [weak self] in
+                guard let core = self, core.state.withLock({ $0.scalingAnimation == id }) else { return }
+                core.updatePresentation {
+                    $0.scalingTransition =
+                        step == steps
+                        ? nil : VideoPresentation.ScalingTransition(from: from, progress: Double(step) / Double(steps))
+                }
+            }
+        }
+    }
+
     /// Whether the player's own window fills the screen, or was asked to before it opened.
     var isFullscreen: Bool {
         state.withLock { $0.machine.presentation.fullscreenSize != nil || $0.fullscreenRequested }

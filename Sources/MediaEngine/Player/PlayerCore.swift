@@ -32,6 +32,8 @@ final class PlayerCore: Sendable {
         var windowedFrame: ViewRect?
         /// Fullscreen was asked for before the player's own window opened: it opens fullscreen.
         var fullscreenRequested = false
+        /// The latest change of scaling mode being animated: an earlier one's steps stop.
+        var scalingAnimation = 0
         /// The access and error logs of network movies.
         var networkLog = NetworkLogRecorder()
         /// Frames each video element dropped (its latest QoS report), for the access log.
@@ -46,6 +48,8 @@ final class PlayerCore: Sendable {
     let hub: EventHub
     let preparationTimeout: Duration
     let overlays: VideoOverlays
+    /// How long a change of scaling mode takes in a window (``MoviePlayer/scalingModeAnimationDuration``).
+    let scalingAnimationLength = Locked(Duration.milliseconds(250))
     /// The chosen subtitle track's captions, an overlay among ``overlays`` while shown.
     let captions = SubtitleCaptions()
     let timeObservers = TimeObservers()

@@ -98,6 +98,8 @@ final class VideoOutputBin: Sendable {
         let (canvas, view) = presentation.scalerGeometry(for: chain.withLock { $0 })
         try scaler.set([
             "mode": .int(presentation.scalingMode.scalerMode), "background": .int(presentation.backgroundARGB),
+            "from-mode": .int(presentation.scalingTransition?.from.scalerMode ?? -1),
+            "progress": .int(Int(((presentation.scalingTransition?.progress ?? 1) * 1000).rounded())),
             "view-x": .int(view?.x ?? 0), "view-y": .int(view?.y ?? 0), "view-width": .int(view?.width ?? 0),
             "view-height": .int(view?.height ?? 0), "width": .int(canvas?.width ?? 0),
             "height": .int(canvas?.height ?? 0),

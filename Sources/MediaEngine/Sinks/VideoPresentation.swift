@@ -13,6 +13,17 @@ struct VideoPresentation: Sendable, Equatable {
     /// The size of the window a window sink draws in (the whole window is drawn: the picture in
     /// the view frame, the background around it).
     var windowCanvas: VideoSize?
+    /// A change of scaling mode on its way (``MoviePlayer/scalingModeAnimationDuration``): the
+    /// picture part of the way from the old mode's place to ``scalingMode``'s.
+    var scalingTransition: ScalingTransition?
+
+    /// A change of scaling mode in progress.
+    struct ScalingTransition: Sendable, Equatable {
+        /// The mode the picture comes from.
+        var from: ScalingMode
+        /// How far it has come, 0 to 1.
+        var progress: Double
+    }
 
     /// The scaler's output size, and the area in it the picture is fitted into (nil: all of it).
     /// A window sink gets frames the size of its window with the picture in the view frame; any
