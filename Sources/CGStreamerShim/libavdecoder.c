@@ -129,12 +129,17 @@ static AVBSFContext *make_sar_filter(AVCodecContext *context) {
     return bsf;
 }
 
+/// The address the engine's codec contexts carry in `opaque` (forward_libav_log).
+static const char me_libav_context_marker = 0;
+
 static gboolean open_context(MeLibavDecoder *self, GstVideoCodecState *state) {
     const AVCodec *codec = avcodec_find_decoder(ME_LIBAV_DECODER_GET_CLASS(self)->codec);
     AVCodecContext *context = codec ? avcodec_alloc_context3(codec) : NULL;
     if (!context) {
         return FALSE;
     }
+    // Marks the context (and the copies frame threading makes of it) as the engine's, for the log.
+    context->opaque = &me_libav_context_marker;
     // avcC (stream-format=avc) or nothing (byte-stream: the parameter sets come in-band).
     GstMapInfo map;
     if (state->codec_data && gst_buffer_map(state->codec_data, &map, GST_MAP_READ)) {
@@ -565,11 +570,20 @@ static gboolean me_libav_decoder_decide_allocation(GstVideoDecoder *decoder, Gst
     return GST_VIDEO_DECODER_CLASS(me_libav_decoder_parent_class)->decide_allocation(decoder, query);
 }
 
-// libav's own messages ("[h264 @ 0x...] no frame!") go to GStreamer's debug log (category
-// "melibav", GST_DEBUG=melibav:4), not to standard error. gst-libav installs the same kind of
-// forwarder when it loads; whichever came last keeps them off the terminal.
+// libav's messages about the engine's own decoding ("[h264 @ 0x...] no frame!") go to GStreamer's
+// debug log (category "melibav", GST_DEBUG=melibav:4), not to standard error; every other message
+// (the host app's own use of libav) goes to libav's default callback, as if the engine were not
+// there. gst-libav installs a forwarder of its own when it loads; libav has one callback for the
+// process, so whichever came last gets the messages (libav cannot say which callback was there
+// before, to chain to an app's own).
 static void forward_libav_log(void *object, int level, const char *format, va_list arguments) {
-    (void)object;
+    const AVClass **class = object;
+    gboolean ours = class && *class == avcodec_get_class() &&
+                    ((AVCodecContext *)object)->opaque == &me_libav_context_marker;
+    if (!ours) {
+        av_log_default_callback(object, level, format, arguments);
+        return;
+    }
     GstDebugLevel debug_level = level <= AV_LOG_ERROR     ? GST_LEVEL_ERROR
                                 : level <= AV_LOG_WARNING ? GST_LEVEL_WARNING
                                 : level <= AV_LOG_INFO    ? GST_LEVEL_INFO
