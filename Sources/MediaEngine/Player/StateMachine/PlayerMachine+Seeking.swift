@@ -105,6 +105,26 @@ extension PlayerMachine {
         if flight.purpose == .preparation { pipelineFailed(session: session, error: error) }
     }
 
+    /// Seek `seqnum` had not landed when its deadline (the preparation timeout, `timeout`)
+    /// passed. When the pipeline prerolled after it without a frame from the new position (a
+    /// damaged stream there), it lands where the pipeline is. When the pipeline never prerolled
+    /// again, it is stuck (the demuxer found nothing to push): the movie fails with
+    /// ``MediaError/Code/timedOut``, which fails the seek's waiters too.
+    mutating func seekDeadlinePassed(session: Int, seqnum: UInt32, after timeout: Duration, facts: PipelineFacts) {
+        guard isCurrent(session), let flight = inFlightSeek, flight.seqnum == seqnum else { return }
+        if flight.prerolled {
+            landSeek(seqnum: seqnum, at: facts.position, facts: facts)
+            return
+        }
+        pipelineFailed(
+            session: session,
+            error: MediaError(
+                .timedOut,
+                "the seek to \(flight.plan.position.formattedSeconds) did not complete within "
+                    + "\(timeout.formattedSeconds): the movie's data there may be damaged"),
+            position: facts.position)
+    }
+
     /// A seek landed (its first frame reached the video output, or the pipeline prerolled
     /// without one): announce it, then send the queued seek or complete the waiters.
     mutating func landSeek(seqnum: UInt32?, at position: Duration?, facts: PipelineFacts) {
