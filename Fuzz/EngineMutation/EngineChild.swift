@@ -18,6 +18,10 @@ import Synchronization
 enum EngineChild {
     /// How long a movie plays before the seeks.
     static let playBound: Duration = .seconds(2)
+    /// The player's preparation timeout, which also bounds a seek the pipeline never completes:
+    /// a child's worst case (preparation, play, two such seeks, about 14 s) stays under the
+    /// driver's 20 s timeout.
+    static let preparationTimeout: Duration = .seconds(4)
 
     /// Runs one input.
     /// - Parameters:
@@ -59,7 +63,7 @@ enum EngineChild {
         let player = MoviePlayer(
             source: source, videoSink: NullVideoSink(synchronized: false),
             audioOutput: .element(ElementDescription(factory: "fakesink", properties: ["sync": false])),
-            preparationTimeout: .seconds(8))
+            preparationTimeout: Self.preparationTimeout)
         if let overlay { _ = player.overlays.add(overlay) }
         let finished = Finished()
         let events = player.events

@@ -276,8 +276,12 @@ final class PlayerCore: Sendable {
     /// from the new position). After the preparation timeout the machine lands such a seek or
     /// fails the movie (``PlayerMachine/seekDeadlinePassed(session:seqnum:after:facts:)``). On the
     /// player's thread; the pipeline is asked for its position only if the seek is still in flight.
-    private func scheduleSeekDeadline(_ session: PipelineSession, seqnum: UInt32) {
-        let timeout = preparationTimeout
+    /// - Parameters:
+    ///   - session: The pipeline the seek was sent to.
+    ///   - seqnum: The seek's sequence number.
+    ///   - wait: How long from now; nil for the preparation timeout.
+    func scheduleSeekDeadline(_ session: PipelineSession, seqnum: UInt32, after wait: Duration? = nil) {
+        let timeout = wait ?? preparationTimeout
         let id = session.id
         executor.enqueue(after: timeout) { [weak self, weak session] in
             guard let self, let session, read({ $0.inFlightSeek?.seqnum == seqnum }) else { return }

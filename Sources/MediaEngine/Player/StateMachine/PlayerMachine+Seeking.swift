@@ -105,8 +105,13 @@ extension PlayerMachine {
         if flight.purpose == .preparation { pipelineFailed(session: session, error: error) }
     }
 
-    /// Seek `seqnum` had not landed when its deadline (the preparation timeout, `timeout`)
-    /// passed. When the pipeline prerolled after it without a frame from the new position (a
+    /// How long a seek whose pipeline prerolled waits for its frame before it lands without one.
+    /// The frame's message follows the ASYNC_DONE by milliseconds on a loaded machine; landing a
+    /// moment early only reports the pipeline's position instead of the frame's.
+    static let seekFrameGrace: Duration = .seconds(1)
+
+    /// Seek `seqnum` had not landed when its deadline (``seekFrameGrace`` after a preroll without
+    /// its frame, else the preparation timeout, `timeout`) passed. When the pipeline prerolled after it without a frame from the new position (a
     /// damaged stream there), it lands where the pipeline is. When the pipeline never prerolled
     /// again, it is stuck (the demuxer found nothing to push): the movie fails with
     /// ``MediaError/Code/timedOut``, which fails the seek's waiters too.
