@@ -1,7 +1,7 @@
 # swift-media-engine: two commands from a fresh Debian 12 machine with Swift to green.
 #   make demo   installs what is missing, builds, and plays the built-in sample movie
 #   make test   installs what is missing, checks formatting, runs every test
-# Other targets: build, release, bench, leaks, fuzz, stress, tsan, asan, format, docs, clean.
+# Other targets: build, release, bench, leaks, fuzz, fuzz-engine, stress, tsan, asan, format, docs, clean.
 #   make stress  50 players at once under random commands, then the whole suite STRESS_RUNS (10)
 #                times, each with one core kept busy by another process; not part of test
 #   make fuzz   runs libFuzzer on each of the engine's parsers, FUZZ_SECONDS (60) each, then

@@ -10,6 +10,8 @@ import Synchronization
 /// step completed or failed typed) is a pass; a signal (a trap, an abort, a crash), another exit
 /// status or the timeout is a finding, whose input is written to `findings/` under a name with the
 /// seed and the index (`seed1-00042-fast-start.mp4-size+cut.mp4`) and its child's output beside it.
+/// Every input's outcome (format, mutations, ending, time, each step's result) goes to
+/// `results.jsonl`.
 ///
 /// Input `i` is a mutation of format `i % 8` by a generator seeded from the run's seed and `i`,
 /// so `--only i` with the same seed and valid inputs makes the same bytes again.
@@ -32,6 +34,8 @@ final class MutationRun: Sendable {
         var done = 0
         var slowest: (Duration, Int) = (.zero, -1)
         var findings: [String] = []
+        /// One JSON line per input, by index: its format, mutations, ending, time and steps.
+        var results: [Int: String] = [:]
     }
 
     let options: Options
@@ -84,6 +88,10 @@ final class MutationRun: Sendable {
         group.wait()
         let elapsed = ContinuousClock.now - start
         return tally.withLock { tally in
+            // Every input's outcome, for counting by format and step (results.jsonl).
+            let lines = tally.results.keys.sorted().compactMap { tally.results[$0] }
+            try? (lines.joined(separator: "\n") + "\n").write(
+                toFile: options.folder + "/results.jsonl", atomically: true, encoding: .utf8)
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             Self.say(
                 "{\"summary\":\"fuzz-engine\",\"seed\":\(options.seed),\"inputs\":\(tally.done),\"passed\":\(tally.passed),"
@@ -138,6 +146,13 @@ final class MutationRun: Sendable {
                 finding = "\(ending)"
             }
             if finding != nil { tally.findings.append("\"\(name)\"") }
+            let steps = stdout.split(separator: "\n").last.map(String.init) ?? "{}"
+            let milliseconds =
+                elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
+            tally.results[index] =
+                "{\"index\":\(index),\"format\":\"\(format.rawValue)\",\"mutations\":\""
+                + strategies.map(\.rawValue).joined(separator: "+") + "\",\"ending\":\"\(ending)\","
+                + "\"ms\":\(milliseconds),\"steps\":\(steps.hasPrefix("{") ? steps : "{}")}"
             if tally.done % 100 == 0 || options.only != nil {
                 Self.say(
                     "\(tally.done) inputs: \(tally.passed) passed (\(tally.typedErrors) with a typed error), "
