@@ -63,6 +63,51 @@ enum InputFormat: String, CaseIterable, Sendable {
         return text.split(separator: " ").map(String.init)
     }
 
+    /// `bytes`, a file GStreamer just made, without what changes from one run to the next, so the
+    /// valid inputs (and so every mutation) depend on nothing but the seed: the creation and
+    /// modification times of an MP4's `mvhd`, `tkhd` and `mdhd` boxes, a WebM's random
+    /// SegmentUID, its TrackUIDs and its DateUTC. Found by comparing two makings (x264 and vp8 with one thread
+    /// are otherwise identical; the TS, the ADTS and the PNG already were).
+    func normalized(_ bytes: [UInt8]) -> [UInt8] {
+        var bytes = bytes
+        func zero(after pattern: [UInt8], skipping: Int, count: (Int) -> Int) {
+            var at = 0
+            while at + pattern.count <= bytes.count {
+                if bytes[at..<(at + pattern.count)].elementsEqual(pattern) {
+                    let start = at + pattern.count + skipping
+                    let length = count(start)
+                    if start + length <= bytes.count {
+                        bytes.replaceSubrange(start..<(start + length), with: repeatElement(0, count: length))
+                    }
+                }
+                at += 1
+            }
+        }
+        switch self {
+        case .mp4FastStart, .mp4MoovAtEnd:
+            // After the type: version (1 byte, 1 means 64-bit times) and flags (3), then creation
+            // and modification times.
+            for box in ["mvhd", "tkhd", "mdhd"] {
+                zero(after: Array(box.utf8), skipping: 4) { start in
+                    start >= 4 && bytes[start - 4] == 1 ? 16 : 8
+                }
+            }
+        case .webm:
+            zero(after: [0x73, 0xA4, 0x90], skipping: 0) { _ in 16 }  // SegmentUID, 16 bytes
+            zero(after: [0x44, 0x61, 0x88], skipping: 0) { _ in 8 }  // DateUTC, 8 bytes
+            // TrackUIDs (8 random bytes each): 1, 2, ... in order (a UID may not be 0).
+            var track: UInt8 = 0
+            zero(after: [0x73, 0xC5, 0x88], skipping: 0) { start in
+                track += 1
+                if start + 8 <= bytes.count { bytes[start + 7] = track }
+                return 7
+            }
+        default:
+            break
+        }
+        return bytes
+    }
+
     /// The subtitles' text.
     var text: String? {
         switch self {

@@ -60,6 +60,8 @@ final class MutationRun: Sendable {
                     try text.write(toFile: path, atomically: true, encoding: .utf8)
                 } else if let pipeline = format.pipeline(writingTo: path) {
                     try Self.launch(pipeline)
+                    let made = FileManager.default.contents(atPath: path).map { [UInt8]($0) } ?? []
+                    try Data(format.normalized(made)).write(to: URL(fileURLWithPath: path))
                 }
             }
             guard let data = FileManager.default.contents(atPath: path), !data.isEmpty else {
