@@ -246,7 +246,8 @@ soak: build $(SAMPLE)
 	growth=$$(echo "$$summary" | sed 's/.*"growthKB":\(-*[0-9]*\).*/\1/'); \
 	[ "$$growth" -le $(SOAK_MAX_GROWTH_KB) ] || { echo "soak: resident memory grew by $$growth KB (goal: at most $(SOAK_MAX_GROWTH_KB))"; exit 1; }
 
-# Each fuzzer starts from the seeds (valid movies, subtitles, sink specs) and the kept regressions,
+# Each fuzzer starts from the seeds (valid movies, subtitles, sink specs, VAST documents, playlists
+# and manifests, ID3 frames and PMTs) and the kept regressions,
 # with a fresh corpus so a run with the same FUZZ_SEED repeats; findings (crashes, timeouts over
 # 5 s, more than 2 GB, leaks) go to $(FUZZ_BUILD)/crashes/Fuzz<Parser>/, emptied at each run, and
 # fail the target after every parser has had its turn. Leaks are checked per input by libFuzzer;
