@@ -1,12 +1,13 @@
 # swift-media-engine: two commands from a fresh Debian 12 machine with Swift to green.
 #   make demo   installs what is missing, builds, and plays the built-in sample movie
 #   make test   installs what is missing, checks formatting, runs every test
-# Other targets: build, release, bench, leaks, fuzz, stress, tsan, asan, format, docs, clean.
+# Other targets: build, release, bench, leaks, fuzz, fuzz-engine, stress, tsan, asan, format, docs, clean.
 #   make docs   DocC archives of the public modules in .build/docs; fails on a public symbol without
 #               a doc comment; not part of test
 #   make stress  50 players at once under random commands, then the whole suite STRESS_RUNS (10)
 #                times, each with one core kept busy by another process; not part of test
-#   make fuzz   runs libFuzzer on each of the engine's parsers, FUZZ_SECONDS (60) each; not part of test
+#   make fuzz   runs libFuzzer on each of the engine's parsers, FUZZ_SECONDS (60) each, then
+#               make fuzz-engine: the whole engine on 2,000 mutated inputs; not part of test
 #   make tsan   the whole suite under ThreadSanitizer (make asan: AddressSanitizer); not part of test
 
 SHELL := /bin/bash
@@ -26,15 +27,37 @@ TEST_PACKAGES := xvfb xdotool x11-apps x11-utils nginx openssl
 BENCH_PACKAGES := ffmpeg nginx
 
 # Fuzzing: one target per parser (Fuzz/Fuzz<Parser>), built with libFuzzer and AddressSanitizer
-# into its own build folder. Only the Swift code is instrumented; the C shims are not parsers.
-FUZZ_PARSERS := ContainerInspector Subtitles SinkOptions
+# into its own build folder. The C targets are instrumented too (-Xcc): the PMT rewrite on
+# tsdemux's input (timedmetadata.c) is a parser of hostile bytes. A parser's kept regressions are
+# in the test folder of its target: Tests/<Target>Tests/FuzzRegressions/Inputs/<Parser>/.
+FUZZ_PARSERS := ContainerInspector Subtitles SinkOptions VAST Manifests TimedMetadata
+FUZZ_NO_LEAK_CHECK := VAST Manifests
 FUZZ_SECONDS ?= 60
 FUZZ_SEED ?= 1
 FUZZ_BUILD := .build/fuzz
-FUZZ_BUILD_FLAGS := -c release --build-path $(FUZZ_BUILD) -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING
-FUZZ_REGRESSIONS := Tests/MediaEngineTests/FuzzRegressions/Inputs
+FUZZ_BUILD_FLAGS := -c release --build-path $(FUZZ_BUILD) -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING \
+	-Xcc -fsanitize=fuzzer-no-link,address
+FUZZ_REGRESSIONS := Tests/*/FuzzRegressions/Inputs
 
-.PHONY: all deps test-deps bench-deps build release demo test lint format bench leaks soak fuzz stress tsan asan docs plugins clean
+# The whole engine on mutated inputs (`make fuzz-engine`, run by `make fuzz` after the parsers):
+# FUZZ_ENGINE_INPUTS inputs made from valid ones by seed FUZZ_ENGINE_SEED, each in a child process
+# with a timeout of FUZZ_ENGINE_TIMEOUT seconds, FUZZ_ENGINE_JOBS children at a time. Findings
+# (signals, hangs) go to $(FUZZ_ENGINE_FOLDER)/findings/ with their seed and index; one reproduces
+# with `engine-mutation-fuzz run --seed S --only INDEX` or `engine-mutation-fuzz one KIND FILE MOVIE`.
+# `make fuzz FUZZ_ENGINE_INPUTS=0` runs the parsers' fuzzers alone.
+FUZZ_ENGINE_INPUTS ?= 2000
+FUZZ_ENGINE_SEED ?= 1
+FUZZ_ENGINE_JOBS ?= 2
+FUZZ_ENGINE_TIMEOUT ?= 20
+FUZZ_ENGINE_FOLDER := .build/fuzz-engine
+# FUZZ_ENGINE_SANITIZE=address: the driver and its children built with AddressSanitizer (into
+# .build/fuzz-engine-address; leak check off; Sanitizers/fuzz-engine-asan.supp says why the one
+# suppression). Finds memory errors in the engine's Swift and C that do not crash.
+FUZZ_ENGINE_SANITIZE ?=
+FUZZ_ENGINE_BUILD := $(if $(FUZZ_ENGINE_SANITIZE),--sanitize=$(FUZZ_ENGINE_SANITIZE) --build-path .build/fuzz-engine-$(FUZZ_ENGINE_SANITIZE))
+FUZZ_ENGINE_BIN := $(if $(FUZZ_ENGINE_SANITIZE),.build/fuzz-engine-$(FUZZ_ENGINE_SANITIZE),.build)/debug/engine-mutation-fuzz
+
+.PHONY: all deps test-deps bench-deps build release demo test lint format bench leaks soak fuzz fuzz-engine stress tsan asan docs plugins clean
 
 all: build
 
@@ -231,27 +254,44 @@ soak: build $(SAMPLE)
 	growth=$$(echo "$$summary" | sed 's/.*"growthKB":\(-*[0-9]*\).*/\1/'); \
 	[ "$$growth" -le $(SOAK_MAX_GROWTH_KB) ] || { echo "soak: resident memory grew by $$growth KB (goal: at most $(SOAK_MAX_GROWTH_KB))"; exit 1; }
 
-# Each fuzzer starts from the seeds (valid movies, subtitles, sink specs) and the kept regressions,
+# Each fuzzer starts from the seeds (valid movies, subtitles, sink specs, VAST documents, playlists
+# and manifests, ID3 frames and PMTs) and the kept regressions,
 # with a fresh corpus so a run with the same FUZZ_SEED repeats; findings (crashes, timeouts over
 # 5 s, more than 2 GB, leaks) go to $(FUZZ_BUILD)/crashes/Fuzz<Parser>/, emptied at each run, and
 # fail the target after every parser has had its turn. Leaks are checked per input by libFuzzer;
 # the check at exit is off, as it reports 16 KB GLib's constructor allocates once GStreamer is
-# initialized (by the sink-options fuzzer), whatever the inputs.
+# initialized (by the sink-options fuzzer), whatever the inputs. FUZZ_NO_LEAK_CHECK: the parsers
+# over Foundation's XMLParser run without the per-input check, as FoundationXML (6.3) leaks the
+# CFError of every libxml2 error (_CFErrorCreateFromXMLInterface, about 400 bytes per malformed
+# document): each such input made LeakSanitizer scan the heap, 11 inputs a second instead of 333
+# (FuzzVAST, both cores busy). SWIFT_BACKTRACE=enable=no: Swift's
+# crash backtracer reads memory AddressSanitizer guards, and turned every trap into an ASan
+# report of its own (heap-buffer-overflow in memserver_read).
 fuzz: deps
 	for parser in $(FUZZ_PARSERS); do $(SWIFT) build $(FUZZ_BUILD_FLAGS) --product Fuzz$$parser || exit 1; done
 	Fuzz/make-seeds.sh $(FUZZ_BUILD)/seeds
 	@status=0; for parser in $(FUZZ_PARSERS); do \
 		target=Fuzz$$parser; corpus=$(FUZZ_BUILD)/corpus/$$target; crashes=$(FUZZ_BUILD)/crashes/$$target; \
-		kept=$(FUZZ_REGRESSIONS)/$$parser; [ -d $$kept ] || kept=; \
+		kept=$$(ls -d $(FUZZ_REGRESSIONS)/$$parser 2>/dev/null); \
 		rm -rf $$corpus $$crashes; mkdir -p $$corpus $$crashes; \
 		echo "== $$target: $(FUZZ_SECONDS) s, seed $(FUZZ_SEED), log $(FUZZ_BUILD)/$$target.log"; \
-		ASAN_OPTIONS=leak_check_at_exit=0 $(FUZZ_BUILD)/release/$$target $$corpus $(FUZZ_BUILD)/seeds/$$parser $$kept \
-			-max_total_time=$(FUZZ_SECONDS) -seed=$(FUZZ_SEED) -timeout=5 -rss_limit_mb=2048 \
+		leaks=1; case " $(FUZZ_NO_LEAK_CHECK) " in *" $$parser "*) leaks=0;; esac; \
+		SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=leak_check_at_exit=0 \
+			$(FUZZ_BUILD)/release/$$target $$corpus $(FUZZ_BUILD)/seeds/$$parser $$kept \
+			-max_total_time=$(FUZZ_SECONDS) -seed=$(FUZZ_SEED) -timeout=5 -rss_limit_mb=2048 -detect_leaks=$$leaks \
 			-artifact_prefix=$$crashes/ -print_final_stats=1 > $(FUZZ_BUILD)/$$target.log 2>&1 || status=1; \
 		grep -E "^(#[0-9]+[[:space:]]+DONE|stat::number_of_executed_units|stat::peak_rss_mb)" $(FUZZ_BUILD)/$$target.log; \
 		echo "corpus: $$(ls $$corpus | wc -l) inputs kept; findings: $$(ls $$crashes | wc -l) in $$crashes"; \
 		if [ -n "$$(ls $$crashes)" ]; then status=1; fi; \
-	done; exit $$status
+	done; if [ "$(FUZZ_ENGINE_INPUTS)" != 0 ]; then $(MAKE) fuzz-engine || status=1; fi; exit $$status
+
+fuzz-engine: deps
+	$(SWIFT) build --product engine-mutation-fuzz $(FUZZ_ENGINE_BUILD)
+	@mkdir -p $(FUZZ_ENGINE_FOLDER)
+	ASAN_OPTIONS=detect_leaks=0:suppressions=$(CURDIR)/Sanitizers/fuzz-engine-asan.supp \
+		$(FUZZ_ENGINE_BIN) run --inputs $(FUZZ_ENGINE_INPUTS) --seed $(FUZZ_ENGINE_SEED) \
+		--jobs $(FUZZ_ENGINE_JOBS) --timeout $(FUZZ_ENGINE_TIMEOUT) --folder $(FUZZ_ENGINE_FOLDER) \
+		| tee $(FUZZ_ENGINE_FOLDER)/run.log; exit $${PIPESTATUS[0]}
 
 # Documentation: a DocC archive per public module in $(DOCS_OUTPUT)/<Module>.doccarchive, made by
 # the toolchain's own docc (no package plugin). The modules are built in a build folder of their own

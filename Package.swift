@@ -98,19 +98,31 @@ let package = Package(
         // `-sanitize=fuzzer,address -DFUZZING`, otherwise a replayer of the files it is given.
         .target(name: "CFuzzerDriver", path: "Fuzz/CFuzzerDriver"),
         .target(
-            name: "ParserFuzzing", dependencies: ["MediaEngine", "FileSource", "CFuzzerDriver"],
+            name: "ParserFuzzing",
+            dependencies: ["MediaEngine", "FileSource", "HTTPStreamSource", "PrerollAdSource", "CFuzzerDriver"],
             path: "Fuzz/ParserFuzzing"),
         .executableTarget(
             name: "FuzzContainerInspector", dependencies: ["ParserFuzzing"], path: "Fuzz/FuzzContainerInspector"),
         .executableTarget(name: "FuzzSubtitles", dependencies: ["ParserFuzzing"], path: "Fuzz/FuzzSubtitles"),
         .executableTarget(name: "FuzzSinkOptions", dependencies: ["ParserFuzzing"], path: "Fuzz/FuzzSinkOptions"),
+        .executableTarget(name: "FuzzVAST", dependencies: ["ParserFuzzing"], path: "Fuzz/FuzzVAST"),
+        .executableTarget(name: "FuzzManifests", dependencies: ["ParserFuzzing"], path: "Fuzz/FuzzManifests"),
+        .executableTarget(name: "FuzzTimedMetadata", dependencies: ["ParserFuzzing"], path: "Fuzz/FuzzTimedMetadata"),
+        // The whole engine on mutated movies, subtitles and pictures, each in a child process
+        // (`make fuzz-engine`): the driver and the child are this one executable.
+        .executableTarget(
+            name: "engine-mutation-fuzz", dependencies: ["MediaEngine", "FileSource"], path: "Fuzz/EngineMutation"),
         .target(name: "MediaTestSupport", dependencies: ["MediaEngine"], path: "Tests/MediaTestSupport"),
         .testTarget(
             name: "MediaEngineTests", dependencies: ["MediaEngine", "FileSource", "MediaTestSupport", "ParserFuzzing"],
             exclude: ["FuzzRegressions/Inputs"]),
         .testTarget(name: "FileSourceTests", dependencies: ["FileSource", "MediaTestSupport"]),
-        .testTarget(name: "HTTPStreamSourceTests", dependencies: ["HTTPStreamSource", "MediaTestSupport"]),
-        .testTarget(name: "PrerollAdSourceTests", dependencies: ["PrerollAdSource", "MediaTestSupport"]),
+        .testTarget(
+            name: "HTTPStreamSourceTests", dependencies: ["HTTPStreamSource", "MediaTestSupport", "ParserFuzzing"],
+            exclude: ["FuzzRegressions/Inputs"]),
+        .testTarget(
+            name: "PrerollAdSourceTests", dependencies: ["PrerollAdSource", "MediaTestSupport", "ParserFuzzing"],
+            exclude: ["FuzzRegressions/Inputs"]),
         .testTarget(name: "ExamplesTests", dependencies: ["MediaTestSupport"]),
         .testTarget(name: "DocCheckTests", dependencies: ["doc-check"]),
         .testTarget(

@@ -14,7 +14,8 @@ import MediaEngine
 /// `BaseURL` (one file read by ranges); each put after the representation's relative `BaseURL`,
 /// if any. Only the video representations are reported (all of them when none is video). The
 /// manifest is hostile input: at most ``largestRepresentationCount`` representations, each with
-/// at most ``largestSegmentURLCount`` segment URLs, are read; external entities are not.
+/// at most ``largestSegmentURLCount`` segment URLs, are read; a manifest with a DOCTYPE (entities)
+/// or that FoundationXML cannot take safely (``FoundationXMLInput``) is not read at all.
 struct DASHManifest: Sendable {
     struct Representation: Sendable {
         let variant: SegmentVariant
@@ -31,9 +32,10 @@ struct DASHManifest: Sendable {
 
     /// Reads a manifest; nil when it is not an MPD or names no representation with segments.
     init?(_ text: String) {
-        guard text.contains("<MPD") else { return nil }
+        // FoundationXML traps on some input libxml2 accepts (FoundationXMLInput says which).
+        guard text.contains("<MPD"), let safe = FoundationXMLInput.sanitized(Array(text.utf8)) else { return nil }
         let reader = Reader()
-        let parser = XMLParser(data: Data(text.utf8))
+        let parser = XMLParser(data: Data(safe))
         parser.shouldResolveExternalEntities = false
         parser.delegate = reader
         _ = parser.parse()

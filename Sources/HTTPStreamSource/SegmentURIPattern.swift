@@ -7,7 +7,9 @@ import Foundation
 struct SegmentURIPattern: Sendable, Hashable {
     private enum Token: Sendable, Hashable {
         case literal([UInt8])
-        case digits
+        /// A run of digits for this many identifiers in a row (`$Number$$Time$` is one run of
+        /// at least two digits: where one ends and the next starts cannot be told).
+        case digits(atLeast: Int)
     }
 
     private let tokens: [Token]
@@ -44,7 +46,11 @@ struct SegmentURIPattern: Sendable, Hashable {
             case "Bandwidth": literal += Array(String(bandwidth).utf8)
             case "Number", "Time", "SubNumber":
                 flush()
-                tokens.append(.digits)
+                if case .digits(let count)? = tokens.last {
+                    tokens[tokens.count - 1] = .digits(atLeast: count + 1)
+                } else {
+                    tokens.append(.digits(atLeast: 1))
+                }
             default: literal += Array(rest[dollar...close].utf8)  // not an identifier: kept as it is
             }
             rest = rest[rest.index(after: close)...]
@@ -54,29 +60,43 @@ struct SegmentURIPattern: Sendable, Hashable {
         self.tokens = tokens
     }
 
+    /// The most steps one match may take. A hostile template (identifiers between digit literals,
+    /// `$Number$0$Number$0...`) against a long run of digits made the backtracking exponential:
+    /// one segment's lookup held the player's thread for longer than libFuzzer's 5 s (found while
+    /// fuzzing the manifest reader). Failed states are remembered, so this bound is never near
+    /// for a real manifest.
+    static let largestMatchSteps = 100_000
+
     /// Whether `path` (as written, percent-encoded, no query) ends with a URI of this pattern that starts the
     /// path or follows a `/`.
     func matchesEnd(of path: [UInt8]) -> Bool {
-        guard !tokens.isEmpty, path.count <= Self.longestPath else { return false }
-        return match(tokenIndex: tokens.count - 1, path: path, end: path.count)
-    }
-
-    /// Matches tokens `0...tokenIndex` so that they end at `end`, backwards.
-    private func match(tokenIndex: Int, path: [UInt8], end: Int) -> Bool {
-        if tokenIndex < 0 { return end == 0 || path[end - 1] == UInt8(ascii: "/") }
-        switch tokens[tokenIndex] {
-        case .literal(let bytes):
-            guard end >= bytes.count, path[(end - bytes.count)..<end].elementsEqual(bytes) else { return false }
-            return match(tokenIndex: tokenIndex - 1, path: path, end: end - bytes.count)
-        case .digits:
-            var start = end
-            while start > 0, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(path[start - 1]) { start -= 1 }
-            guard start < end else { return false }
-            // Digits next to digits cannot be told apart: the shortest split that fits wins.
-            for split in (start..<end).reversed() where match(tokenIndex: tokenIndex - 1, path: path, end: split) {
-                return true
+        // Every token takes at least one byte.
+        guard !tokens.isEmpty, path.count <= Self.longestPath, tokens.count <= path.count else { return false }
+        var failed = Set<Int>()
+        var steps = 0
+        // Matches tokens `0...tokenIndex` so that they end at `end`, backwards; remembers failures.
+        func match(_ tokenIndex: Int, end: Int) -> Bool {
+            if tokenIndex < 0 { return end == 0 || path[end - 1] == UInt8(ascii: "/") }
+            let state = tokenIndex * (path.count + 1) + end
+            steps += 1
+            guard steps <= Self.largestMatchSteps, !failed.contains(state) else { return false }
+            let matched: Bool
+            switch tokens[tokenIndex] {
+            case .literal(let bytes):
+                matched =
+                    end >= bytes.count && path[(end - bytes.count)..<end].elementsEqual(bytes)
+                    && match(tokenIndex - 1, end: end - bytes.count)
+            case .digits(let least):
+                var start = end
+                while start > 0, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(path[start - 1]) { start -= 1 }
+                // Digits next to digits cannot be told apart: the shortest run that fits wins.
+                matched =
+                    end - start >= least
+                    && (start...(end - least)).reversed().contains { match(tokenIndex - 1, end: $0) }
             }
-            return false
+            if !matched { failed.insert(state) }
+            return matched
         }
+        return match(tokens.count - 1, end: path.count)
     }
 }

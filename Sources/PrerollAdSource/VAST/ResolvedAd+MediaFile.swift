@@ -34,16 +34,19 @@ extension ResolvedAd {
             return file.isProgressive && supported.contains(type) && !Self.unplayableMediaTypes.contains(type)
                 && (scheme == "http" || scheme == "https" || scheme == "file")
         }
-        // Each candidate's sort key: smaller is better, the document's order last.
+        // Each candidate's sort key: smaller is better, the document's order last. Sizes and
+        // bitrates are the document's (any Int): distances saturate at Int.max instead of
+        // overflowing.
         func bitrateDistance(_ file: VASTMediaFile) -> Int {
             guard let preferredBitrate else { return 0 }
-            return file.effectiveBitrate.map { abs($0 - preferredBitrate) } ?? Int.max
+            return file.effectiveBitrate.map { Self.distance($0, preferredBitrate) } ?? Int.max
         }
         let ranked: [(key: (Int, Int, Int), file: VASTMediaFile)]
         if let preferredSize {
-            let wanted = preferredSize.width * preferredSize.height
+            let (area, overflow) = preferredSize.width.multipliedReportingOverflow(by: preferredSize.height)
+            let wanted = overflow ? Int.max : area
             ranked = candidates.map { index, file in
-                ((file.area.map { abs($0 - wanted) } ?? Int.max, bitrateDistance(file), index), file)
+                ((file.area.map { Self.distance($0, wanted) } ?? Int.max, bitrateDistance(file), index), file)
             }
         } else {
             let fitting = candidates.filter { _, file in
@@ -53,9 +56,18 @@ extension ResolvedAd {
             if fitting.isEmpty {
                 ranked = candidates.map { index, file in ((file.effectiveBitrate ?? Int.max, 0, index), file) }
             } else {
-                ranked = fitting.map { index, file in ((-(file.area ?? -1), bitrateDistance(file), index), file) }
+                // Largest first: the area negated (Int.min has no negation; it is no area anyway).
+                ranked = fitting.map { index, file in
+                    ((file.area.map { $0 == .min ? 1 : -$0 } ?? 1, bitrateDistance(file), index), file)
+                }
             }
         }
         return ranked.min { $0.key < $1.key }?.file
+    }
+
+    /// `|a - b|`, Int.max when that is larger.
+    static func distance(_ a: Int, _ b: Int) -> Int {
+        let (difference, overflow) = a.subtractingReportingOverflow(b)
+        return overflow ? Int.max : Int(clamping: difference.magnitude)
     }
 }

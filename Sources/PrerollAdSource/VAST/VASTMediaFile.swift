@@ -70,17 +70,20 @@ public struct VASTMediaFile: Sendable, Hashable {
     public var effectiveBitrate: Int? {
         if let bitrate { return bitrate }
         switch (minBitrate, maxBitrate) {
-        case (let low?, let high?): return (low + high) / 2
+        // Halves first: the sum of two bitrates a document gives may pass Int.max.
+        case (let low?, let high?): return low / 2 + high / 2 + (low % 2 + high % 2) / 2
         case (let low?, nil): return low
         case (nil, let high?): return high
         case (nil, nil): return nil
         }
     }
 
-    /// The number of pixels, when both dimensions are given.
+    /// The number of pixels, when both dimensions are given (Int.max when the product of the
+    /// dimensions a document gives is larger).
     public var area: Int? {
         guard let width, let height else { return nil }
-        return width * height
+        let (product, overflow) = width.multipliedReportingOverflow(by: height)
+        return overflow ? Int.max : product
     }
 
     /// A MIME type in lower case without parameters or surrounding whitespace.

@@ -20,7 +20,8 @@ public enum VASTParser {
     /// Parses a VAST document.
     /// - Parameter data: The document's bytes (UTF-8, or the encoding its XML declaration names).
     /// - Throws: `PrerollAdError` `PrerollAdError.Code.malformedVAST` (VAST 100) when the
-    ///   bytes are not well-formed XML, the root is not `<VAST>`, the `version` attribute is
+    ///   bytes are not well-formed XML (or not UTF-8 nor an encoding the declaration names that is
+    ///   converted, or have a DOCTYPE), the root is not `<VAST>`, the `version` attribute is
     ///   missing, or an `<Ad>` has neither `<InLine>` nor `<Wrapper>` or a wrapper no
     ///   `<VASTAdTagURI>`; `PrerollAdError.Code.configuration` (VAST 102) for a version
     ///   other than 2, 3 or 4.
@@ -103,7 +104,10 @@ public enum VASTParser {
     /// A `<MediaFile>`; nil when its text is not a URL (it could not be played).
     private static func mediaFile(_ element: VASTXMLElement) -> VASTMediaFile? {
         guard let text = text(element), let url = URL(string: text), url.scheme != nil else { return nil }
-        func number(_ name: String) -> Int? { element.attribute(name).flatMap { Int($0) } }
+        // Sizes and bitrates are not negative: a negative one is unreadable, so missing.
+        func number(_ name: String) -> Int? {
+            element.attribute(name).flatMap { Int($0) }.flatMap { $0 >= 0 ? $0 : nil }
+        }
         return VASTMediaFile(
             url: url, delivery: element.attribute("delivery"), type: element.attribute("type") ?? "",
             width: number("width"), height: number("height"), bitrate: number("bitrate"),

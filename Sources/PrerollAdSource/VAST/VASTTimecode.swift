@@ -22,13 +22,21 @@ enum VASTTimecode {
             guard !fraction.isEmpty, fraction.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
             milliseconds = Int(String(fraction.prefix(3)).padding(toLength: 3, withPad: "0", startingAt: 0)) ?? 0
         }
-        return .seconds(hours * 3600 + minutes * 60 + seconds) + .milliseconds(milliseconds)
+        // Hours of any number of digits: a time past Int.max seconds is not a time.
+        let (hourSeconds, overflow) = hours.multipliedReportingOverflow(by: 3600)
+        guard !overflow, hourSeconds <= Int.max - 3599 else { return nil }
+        return .seconds(hourSeconds + minutes * 60 + seconds) + .milliseconds(milliseconds)
     }
 
-    /// `HH:MM:SS.mmm` for a playhead (negative durations are written as zero).
+    /// `HH:MM:SS.mmm` for a playhead (negative durations are written as zero, durations past
+    /// Int64.max milliseconds as that many).
     static func format(_ duration: Duration) -> String {
-        let totalMilliseconds = max(
-            0, duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
+        // Whole milliseconds, clamped: a duration of more than Int64.max milliseconds (a
+        // document may say so) is written as that many.
+        let (scaled, overflowed) = duration.components.seconds.multipliedReportingOverflow(by: 1000)
+        let (sum, summedOver) = scaled.addingReportingOverflow(
+            duration.components.attoseconds / 1_000_000_000_000_000)
+        let totalMilliseconds = overflowed || summedOver ? (duration < .zero ? 0 : Int64.max) : max(0, sum)
         let milliseconds = totalMilliseconds % 1000
         let totalSeconds = totalMilliseconds / 1000
         let text = [totalSeconds / 3600, totalSeconds / 60 % 60, totalSeconds % 60].map {

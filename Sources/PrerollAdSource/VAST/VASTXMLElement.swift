@@ -1,4 +1,5 @@
 import Foundation
+import MediaEngine
 
 #if canImport(FoundationXML)
     import FoundationXML
@@ -10,7 +11,8 @@ import Foundation
 /// Built with Foundation's `XMLParser` (libxml2's SAX parser) rather than `XMLDocument`:
 /// on Linux, `XMLDocument(data:)` crashes on input that is not XML at all (libxml2 hands
 /// back no document and FoundationXML dereferences it), and an ad server's answer may be
-/// anything. External entities are never loaded (`XMLParser`'s default).
+/// anything. The bytes go through ``FoundationXMLInput`` first: UTF-8 only, no processing
+/// instruction, and a document with a DOCTYPE is refused (so no entity is ever loaded or expanded).
 struct VASTXMLElement {
     var name: String
     var attributes: [String: String]
@@ -41,7 +43,13 @@ struct VASTXMLElement {
     /// The document element of `data`.
     /// - Throws: A sentence saying why when `data` is not well-formed XML.
     static func parse(_ data: Data) throws(VASTXMLError) -> VASTXMLElement {
-        let parser = XMLParser(data: data)
+        // FoundationXML traps on some input libxml2 accepts (FoundationXMLInput says which).
+        guard let safe = FoundationXMLInput.sanitized([UInt8](data)) else {
+            throw VASTXMLError(
+                message: "the document is not UTF-8 (nor an encoding its XML declaration names and the parser "
+                    + "converts), has a DOCTYPE, or an unterminated processing instruction")
+        }
+        let parser = XMLParser(data: Data(safe))
         let builder = Builder()
         parser.delegate = builder
         // Elements by local name: VAST 4 documents put everything in the

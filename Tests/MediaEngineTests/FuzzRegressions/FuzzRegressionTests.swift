@@ -13,6 +13,7 @@ struct FuzzRegressionTests {
         ("ContainerInspector", ParserFuzzing.containerInspector),
         ("Subtitles", ParserFuzzing.subtitles),
         ("SinkOptions", ParserFuzzing.sinkOptions),
+        ("TimedMetadata", ParserFuzzing.timedMetadata),
     ]
 
     @Test("every kept fuzz input runs through its parser without a trap")

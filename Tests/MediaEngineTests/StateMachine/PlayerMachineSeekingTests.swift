@@ -193,4 +193,54 @@ struct PlayerMachineSeekingTests {
         h.feed { $0.asyncDone(session: 1, facts: PlayerMachine.PipelineFacts()) }
         #expect(h.take().events.contains(.seekCompleted(.seconds(2))))
     }
+
+    @Test("a seek past its deadline: prerolled without its frame it lands, never prerolled it fails the movie")
+    func seekDeadline() {
+        // Prerolled, but no frame from the new position (a damaged MPEG-TS or MP4 there).
+        var h = MachineHarness()
+        h.playing()
+        let waiter = MachineHarness.waiter(h.feed { $0.seek(to: .seconds(3), exact: true) })
+        let seqnum = h.seqnum
+        h.preroll()
+        #expect(h.machine.inFlightSeek != nil, "an ASYNC_DONE without the frame waits for it")
+        _ = h.take()
+        var facts = MachineHarness.facts
+        facts.position = .seconds(2)
+        h.feed { $0.seekDeadlinePassed(session: 1, seqnum: seqnum &- 1, after: .seconds(30), facts: facts) }
+        #expect(h.machine.inFlightSeek != nil, "another seek's deadline changed nothing")
+        h.feed { $0.seekDeadlinePassed(session: 1, seqnum: seqnum, after: .seconds(30), facts: facts) }
+        let (events, actions) = h.take()
+        #expect(h.machine.inFlightSeek == nil)
+        #expect(events.contains(.seekCompleted(.seconds(2))))
+        #expect(actions == ["resume \(waiter)"])
+
+        // Never prerolled again (matroskademux found nothing to push at the new position).
+        var stuck = MachineHarness()
+        stuck.playing()
+        let stuckWaiter = MachineHarness.waiter(stuck.feed { $0.seek(to: .seconds(3), exact: true) })
+        let stuckSeqnum = stuck.seqnum
+        _ = stuck.take()
+        stuck.feed { $0.seekDeadlinePassed(session: 1, seqnum: stuckSeqnum, after: .seconds(30), facts: facts) }
+        let (stuckEvents, stuckActions) = stuck.take()
+        #expect(stuckActions.contains("resume \(stuckWaiter) timedOut"))
+        #expect(stuckActions.contains("close 1"))
+        #expect(
+            stuckEvents.contains {
+                if case .playbackDidFinish(.playbackError, let error?) = $0 { error.code == .timedOut } else { false }
+            })
+        // A deadline after the seek landed changes nothing.
+        var landed = MachineHarness()
+        landed.playing()
+        _ = landed.feed { $0.seek(to: .seconds(3), exact: true) }
+        let landedSeqnum = landed.seqnum
+        landed.feed {
+            $0.firstFrameArrived(
+                session: 1, seqnum: landedSeqnum, streamTime: .seconds(3), displaySize: Self.size,
+                facts: MachineHarness.facts)
+        }
+        landed.preroll()
+        _ = landed.take()
+        landed.feed { $0.seekDeadlinePassed(session: 1, seqnum: landedSeqnum, after: .seconds(30), facts: facts) }
+        #expect(landed.take().actions.isEmpty)
+    }
 }

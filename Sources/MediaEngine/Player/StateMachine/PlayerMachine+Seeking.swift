@@ -105,6 +105,31 @@ extension PlayerMachine {
         if flight.purpose == .preparation { pipelineFailed(session: session, error: error) }
     }
 
+    /// How long a seek whose pipeline prerolled waits for its frame before it lands without one.
+    /// The frame's message follows the ASYNC_DONE by milliseconds on a loaded machine; landing a
+    /// moment early only reports the pipeline's position instead of the frame's.
+    static let seekFrameGrace: Duration = .seconds(1)
+
+    /// Seek `seqnum` had not landed when its deadline (``seekFrameGrace`` after a preroll without
+    /// its frame, else the preparation timeout, `timeout`) passed. When the pipeline prerolled after it without a frame from the new position (a
+    /// damaged stream there), it lands where the pipeline is. When the pipeline never prerolled
+    /// again, it is stuck (the demuxer found nothing to push): the movie fails with
+    /// ``MediaError/Code/timedOut``, which fails the seek's waiters too.
+    mutating func seekDeadlinePassed(session: Int, seqnum: UInt32, after timeout: Duration, facts: PipelineFacts) {
+        guard isCurrent(session), let flight = inFlightSeek, flight.seqnum == seqnum else { return }
+        if flight.prerolled {
+            landSeek(seqnum: seqnum, at: facts.position, facts: facts)
+            return
+        }
+        pipelineFailed(
+            session: session,
+            error: MediaError(
+                .timedOut,
+                "the seek to \(flight.plan.position.formattedSeconds) did not complete within "
+                    + "\(timeout.formattedSeconds): the movie's data there may be damaged"),
+            position: facts.position)
+    }
+
     /// A seek landed (its first frame reached the video output, or the pipeline prerolled
     /// without one): announce it, then send the queued seek or complete the waiters.
     mutating func landSeek(seqnum: UInt32?, at position: Duration?, facts: PipelineFacts) {
