@@ -30,6 +30,9 @@ struct MeGaplessGate {
     gboolean next_queued;
     gboolean handing_over;
     gboolean parked;     // an EOS went through while another stream ran
+    guint last_group;    // the group id of the last STREAM_START seen
+    gint groups_to_drop; // >0: the data of that many new groups from now on is withdrawn
+    gboolean dropping;   // the current group's buffers are withdrawn (dropped)
 };
 
 static MeGaplessGate *gate_ref(MeGaplessGate *gate) { return g_atomic_rc_box_acquire(gate); }
@@ -51,14 +54,28 @@ static void forget_held(MeGaplessGate *gate, GstPad *pad) {
 
 static GstPadProbeReturn on_event(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
     MeGaplessGate *gate = data;
+    if (info->type & (GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_BUFFER_LIST)) {
+        // A withdrawn movie's pictures and sound never reach the sinks (the player reloads or
+        // closes at its stream start); its events go on, so that its start is seen.
+        g_mutex_lock(&gate->lock);
+        gboolean drop = gate->dropping;
+        g_mutex_unlock(&gate->lock);
+        return drop ? GST_PAD_PROBE_DROP : GST_PAD_PROBE_OK;
+    }
     GstEvent *event = GST_PAD_PROBE_INFO_EVENT(info);
     GstPadProbeReturn result = GST_PAD_PROBE_OK;
     g_mutex_lock(&gate->lock);
     switch (GST_EVENT_TYPE(event)) {
-    case GST_EVENT_STREAM_START:
+    case GST_EVENT_STREAM_START: {
         // A new movie on this pad: whatever the old one parked or dropped is over.
         gate->parked = FALSE;
         gate->handing_over = FALSE;
+        guint group = 0;
+        if (gst_event_parse_group_id(event, &group) && group != gate->last_group) {
+            gate->last_group = group;
+            if (gate->groups_to_drop > 0 && --gate->groups_to_drop == 0) gate->dropping = TRUE;
+        }
+    }
         /* fallthrough */
     case GST_EVENT_SEGMENT:
         if (g_list_find(gate->live, pad) == NULL) gate->live = g_list_prepend(gate->live, pad);
@@ -89,7 +106,10 @@ static void on_pad_added(GstElement *playsink, GstPad *pad, gpointer data) {
     (void)playsink;
     if (GST_PAD_DIRECTION(pad) != GST_PAD_SINK) return;
     MeGaplessGate *gate = data;
-    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM | GST_PAD_PROBE_TYPE_EVENT_FLUSH, on_event,
+    gst_pad_add_probe(pad,
+                      GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM | GST_PAD_PROBE_TYPE_EVENT_FLUSH | GST_PAD_PROBE_TYPE_BUFFER |
+                          GST_PAD_PROBE_TYPE_BUFFER_LIST,
+                      on_event,
                       gate_ref(gate), gate_unref);
 }
 
@@ -163,4 +183,12 @@ void me_gapless_gate_cancel_hand_over(MeGaplessGate *gate) {
     for (GList *link = held; link != NULL; link = link->next)
         gst_element_call_async(gate->playbin, send_eos, link->data, gst_object_unref);
     g_list_free(held);
+}
+
+void me_gapless_gate_withdraw(MeGaplessGate *gate, gint groups_from_now) {
+    if (gate == NULL) return;
+    g_mutex_lock(&gate->lock);
+    gate->groups_to_drop = MAX(groups_from_now, 0);
+    if (groups_from_now <= 0) gate->dropping = FALSE;
+    g_mutex_unlock(&gate->lock);
 }

@@ -29,6 +29,13 @@ struct GaplessGate: @unchecked Sendable {
         me_gapless_gate_begin_hand_over(gate) != 0
     }
 
+    /// A movie handed to playbin was withdrawn (the queue changed): from the `groupsFromNow`-th
+    /// new stream group on, pictures and sound are dropped at playsink (its events go on); 0
+    /// stops dropping (a reload).
+    func withdraw(groupsFromNow: Int) {
+        me_gapless_gate_withdraw(gate, gint(clamping: groupsFromNow))
+    }
+
     /// At about-to-finish, when nothing is handed over: the dropped ends are sent again, so the
     /// movie ends.
     func cancelHandOver() {

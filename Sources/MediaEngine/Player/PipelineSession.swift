@@ -224,6 +224,7 @@ final class PipelineSession: Sendable {
         if holdFirstFrame { videoOutput.firstFrame.hold() }
         instantRates.withLock { $0.flushed() }
         changeUpNext { $0.clear() }
+        gaplessGate.withdraw(groupsFromNow: 0)
         let result: Result<Void, MediaError> = lifecycle.withLock { closed in
             guard !closed else { return .failure(MediaError(.cancelled, "the pipeline was closed")) }
             // An adaptive demuxer stops its fragment downloads before its own pads: one blocked
@@ -273,7 +274,10 @@ final class PipelineSession: Sendable {
     /// next movie's start is a ``BusMessage/streamStarted(group:)`` of a new group; no EOS comes
     /// between. An empty list clears what is queued.
     func queueNext(_ upcoming: [UpNext.Item], playing: Int?) {
-        changeUpNext { $0.replace(with: upcoming, playing: playing) }
+        let withdrawn = changeUpNext { $0.replace(with: upcoming, playing: playing) }
+        // playbin will play a movie the queue no longer has next: its pictures and sound are
+        // dropped from its start, and the player reloads or closes there.
+        if let withdrawn { gaplessGate.withdraw(groupsFromNow: withdrawn + 1) }
     }
 
     /// The id of the oldest movie handed to playbin that the player has not yet acknowledged as

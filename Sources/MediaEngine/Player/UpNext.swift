@@ -16,8 +16,11 @@ struct UpNext: Sendable {
     private(set) var handed: [Int] = []
 
     /// A new list from the player, when item `playing` is playing: items handed before it, and
-    /// it, are done; the head of `upcoming` already handed is not handed again.
-    mutating func replace(with upcoming: [Item], playing: Int?) {
+    /// it, are done; the head of `upcoming` already handed is not handed again. Returns the place,
+    /// among the movies handed and not started, of the first one `upcoming` no longer has first
+    /// (the queue changed after playbin took it: it is withdrawn), or nil.
+    @discardableResult
+    mutating func replace(with upcoming: [Item], playing: Int?) -> Int? {
         if let playing, let index = handed.firstIndex(of: playing) { handed.removeFirst(index + 1) }
         var list = upcoming[...]
         var matched = 0
@@ -26,6 +29,7 @@ struct UpNext: Sendable {
             matched += 1
         }
         pending = Array(list)
+        return matched < handed.count ? matched : nil
     }
 
     /// about-to-finish: the next movie, if any, now handed over.
