@@ -1,5 +1,6 @@
 internal import CGStreamerShim
 import Dispatch
+import Glibc
 import Synchronization
 
 /// Where players' pipelines are torn down: one thread for the whole process (`me-teardown`),
@@ -26,6 +27,9 @@ enum PipelineTeardown {
     /// Teardowns handed over and not finished.
     private static let queued = Atomic<Int>(0)
 
+    /// The pause between two teardowns of a burst, in microseconds.
+    private static let pauseBetweenTeardowns: useconds_t = 1000
+
     /// Tears `session` down on the teardown thread, after those handed over before it; `pending`
     /// is entered now and left once the pipeline is at NULL, its threads ended and its files
     /// closed. Counted in ``PlayerLifetimes/teardowns`` meanwhile.
@@ -38,7 +42,14 @@ enum PipelineTeardown {
         thread.enqueue {
             // The last of a burst of teardowns: what the pipelines freed (pictures, pools, decoder
             // contexts, spread over malloc's per-thread arenas) goes back to the system, once.
-            if queued.subtract(1, ordering: .relaxed).newValue == 0 { me_return_free_memory() }
+            if queued.subtract(1, ordering: .relaxed).newValue == 0 {
+                me_return_free_memory()
+            } else {
+                // More to tear down: a pause between them, so that a burst (twenty players
+                // stopped at once) never keeps this thread and the streaming threads it stops on
+                // both cores for its whole length.
+                usleep(pauseBetweenTeardowns)
+            }
             pending.leave()
             PlayerLifetimes.teardowns.leave()
         }
