@@ -1,7 +1,7 @@
 import Foundation
 public import MediaEngine
 
-/// What ``MediaEngine/MoviePlayer/playPrerollAd(_:)`` plays: where the ad comes from, and the rules it plays by.
+/// What `MoviePlayer.playPrerollAd(_:)` plays: where the ad comes from, and the rules it plays by.
 public struct PrerollAdRequest: Sendable {
     /// Where the VAST document comes from.
     public enum Origin: Sendable {
