@@ -53,20 +53,22 @@ public enum VideoSinkConformance {
         ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            throw MediaError(.pipelineFailure, "gst-launch-1.0 could not be started: \(error)")
-        }
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
-                process.waitUntilExit()
-                done.resume()
+        // The end is awaited through the process's termination handler: no thread waits for it.
+        let status: Int32? = await withCheckedContinuation { (done: CheckedContinuation<Int32?, Never>) in
+            process.terminationHandler = { ended in done.resume(returning: ended.terminationStatus) }
+            do {
+                try process.run()
+            } catch {
+                process.terminationHandler = nil
+                done.resume(returning: nil)
             }
         }
-        guard process.terminationStatus == 0 else {
+        guard let status else {
+            throw MediaError(.pipelineFailure, "gst-launch-1.0 could not be started")
+        }
+        guard status == 0 else {
             try? FileManager.default.removeItem(at: partial)
-            throw MediaError(.pipelineFailure, "gst-launch-1.0 failed (\(process.terminationStatus)) making the clip")
+            throw MediaError(.pipelineFailure, "gst-launch-1.0 failed (\(status)) making the clip")
         }
         do {
             try FileManager.default.moveItem(at: partial, to: url)

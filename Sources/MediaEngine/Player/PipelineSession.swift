@@ -395,6 +395,7 @@ final class PipelineSession: Sendable {
 
     /// The colour a window shows for a movie without video (``backdrop``), ARGB.
     func setBackdropColor(_ argb: Int) {
+        // An ARGB word always fits the element's 32-bit colour property: nothing to report.
         try? backdrop?.set("color", .int(argb))
     }
 
