@@ -150,12 +150,7 @@ struct WindowSinkTests {
         expect(windowed, 20, 20, .white, "back in the 320x180 window")
         expect(windowed, 400, 300, .black, "the rest of the screen empty again")
         try await recorder.waitFor { $0 == .didExitFullscreen }
-        let fullscreenEvents = recorder.events.filter {
-            switch $0 {
-            case .willEnterFullscreen, .didEnterFullscreen, .willExitFullscreen, .didExitFullscreen: true
-            default: false
-            }
-        }
+        let fullscreenEvents = Self.fullscreenEvents(recorder.events)
         #expect(
             fullscreenEvents == [
                 .willEnterFullscreen(animationDuration: .milliseconds(300)), .didEnterFullscreen,
@@ -202,14 +197,31 @@ struct WindowSinkTests {
 }
 
 extension WindowSinkTests {
+    /// A player of `clip` into a window of its own on `display`, on the orange background, not
+    /// playing by itself.
+    static func orangeWindowPlayer(_ clip: TestMedia.Clip, on display: VirtualDisplay) async throws -> MoviePlayer {
+        let player = MoviePlayer(
+            source: FileSource(url: try await TestMedia.url(for: clip)),
+            videoSink: WindowSink(display: display.name), audioOutput: .discard)
+        player.shouldAutoplay = false
+        player.backgroundColor = orange
+        return player
+    }
+
+    /// The fullscreen events among `events`, in order.
+    static func fullscreenEvents(_ events: [PlayerEvent]) -> [PlayerEvent] {
+        events.filter {
+            switch $0 {
+            case .willEnterFullscreen, .didEnterFullscreen, .willExitFullscreen, .didExitFullscreen: true
+            default: false
+            }
+        }
+    }
+
     @Test("fullscreen set before preparation: the window opens fullscreen when the movie is ready")
     func fullscreenBeforePreparation() async throws {
         let display = try await VirtualDisplay()
-        let player = MoviePlayer(
-            source: FileSource(url: try await TestMedia.url(for: TestMedia.wideBars)),
-            videoSink: WindowSink(display: display.name), audioOutput: .discard)
-        player.shouldAutoplay = false
-        player.backgroundColor = Self.orange
+        let player = try await Self.orangeWindowPlayer(TestMedia.wideBars, on: display)
         let recorder = EventRecorder(player)
         player.isFullscreen = true
         #expect(player.isFullscreen, "the request is kept until the window opens")
@@ -220,12 +232,7 @@ extension WindowSinkTests {
         let shot = try await display.screenshot()
         expect(shot, 320, 20, Self.orange, "bar above, across the 640x480 screen")
         expect(shot, 620, 100, .blue, "last bar, at the screen's right edge")
-        let fullscreenEvents = recorder.events.filter {
-            switch $0 {
-            case .willEnterFullscreen, .didEnterFullscreen, .willExitFullscreen, .didExitFullscreen: true
-            default: false
-            }
-        }
+        let fullscreenEvents = Self.fullscreenEvents(recorder.events)
         #expect(fullscreenEvents == [.willEnterFullscreen(animationDuration: .zero), .didEnterFullscreen])
         player.isFullscreen = false
         try await recorder.waitFor { $0 == .didExitFullscreen }
@@ -233,9 +240,7 @@ extension WindowSinkTests {
         await player.shutdown()
         withExtendedLifetime(display) {}
     }
-}
 
-extension WindowSinkTests {
     /// Five seconds of a tone, Vorbis in Ogg: time to look at the window twice while it plays.
     static let fiveSecondsOfSound = TestMedia.Clip(
         fileExtension: "ogg",
@@ -247,11 +252,7 @@ extension WindowSinkTests {
     @Test("a movie without video shows the background colour in the player's window, not an empty screen")
     func audioOnlyShowsBackground() async throws {
         let display = try await VirtualDisplay()
-        let player = MoviePlayer(
-            source: FileSource(url: try await TestMedia.url(for: Self.fiveSecondsOfSound)),
-            videoSink: WindowSink(display: display.name), audioOutput: .discard)
-        player.shouldAutoplay = false
-        player.backgroundColor = Self.orange
+        let player = try await Self.orangeWindowPlayer(Self.fiveSecondsOfSound, on: display)
         let recorder = EventRecorder(player)
         try await player.play()
         #expect(player.movieMediaTypes == [.audio])
@@ -267,9 +268,7 @@ extension WindowSinkTests {
         await player.shutdown()
         withExtendedLifetime(display) {}
     }
-}
 
-extension WindowSinkTests {
     /// Ten seconds of 16:9 bars (320x180): room for a two-second animation while it plays.
     static let longWideBars = TestMedia.Clip(
         fileExtension: "mp4",
@@ -281,11 +280,7 @@ extension WindowSinkTests {
     @Test("a change of scaling mode moves the picture to its new place over the animation's duration")
     func scalingModeAnimates() async throws {
         let display = try await VirtualDisplay()
-        let player = MoviePlayer(
-            source: FileSource(url: try await TestMedia.url(for: Self.longWideBars)),
-            videoSink: WindowSink(display: display.name), audioOutput: .discard)
-        player.shouldAutoplay = false
-        player.backgroundColor = Self.orange
+        let player = try await Self.orangeWindowPlayer(Self.longWideBars, on: display)
         try await player.prepareToPlay()
         try await player.setFullscreen(true, animated: false)
         try await player.play()
