@@ -96,27 +96,25 @@ public enum TestMedia {
             """)
 
     /// The numbered clip with a tone, for tests that need sound too.
-    public static let numberedWithAudio = Clip(
-        fileExtension: "mp4",
-        pipeline: """
-            videotestsrc num-buffers=60 pattern=smpte horizontal-speed=4 ! \
-            video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! \
-            x264enc key-int-max=10 speed-preset=ultrafast ! h264parse ! mp4mux name=mux faststart=true ! \
-            filesink location=LOCATION \
-            audiotestsrc num-buffers=87 wave=sine ! audio/x-raw,rate=44100,channels=2 ! audioconvert ! avenc_aac ! mux.
-            """)
+    public static let numberedWithAudio = numbered(withSoundBuffers: 87)
 
     /// The numbered clip with a tone that ends before the picture (1.974 s of AAC, its priming
     /// frame included, under 2 s of video): a movie whose end is its video's.
-    public static let numberedWithShortSound = Clip(
-        fileExtension: "mp4",
-        pipeline: """
-            videotestsrc num-buffers=60 pattern=smpte horizontal-speed=4 ! \
-            video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! \
-            x264enc key-int-max=10 speed-preset=ultrafast ! h264parse ! mp4mux name=mux faststart=true ! \
-            filesink location=LOCATION \
-            audiotestsrc num-buffers=84 wave=sine ! audio/x-raw,rate=44100,channels=2 ! audioconvert ! avenc_aac ! mux.
-            """)
+    public static let numberedWithShortSound = numbered(withSoundBuffers: 84)
+
+    /// The numbered clip with `buffers` AAC frames of a tone (1024 samples each at 44.1 kHz).
+    private static func numbered(withSoundBuffers buffers: Int) -> Clip {
+        Clip(
+            fileExtension: "mp4",
+            pipeline: """
+                videotestsrc num-buffers=60 pattern=smpte horizontal-speed=4 ! \
+                video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! \
+                x264enc key-int-max=10 speed-preset=ultrafast ! h264parse ! mp4mux name=mux faststart=true ! \
+                filesink location=LOCATION \
+                audiotestsrc num-buffers=\(buffers) wave=sine ! audio/x-raw,rate=44100,channels=2 ! audioconvert ! \
+                avenc_aac ! mux.
+                """)
+    }
 
     /// Bars with a tone in WebM (VP8 and Vorbis) whose sound ends before the picture (1.95 s
     /// under 2 s).
