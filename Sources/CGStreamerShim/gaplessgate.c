@@ -30,8 +30,10 @@ struct MeGaplessGate {
     gboolean next_queued;
     gboolean handing_over;
     gboolean parked;     // an EOS went through while another stream ran
+    gboolean have_group; // a STREAM_START with a group id was seen since the (re)start
     guint last_group;    // the group id of the last STREAM_START seen
-    gint groups_to_drop; // >0: the data of that many new groups from now on is withdrawn
+    guint groups;        // the groups started since the (re)start: the first movie's is 1
+    guint drop_from;     // >0: the data of that group and every later one is withdrawn
     gboolean dropping;   // the current group's buffers are withdrawn (dropped)
 };
 
@@ -71,9 +73,11 @@ static GstPadProbeReturn on_event(GstPad *pad, GstPadProbeInfo *info, gpointer d
         gate->parked = FALSE;
         gate->handing_over = FALSE;
         guint group = 0;
-        if (gst_event_parse_group_id(event, &group) && group != gate->last_group) {
+        if (gst_event_parse_group_id(event, &group) && (!gate->have_group || group != gate->last_group)) {
+            gate->have_group = TRUE;
             gate->last_group = group;
-            if (gate->groups_to_drop > 0 && --gate->groups_to_drop == 0) gate->dropping = TRUE;
+            gate->groups++;
+            gate->dropping = gate->drop_from > 0 && gate->groups >= gate->drop_from;
         }
     }
         /* fallthrough */
@@ -185,10 +189,22 @@ void me_gapless_gate_cancel_hand_over(MeGaplessGate *gate) {
     g_list_free(held);
 }
 
-void me_gapless_gate_withdraw(MeGaplessGate *gate, gint groups_from_now) {
+void me_gapless_gate_withdraw(MeGaplessGate *gate, guint from_group) {
     if (gate == NULL) return;
     g_mutex_lock(&gate->lock);
-    gate->groups_to_drop = MAX(groups_from_now, 0);
-    if (groups_from_now <= 0) gate->dropping = FALSE;
+    // Counted, not relative to now: the withdrawn movie may already have started at the gate
+    // while the player was still deciding (playbin reads ahead, even while paused).
+    gate->drop_from = from_group;
+    gate->dropping = from_group > 0 && gate->groups >= from_group;
+    g_mutex_unlock(&gate->lock);
+}
+
+void me_gapless_gate_restart(MeGaplessGate *gate) {
+    if (gate == NULL) return;
+    g_mutex_lock(&gate->lock);
+    gate->have_group = FALSE;
+    gate->groups = 0;
+    gate->drop_from = 0;
+    gate->dropping = FALSE;
     g_mutex_unlock(&gate->lock);
 }

@@ -204,10 +204,13 @@ void me_gapless_gate_set_next_queued(MeGaplessGate *gate, gboolean queued);
 gboolean me_gapless_gate_begin_hand_over(MeGaplessGate *gate);
 /// At about-to-finish, when nothing is handed over after all: the dropped EOS are sent again.
 void me_gapless_gate_cancel_hand_over(MeGaplessGate *gate);
-/// A movie handed to playbin was withdrawn: the buffers of the `groups_from_now`-th new stream
-/// group from now on (and of every group after it) are dropped at playsink; 0 stops dropping (a
-/// reload).
-void me_gapless_gate_withdraw(MeGaplessGate *gate, gint groups_from_now);
+/// A movie handed to playbin was withdrawn: the buffers of stream group number `from_group`
+/// (counted from 1 since the install or the last restart) and of every later group are dropped at
+/// playsink, at once if that group has started; 0 withdraws nothing.
+void me_gapless_gate_withdraw(MeGaplessGate *gate, guint from_group);
+/// The pipeline's streams were stopped for another movie: nothing is withdrawn, and groups are
+/// counted again from the next one.
+void me_gapless_gate_restart(MeGaplessGate *gate);
 
 typedef void (*me_instant_rate_callback)(gpointer user_data, gdouble multiplier, guint32 seqnum);
 /// Takes every GST_EVENT_INSTANT_RATE_CHANGE out on `pad` (a sink's, or a sink bin's, sink pad)

@@ -29,11 +29,18 @@ struct GaplessGate: @unchecked Sendable {
         me_gapless_gate_begin_hand_over(gate) != 0
     }
 
-    /// A movie handed to playbin was withdrawn (the queue changed): from the `groupsFromNow`-th
-    /// new stream group on, pictures and sound are dropped at playsink (its events go on); 0
-    /// stops dropping (a reload).
-    func withdraw(groupsFromNow: Int) {
-        me_gapless_gate_withdraw(gate, gint(clamping: groupsFromNow))
+    /// A movie handed to playbin was withdrawn (the queue changed): from stream group number
+    /// `group` (counted from 1, the first movie's, since the pipeline was built or
+    /// ``restart()``ed) on, pictures and sound are dropped at playsink (its events go on), at
+    /// once if that group has already started.
+    func withdraw(fromGroup group: Int) {
+        me_gapless_gate_withdraw(gate, guint(clamping: max(group, 1)))
+    }
+
+    /// The pipeline's streams were stopped for another movie (a reload, in `READY`): nothing is
+    /// withdrawn, and the groups are counted again from that movie's.
+    func restart() {
+        me_gapless_gate_restart(gate)
     }
 
     /// At about-to-finish, when nothing is handed over: the dropped ends are sent again, so the

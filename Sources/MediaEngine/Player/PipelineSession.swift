@@ -224,13 +224,14 @@ final class PipelineSession: Sendable {
         if holdFirstFrame { videoOutput.firstFrame.hold() }
         instantRates.withLock { $0.flushed() }
         changeUpNext { $0.clear() }
-        gaplessGate.withdraw(groupsFromNow: 0)
         let result: Result<Void, MediaError> = lifecycle.withLock { closed in
             guard !closed else { return .failure(MediaError(.cancelled, "the pipeline was closed")) }
             // An adaptive demuxer stops its fragment downloads before its own pads: one blocked
             // at a closed gate would never stop (fragmentgate.c).
             sourceSetup.openFragmentGates(in: playbin, refusingNew: true)
             playbin.setState(GST_STATE_READY)
+            // The streams are stopped: the gate counts the new movie's groups from its first.
+            gaplessGate.restart()
             me_lock_previous_sources(playbin.pointer)
             sourceSetup.allowFragmentGates()
             do throws(MediaError) {
@@ -275,9 +276,11 @@ final class PipelineSession: Sendable {
     /// between. An empty list clears what is queued.
     func queueNext(_ upcoming: [UpNext.Item], playing: Int?) {
         let withdrawn = changeUpNext { $0.replace(with: upcoming, playing: playing) }
-        // playbin will play a movie the queue no longer has next: its pictures and sound are
-        // dropped from its start, and the player reloads or closes there.
-        if let withdrawn { gaplessGate.withdraw(groupsFromNow: withdrawn + 1) }
+        // playbin will play (or already plays) a movie the queue no longer has next: its pictures
+        // and sound are dropped from its start, or from now if it started, and the player reloads
+        // or closes at its start. Hand-over n is the movie's stream group n + 1 (the first movie
+        // is group 1).
+        if let withdrawn { gaplessGate.withdraw(fromGroup: withdrawn + 1) }
     }
 
     /// The id of the oldest movie handed to playbin that the player has not yet acknowledged as

@@ -14,11 +14,14 @@ struct UpNext: Sendable {
     private(set) var pending: [Item] = []
     /// The ids handed to playbin that have not started playing yet, oldest first.
     private(set) var handed: [Int] = []
+    /// How many movies were handed to playbin since the last ``clear()``.
+    private(set) var handOvers = 0
 
     /// A new list from the player, when item `playing` is playing: items handed before it, and
-    /// it, are done; the head of `upcoming` already handed is not handed again. Returns the place,
-    /// among the movies handed and not started, of the first one `upcoming` no longer has first
-    /// (the queue changed after playbin took it: it is withdrawn), or nil.
+    /// it, are done; the head of `upcoming` already handed is not handed again. Returns the
+    /// ordinal, counted from 1 since the last ``clear()``, of the first hand-over whose movie
+    /// `upcoming` no longer has in its place (the queue changed after playbin took it: that
+    /// movie and any handed after it are withdrawn), or nil.
     @discardableResult
     mutating func replace(with upcoming: [Item], playing: Int?) -> Int? {
         if let playing, let index = handed.firstIndex(of: playing) { handed.removeFirst(index + 1) }
@@ -29,7 +32,8 @@ struct UpNext: Sendable {
             matched += 1
         }
         pending = Array(list)
-        return matched < handed.count ? matched : nil
+        guard matched < handed.count else { return nil }
+        return handOvers - handed.count + matched + 1
     }
 
     /// about-to-finish: the next movie, if any, now handed over.
@@ -37,6 +41,7 @@ struct UpNext: Sendable {
         guard !pending.isEmpty else { return nil }
         let item = pending.removeFirst()
         handed.append(item.id)
+        handOvers += 1
         return item.source
     }
 
@@ -44,5 +49,6 @@ struct UpNext: Sendable {
     mutating func clear() {
         pending = []
         handed = []
+        handOvers = 0
     }
 }
