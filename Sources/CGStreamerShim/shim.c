@@ -414,7 +414,8 @@ void me_accept_video_meta(GstElement *sink) {
 
 typedef struct {
     me_pointer_callback callback;
-    me_key_callback key_callback; // may be NULL
+    me_key_callback key_callback;       // may be NULL
+    me_motion_callback motion_callback; // may be NULL
     gpointer data;
     GDestroyNotify destroy;
 } PointerWatch;
@@ -444,6 +445,11 @@ static GstPadProbeReturn on_navigation(GstPad *pad, GstPadProbeInfo *info, gpoin
         }
         return GST_PAD_PROBE_OK;
     }
+    if (gst_navigation_event_get_type(event) == GST_NAVIGATION_EVENT_MOUSE_MOVE) {
+        PointerWatch *watch = data;
+        if (watch->motion_callback) watch->motion_callback(watch->data);
+        return GST_PAD_PROBE_OK;
+    }
     if (gst_navigation_event_get_type(event) != GST_NAVIGATION_EVENT_MOUSE_BUTTON_RELEASE) {
         return GST_PAD_PROBE_OK;
     }
@@ -456,11 +462,12 @@ static GstPadProbeReturn on_navigation(GstPad *pad, GstPadProbeInfo *info, gpoin
     return GST_PAD_PROBE_OK;
 }
 
-void me_watch_pointer(GstElement *element, me_pointer_callback callback, me_key_callback key_callback, gpointer data,
-                      GDestroyNotify destroy) {
+void me_watch_pointer(GstElement *element, me_pointer_callback callback, me_key_callback key_callback,
+                      me_motion_callback motion_callback, gpointer data, GDestroyNotify destroy) {
     PointerWatch *watch = g_new0(PointerWatch, 1);
     watch->callback = callback;
     watch->key_callback = key_callback;
+    watch->motion_callback = motion_callback;
     watch->data = data;
     watch->destroy = destroy;
     GstPad *pad = gst_element_get_static_pad(element, "src");

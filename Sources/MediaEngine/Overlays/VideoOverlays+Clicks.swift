@@ -3,8 +3,9 @@ internal import CGStreamerShim
 
 extension VideoOverlays {
     /// Hit-tests the clicks a window output reports upstream through `scaler` (GStreamer
-    /// navigation events, already in the scaler's output pixels), and announces its key presses
-    /// (``PlayerEvent/windowKeyPressed(_:shift:)``).
+    /// navigation events, already in the scaler's output pixels), announces its key presses
+    /// (``PlayerEvent/windowKeyPressed(_:shift:)``), and passes on its pointer motion (the
+    /// controls show again).
     func watchClicks(on scaler: Element) {
         // The probe holds the overlays (not the scaler or the bin): no reference cycle.
         me_watch_pointer(
@@ -15,9 +16,13 @@ extension VideoOverlays {
             },
             { key, shift, data in
                 guard let data, let key else { return }
-                Unmanaged<VideoOverlays>.fromOpaque(data).takeUnretainedValue().announce([
-                    .windowKeyPressed(String(cString: key), shift: shift != 0)
-                ])
+                let overlays = Unmanaged<VideoOverlays>.fromOpaque(data).takeUnretainedValue()
+                overlays.noteInput()
+                overlays.announce([.windowKeyPressed(String(cString: key), shift: shift != 0)])
+            },
+            { data in
+                guard let data else { return }
+                Unmanaged<VideoOverlays>.fromOpaque(data).takeUnretainedValue().noteInput()
             },
             Unmanaged.passRetained(self).toOpaque(),
             { data in

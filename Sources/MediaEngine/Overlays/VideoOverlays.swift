@@ -23,6 +23,10 @@ public final class VideoOverlays: Sendable {
         var next = 1
         var watchers: [WatchToken: @Sendable (Bool) -> Void] = [:]
         var nextWatch = 1
+        /// The engine's own overlays whose clicks it handles (the controls): not announced.
+        var clickHandlers: [ID: ClickHandler] = [:]
+        /// Told of every pointer motion, click and key on the output (the controls show again).
+        var inputWatch: (@Sendable () -> Void)?
 
         /// Runs `change`, then tells the watchers if the list became empty or stopped being so.
         /// They run under the lock, so they see the changes in order.
@@ -35,6 +39,9 @@ public final class VideoOverlays: Sendable {
             return result
         }
     }
+
+    /// Handles a click on one of an overlay's regions: its id and the point in its bitmap.
+    typealias ClickHandler = @Sendable (_ region: String, _ point: OverlayPoint) -> Void
 
     private let storage = Locked(Storage())
     /// Publishes the overlays' events on the player's hub.
@@ -59,6 +66,28 @@ public final class VideoOverlays: Sendable {
         }
     }
 
+    /// Adds one of the engine's own overlays whose clicks `onClick` handles instead of announcing
+    /// them (``PlayerEvent/overlayRegionActivated(overlay:region:point:)``).
+    func add(_ overlay: any VideoOverlay, onClick: @escaping ClickHandler) -> ID {
+        storage.withLock { storage in
+            let id = ID(value: storage.next)
+            storage.next += 1
+            storage.clickHandlers[id] = onClick
+            storage.changing { $0.append(Entry(id: id, overlay: overlay)) }
+            return id
+        }
+    }
+
+    /// Calls `watch` on every pointer motion, click and key on the output from now on.
+    func watchInput(_ watch: @escaping @Sendable () -> Void) {
+        storage.withLock { $0.inputWatch = watch }
+    }
+
+    /// The pointer moved, or a key was pressed, on the output.
+    func noteInput() {
+        storage.withLock { $0.inputWatch }?()
+    }
+
     /// Replaces an overlay, keeping its place among equal z-orders.
     /// - Parameters:
     ///   - id: The overlay to replace.
@@ -80,6 +109,7 @@ public final class VideoOverlays: Sendable {
     public func remove(_ id: ID) -> Bool {
         storage.withLock { storage in
             guard let index = storage.entries.firstIndex(where: { $0.id == id }) else { return false }
+            storage.clickHandlers[id] = nil
             storage.changing { _ = $0.remove(at: index) }
             return true
         }
@@ -87,7 +117,10 @@ public final class VideoOverlays: Sendable {
 
     /// Removes every overlay.
     public func removeAll() {
-        storage.withLock { storage in storage.changing { $0.removeAll() } }
+        storage.withLock { storage in
+            storage.clickHandlers = [:]
+            storage.changing { $0.removeAll() }
+        }
     }
 
     /// Draws an overlay over the others with the same z-order.
@@ -163,11 +196,17 @@ public final class VideoOverlays: Sendable {
         layout.withLock { $0 }?.hitTest(viewX: x, y: y)
     }
 
-    /// Hit-tests a click at a point of the output frame and announces the region it lands in.
+    /// Hit-tests a click at a point of the output frame and announces the region it lands in (or
+    /// gives it to the engine's overlay that handles its own clicks).
     @discardableResult
     func click(viewX x: Double, y: Double) -> (overlay: ID, region: String, point: OverlayPoint)? {
+        noteInput()
         guard let hit = hitTest(viewX: x, y: y) else { return nil }
-        announce([.overlayRegionActivated(overlay: hit.overlay, region: hit.region, point: hit.point)])
+        if let handler = storage.withLock({ $0.clickHandlers[hit.overlay] }) {
+            handler(hit.region, hit.point)
+        } else {
+            announce([.overlayRegionActivated(overlay: hit.overlay, region: hit.region, point: hit.point)])
+        }
         return hit
     }
 }

@@ -34,20 +34,5 @@ extension MoviePlayer {
     /// ``BufferingPolicy/downloadsToCacheFile`` mode, else the download queue's level, which
     /// GStreamer estimates from the download rate); the position alone for adaptive streams,
     /// whose buffer the engine cannot see. Zero before the movie is prepared.
-    public var playableDuration: Duration {
-        let (session, network, duration, complete) = core.state.withLock { owned in
-            let machine = owned.machine
-            return (
-                machine.phase == .prepared ? owned.session : nil, machine.isNetworkSource,
-                machine.truncation?.playableDuration ?? machine.duration,
-                machine.wholeMovieArrived
-            )
-        }
-        guard let session else { return .zero }
-        guard network, !complete else { return duration ?? .zero }
-        let position = session.position ?? .zero
-        let ahead = session.bufferedAhead(of: position, duration: duration) ?? .zero
-        let end = position + ahead
-        return duration.map { min(end, $0) } ?? end
-    }
+    public var playableDuration: Duration { core.playableDuration }
 }

@@ -148,7 +148,8 @@ public final class MoviePlayer: Sendable {
     /// (``windowHandle``), whose output frame is the window, pass the click's window coordinates.
     /// The point is mapped back through the scaling mode and each overlay's placement in the
     /// latest frame; when it lands in a hit region, the player announces
-    /// ``PlayerEvent/overlayRegionActivated(overlay:region:point:)``.
+    /// ``PlayerEvent/overlayRegionActivated(overlay:region:point:)`` (a click on the engine's own
+    /// controls, ``controlStyle``, instead does what the control says).
     /// - Parameters:
     ///   - x: Pixels from the output frame's left edge.
     ///   - y: Pixels from its top edge.

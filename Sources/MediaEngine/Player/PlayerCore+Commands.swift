@@ -3,6 +3,9 @@
 extension PlayerCore {
     func prepare() async throws(MediaError) {
         try await wait { $0.prepare() }
+        // The first frame was drawn before the duration was known: the controls over it show
+        // the movie's times once it is shown again.
+        if controls.style != .none { try? await repaintIfPaused() }
     }
 
     func play() async throws(MediaError) {

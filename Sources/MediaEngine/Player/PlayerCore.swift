@@ -52,6 +52,10 @@ final class PlayerCore: Sendable {
     let scalingAnimationLength = Locked(Duration.milliseconds(250))
     /// The chosen subtitle track's captions, an overlay among ``overlays`` while shown.
     let captions = SubtitleCaptions()
+    /// The on-screen controls (``MoviePlayer/controlStyle``), overlays among ``overlays`` while on.
+    let controls = PlayerControls()
+    /// The playable duration the controls last measured for a stream, and when (uptime, ns).
+    let controlsBuffered = Locked<(value: Duration?, at: UInt64)>((nil, 0))
     let timeObservers = TimeObservers()
     /// The player's own thread.
     let executor = PlayerExecutor()
@@ -68,6 +72,7 @@ final class PlayerCore: Sendable {
         let hub = EventHub()
         self.hub = hub
         overlays = VideoOverlays { events in hub.publish(events) }
+        connectControls()
     }
 
     // MARK: Inputs

@@ -1,5 +1,6 @@
 internal import CGStreamer
 internal import CGStreamerShim
+import Synchronization
 
 /// Hands an appsink's samples to a ``FrameConsumer`` as mapped ``VideoFrame``s.
 ///
@@ -21,9 +22,18 @@ final class FrameDelivery: @unchecked Sendable {
     private var prerollPTS: GstClockTime = clockTimeNone
     /// How many frames this delivery handed over: the next frame's ``VideoFrame/index``.
     private var delivered = 0
+    /// The next preroll of the same frame is delivered after all: it was drawn again with new
+    /// overlays (set from the player's thread, read on the streaming thread).
+    private let repeatWanted = Atomic<Bool>(false)
 
     init(consumer: FrameConsumer) {
         self.consumer = consumer
+    }
+
+    /// Delivers the next preroll even if it repeats the last one's frame (a paused frame shown
+    /// again with changed overlays).
+    func deliverNextRepeat() {
+        repeatWanted.store(true, ordering: .releasing)
     }
 
     /// Installs the callbacks on `appsink`; the sink keeps this object alive until it is destroyed.
@@ -58,7 +68,7 @@ final class FrameDelivery: @unchecked Sendable {
             let repeated = prerollBuffer != nil && prerollPTS == pts && pts != clockTimeNone
             prerollBuffer = UnsafeMutableRawPointer(buffer)
             prerollPTS = pts
-            if repeated { return GST_FLOW_OK }
+            if repeated && !repeatWanted.exchange(false, ordering: .acquiringAndReleasing) { return GST_FLOW_OK }
         } else if prerollBuffer == UnsafeMutableRawPointer(buffer) && prerollPTS == pts {
             prerollBuffer = nil
             return GST_FLOW_OK

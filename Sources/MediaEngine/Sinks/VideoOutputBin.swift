@@ -25,6 +25,8 @@ final class VideoOutputBin: Sendable {
         let elements: [Element]
         /// The size the output asks frames in, if it has one (a frames sink's `size`).
         let sinkSize: VideoSize?
+        /// A frames output's delivery (``FrameDelivery``), for a frame shown again.
+        var delivery: FrameDelivery?
         /// Whether the output draws into a window (implements GstVideoOverlay).
         var isWindow: Bool { elements.contains { me_has_video_overlay($0.pointer) != 0 } }
     }
@@ -124,7 +126,10 @@ final class VideoOutputBin: Sendable {
                     "a frames sink delivers every Nth frame for N from 1 to \(FrameConsumer.largestEvery), not \(consumer.every)"
                 )
             }
-            return OutputChain(elements: try makeFrameChain(for: consumer), sinkSize: consumer.size)
+            let delivery = FrameDelivery(consumer: consumer)
+            return OutputChain(
+                elements: try makeFrameChain(for: consumer, delivery: delivery), sinkSize: consumer.size,
+                delivery: delivery)
         }
     }
 
@@ -155,6 +160,12 @@ final class VideoOutputBin: Sendable {
         }
         let kept = elements.filter { me_swap_remove_replaced(bin.pointer, $0.pointer) == 0 }
         if !kept.isEmpty { replaced.withLock { $0.insert(contentsOf: kept, at: 0) } }
+    }
+
+    /// The paused frame is about to be shown again with new overlays (the controls changed): a
+    /// frames output delivers it again, though it is the same frame of the movie.
+    func deliverRepaintedFrame() {
+        chain.withLock { $0 }.delivery?.deliverNextRepeat()
     }
 
     /// Whether the current output draws into a window.
@@ -197,7 +208,9 @@ final class VideoOutputBin: Sendable {
     /// `[meframeselect every=N !] videoconvert ! appsink caps=video/x-raw,format=F`: the scaler
     /// before it already gives the frames their size; the selector, when one frame in N is
     /// wanted, drops the others before anything converts them.
-    private static func makeFrameChain(for consumer: FrameConsumer) throws(MediaError) -> [Element] {
+    private static func makeFrameChain(for consumer: FrameConsumer, delivery: FrameDelivery) throws(MediaError)
+        -> [Element]
+    {
         var select: [Element] = []
         if consumer.every > 1 {
             let selector = try Element.make("meframeselect")
@@ -222,7 +235,7 @@ final class VideoOutputBin: Sendable {
         // Frames are read through their video meta (gst_video_frame_map), so the decoder's own
         // pictures come straight through instead of being copied into plain buffers.
         me_accept_video_meta(appsink.pointer)
-        FrameDelivery(consumer: consumer).install(on: appsink)
+        delivery.install(on: appsink)
         return select + [convert, appsink]
     }
 }

@@ -1,0 +1,139 @@
+/// Where each control goes for a style and an output size: pure geometry, tested without
+/// GStreamer. The controls sit in one or two bars, each drawn as its own overlay in the output's
+/// pixels: the bottom bar (both styles) and, in the fullscreen style, a top bar with Done and the
+/// aspect toggle. Everything scales with the output's height, so the controls keep their look
+/// from a 320x180 frame to a 4K screen; elements that do not fit a narrow output are left out
+/// (the volume slider first, then the times).
+struct ControlsLayout: Sendable, Hashable {
+    /// One control; its raw value is its hit region's id.
+    enum Element: String, Sendable, Hashable, CaseIterable {
+        case playPause = "play-pause"
+        case seekBackward = "seek-backward"
+        case seekForward = "seek-forward"
+        case elapsed
+        case scrubber
+        case remaining
+        case volume
+        case fullscreenToggle = "fullscreen"
+        case done
+        case aspect
+    }
+
+    /// A bar: the strip of the output its overlay covers (the whole width, the bar and a margin
+    /// round it), the bar's body in that strip, and its controls.
+    struct Bar: Sendable, Hashable {
+        /// The overlay's strip, in the output frame's pixels.
+        let canvas: ViewRect
+        /// The bar's rounded body, in the strip's (the overlay bitmap's) pixels.
+        let body: ViewRect
+        /// Each control's rectangle, in the strip's pixels.
+        let elements: [Element: ViewRect]
+    }
+
+    let style: MovieControlStyle
+    let viewSize: VideoSize
+    /// The height of a bar and the side of a button.
+    let barHeight: Int
+    /// The time labels' text size, in pixels.
+    let fontPixels: Int
+    let bottom: Bar?
+    let top: Bar?
+
+    /// The width reserved for a time label of `characters` characters.
+    static func labelWidth(characters: Int, fontPixels: Int) -> Int {
+        // Sans digits are about 0.6 of the pixel size wide; a little room each side.
+        Int((Double(characters) * 0.62 + 0.8) * Double(fontPixels))
+    }
+
+    /// The layout of `style` over an output of `viewSize`, with time labels of up to
+    /// `timeCharacters` characters ("1:23:45" is 7, "-1:23:45" 8).
+    init(style: MovieControlStyle, viewSize: VideoSize, timeCharacters: Int = 6) {
+        self.style = style
+        self.viewSize = viewSize
+        let height = max(viewSize.height, 1)
+        barHeight = min(72, max(24, height / 10))
+        fontPixels = max(10, barHeight * 2 / 5)
+        guard style != .none, viewSize.width >= barHeight * 2, viewSize.height >= barHeight * 2 else {
+            bottom = nil
+            top = nil
+            return
+        }
+        let margin = max(4, barHeight / 4)
+        let stripHeight = barHeight + 2 * margin
+        let body = ViewRect(x: margin, y: margin, width: viewSize.width - 2 * margin, height: barHeight)
+        bottom = Self.bottomBar(
+            style: style,
+            canvas: ViewRect(x: 0, y: viewSize.height - stripHeight, width: viewSize.width, height: stripHeight),
+            body: body, labelWidth: Self.labelWidth(characters: timeCharacters, fontPixels: fontPixels))
+        if style == .fullscreen {
+            let side = barHeight
+            let done = ViewRect(x: body.x, y: body.y, width: side * 2, height: side)
+            let aspect = ViewRect(x: body.x + body.width - side, y: body.y, width: side, height: side)
+            top = Bar(
+                canvas: ViewRect(x: 0, y: 0, width: viewSize.width, height: stripHeight), body: body,
+                elements: [.done: done, .aspect: aspect])
+        } else {
+            top = nil
+        }
+    }
+
+    /// The bottom bar's controls, left to right: the transport buttons, the elapsed time, the
+    /// scrubber (whatever width is left), the remaining time, the volume slider (fullscreen
+    /// style), the fullscreen toggle.
+    private static func bottomBar(style: MovieControlStyle, canvas: ViewRect, body: ViewRect, labelWidth: Int) -> Bar {
+        let side = body.height
+        let left: [Element] = style == .fullscreen ? [.seekBackward, .playPause, .seekForward] : [.playPause]
+        var volumeWidth = style == .fullscreen ? side * 3 : 0
+        var labels = labelWidth
+        let fixed = { left.count * side + 2 * labels + volumeWidth + side }
+        // The scrubber keeps at least two buttons' width: the volume goes first, then the times.
+        if body.width - fixed() < side * 2 { volumeWidth = 0 }
+        if body.width - fixed() < side * 2 { labels = 0 }
+        var elements: [Element: ViewRect] = [:]
+        var x = body.x
+        let y = body.y
+        for element in left {
+            elements[element] = ViewRect(x: x, y: y, width: side, height: side)
+            x += side
+        }
+        let scrubberWidth = max(side / 2, body.width - fixed())
+        if labels > 0 { elements[.elapsed] = ViewRect(x: x, y: y, width: labels, height: side) }
+        x += labels
+        elements[.scrubber] = ViewRect(x: x, y: y, width: scrubberWidth, height: side)
+        x += scrubberWidth
+        if labels > 0 { elements[.remaining] = ViewRect(x: x, y: y, width: labels, height: side) }
+        x += labels
+        if volumeWidth > 0 {
+            elements[.volume] = ViewRect(x: x, y: y, width: volumeWidth, height: side)
+            x += volumeWidth
+        }
+        elements[.fullscreenToggle] = ViewRect(x: x, y: y, width: side, height: side)
+        return Bar(canvas: canvas, body: body, elements: elements)
+    }
+
+    /// The track of a slider (the scrubber, the volume) inside its element: inset from the ends
+    /// so its knob never leaves the element.
+    func track(of element: Element, in bar: Bar) -> ViewRect? {
+        guard let rect = bar.elements[element] else { return nil }
+        let inset = barHeight / 3
+        let start = element == .volume ? rect.x + barHeight * 3 / 4 : rect.x + inset
+        let end = rect.x + rect.width - inset
+        let thickness = max(3, barHeight / 9)
+        return ViewRect(
+            x: start, y: rect.y + (rect.height - thickness) / 2, width: max(1, end - start), height: thickness)
+    }
+
+    /// The fraction of a slider's track at `x` (in the strip's pixels), from 0 to 1.
+    func fraction(of element: Element, atX x: Double, in bar: Bar) -> Double? {
+        guard let track = track(of: element, in: bar), track.width > 0 else { return nil }
+        return min(1, max(0, (x - Double(track.x)) / Double(track.width)))
+    }
+
+    /// The hit regions of a bar (its elements, the labels left out: they do nothing).
+    func hitRegions(of bar: Bar) -> [OverlayHitRegion] {
+        Element.allCases.compactMap { element in
+            guard element != .elapsed, element != .remaining, let rect = bar.elements[element] else { return nil }
+            return OverlayHitRegion(id: element.rawValue, rect: rect)
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import Dispatch
+
+/// The engine's on-screen controls of one player (``MoviePlayer/controlStyle``): the style, when
+/// they were last used, and their bars (``ControlsOverlay``) among the player's overlays while a
+/// style is on. What they show comes from the player (``connect(snapshot:perform:)``); what a
+/// click asks for goes back to it, which makes the matching API call.
+final class PlayerControls: Sendable {
+    private struct State {
+        var style: MovieControlStyle = .none
+        var shown: [VideoOverlays.ID] = []
+        var lastInput = DispatchTime.now()
+        var wasPlaying = false
+        var layout: ControlsLayout?
+        /// The longest time label the movie needs ("1:23:45" for an hour or more).
+        var timeCharacters = 6
+    }
+
+    private struct Player {
+        var read: @Sendable (_ frameTime: Duration?) -> ControlsSnapshot = { _ in ControlsSnapshot() }
+        var perform: @Sendable (ControlAction) -> Void = { _ in }
+    }
+
+    private let state = Locked(State())
+    private let player = Locked(Player())
+
+    /// Shows what `snapshot` reads (over a frame at the time given, or now for nil), and does
+    /// what a click asks with `perform`.
+    func connect(
+        snapshot: @escaping @Sendable (_ frameTime: Duration?) -> ControlsSnapshot,
+        perform: @escaping @Sendable (ControlAction) -> Void
+    ) {
+        player.withLock { $0 = Player(read: snapshot, perform: perform) }
+    }
+
+    private func read(_ frameTime: Duration?) -> ControlsSnapshot {
+        player.withLock { $0.read }(frameTime)
+    }
+
+    private func perform(_ action: ControlAction) {
+        player.withLock { $0.perform }(action)
+    }
+
+    var style: MovieControlStyle { state.withLock { $0.style } }
+
+    /// Shows the bars of `style` in `overlays` (or removes them, for none). They show at once,
+    /// for the usual few seconds if the movie plays.
+    func setStyle(_ style: MovieControlStyle, in overlays: VideoOverlays) {
+        let removed = state.withLock { state -> [VideoOverlays.ID] in
+            defer { state.shown = [] }
+            state.style = style
+            state.layout = nil
+            state.lastInput = .now()
+            return state.shown
+        }
+        for id in removed { overlays.remove(id) }
+        guard style != .none else { return }
+        let bars =
+            style == .fullscreen
+            ? [ControlsOverlay(.top, of: self), ControlsOverlay(.bottom, of: self)]
+            : [
+                ControlsOverlay(.bottom, of: self)
+            ]
+        let ids = bars.map { bar in
+            overlays.add(bar) { [weak self, weak bar] region, point in
+                guard let self, let action = bar?.action(forRegion: region, at: point) else { return }
+                self.noteInput()
+                self.perform(action)
+            }
+        }
+        state.withLock { $0.shown = ids }
+    }
+
+    /// A pointer moved, a key was pressed or a control clicked: the controls show again.
+    func noteInput() {
+        state.withLock { $0.lastInput = .now() }
+    }
+
+    /// What the controls show over a frame at `frameTime`.
+    func snapshot(at frameTime: Duration?) -> ControlsSnapshot {
+        read(frameTime)
+    }
+
+    /// The layout for an output of `size`, kept while the size and style stay.
+    func layout(for size: VideoSize) -> ControlsLayout {
+        let duration = read(nil).duration ?? .zero
+        return state.withLock { state in
+            let characters = duration >= .seconds(3600) ? 8 : 6
+            if let layout = state.layout, layout.viewSize == size, state.timeCharacters == characters { return layout }
+            let layout = ControlsLayout(style: state.style, viewSize: size, timeCharacters: characters)
+            state.layout = layout
+            state.timeCharacters = characters
+            return layout
+        }
+    }
+
+    /// The bars' opacity now: 1 while the movie is not playing, or for a few seconds after the
+    /// last input (and after playback starts); then fading to 0.
+    var opacity: Double {
+        let playing = read(nil).isPlaying
+        return state.withLock { state in
+            guard state.style != .none else { return 0 }
+            let now = DispatchTime.now()
+            if playing && !state.wasPlaying { state.lastInput = now }
+            state.wasPlaying = playing
+            let idle = Duration.nanoseconds(Int64(clamping: now.uptimeNanoseconds &- state.lastInput.uptimeNanoseconds))
+            return ControlsVisibility.opacity(idle: idle, playing: playing)
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import Dispatch
+
+/// The engine's on-screen controls (``PlayerControls``): what they show is read from the
+/// machine's state (cheaply, from the video thread, once a frame), and what a click asks for is
+/// the matching command, so that it posts the events that command posts.
+extension PlayerCore {
+    /// Connects the controls to this player; called once, when the player is made.
+    func connectControls() {
+        controls.connect(
+            snapshot: { [weak self] frameTime in self?.controlsSnapshot(at: frameTime) ?? ControlsSnapshot() },
+            perform: { [weak self] action in self?.performControl(action) })
+        overlays.watchInput { [controls] in controls.noteInput() }
+    }
+
+    /// Shows the controls of `style` (none removes them).
+    func setControlStyle(_ style: MovieControlStyle) {
+        controls.setStyle(style, in: overlays)
+    }
+
+    /// What the controls show over a frame at `frameTime` (or now).
+    private func controlsSnapshot(at frameTime: Duration?) -> ControlsSnapshot {
+        let (snapshot, network) = state.withLock { owned -> (ControlsSnapshot, Bool) in
+            let machine = owned.machine
+            var snapshot = ControlsSnapshot()
+            snapshot.isPlaying = machine.playbackState == .playing
+            snapshot.position = frameTime ?? machine.lastPosition
+            snapshot.duration = machine.playbackEnd ?? machine.duration
+            snapshot.isFullscreen = machine.presentation.fullscreenSize != nil
+            snapshot.scalingMode = machine.presentation.scalingMode
+            snapshot.volume = machine.volume
+            snapshot.isMuted = machine.isMuted
+            return (snapshot, machine.isNetworkSource)
+        }
+        guard network else { return snapshot }
+        var withBuffer = snapshot
+        withBuffer.buffered = bufferedForControls()
+        return withBuffer
+    }
+
+    /// The playable duration the controls show for a stream: measured on the player's thread (a
+    /// buffering query does not belong on the video thread that draws them), at most twice a
+    /// second.
+    private func bufferedForControls() -> Duration? {
+        let (value, stale) = controlsBuffered.withLock { kept -> (Duration?, Bool) in
+            let now = DispatchTime.now().uptimeNanoseconds
+            guard now &- kept.at > 500_000_000 else { return (kept.value, false) }
+            kept.at = now
+            return (kept.value, true)
+        }
+        if stale {
+            executor.enqueue { [weak self] in
+                guard let self else { return }
+                let playable = playableDuration
+                controlsBuffered.withLock { $0.value = playable }
+            }
+        }
+        return value
+    }
+
+    /// How far the movie can play from what has arrived (``MoviePlayer/playableDuration``).
+    var playableDuration: Duration {
+        let (session, network, duration, complete) = state.withLock { owned in
+            let machine = owned.machine
+            return (
+                machine.phase == .prepared ? owned.session : nil, machine.isNetworkSource,
+                machine.truncation?.playableDuration ?? machine.duration,
+                machine.wholeMovieArrived
+            )
+        }
+        guard let session else { return .zero }
+        guard network, !complete else { return duration ?? .zero }
+        let position = session.position ?? .zero
+        let ahead = session.bufferedAhead(of: position, duration: duration) ?? .zero
+        let end = position + ahead
+        return duration.map { min(end, $0) } ?? end
+    }
+
+    /// Does what a control asks, as the app's call would; a paused picture is then shown again
+    /// so that the controls over it show the change.
+    private func performControl(_ action: ControlAction) {
+        Task { [self] in
+            do throws(MediaError) {
+                switch action {
+                case .play:
+                    try await play()
+                case .pause:
+                    try await pause()
+                case .seek(let position):
+                    try await seek(to: position, exact: true)
+                    return
+                case .setFullscreen(let fullscreen):
+                    try await setFullscreen(fullscreen, animated: true)
+                case .setScalingMode(let mode):
+                    changeScalingMode(to: mode, animatedOver: scalingAnimationLength.withLock { $0 })
+                case .setVolume(let volume):
+                    apply {
+                        $0.setVolume(volume)
+                        if $0.isMuted { $0.setMuted(false) }
+                    }
+                case .done:
+                    try await pause()
+                    if isFullscreen { try await setFullscreen(false, animated: true) }
+                }
+                try await repaintIfPaused()
+            } catch {
+                // The command's own events say what went wrong (a failed preparation, say);
+                // a click has no caller to throw to.
+            }
+        }
+    }
+
+    /// Shows the paused frame again (an exact seek to it), so that overlays changed since it was
+    /// drawn show; nothing when the movie plays (the next frame shows them) or is not prepared.
+    func repaintIfPaused() async throws(MediaError) {
+        let paused = state.withLock { owned -> (session: Int, pipeline: PipelineSession)? in
+            let machine = owned.machine
+            guard machine.phase == .prepared, machine.playbackState == .paused || machine.playbackState == .stopped,
+                let session = owned.session
+            else { return nil }
+            return (owned.machine.sessionID, session)
+        }
+        guard let paused else { return }
+        let position = await executor.perform { () -> Duration? in
+            paused.pipeline.videoOutput.deliverRepaintedFrame()
+            return paused.pipeline.position
+        }
+        guard let position else { return }
+        try await wait { $0.repaint(session: paused.session, at: position) }
+    }
+}

@@ -1,0 +1,167 @@
+import FileSource
+import Foundation
+import MediaTestSupport
+import Testing
+
+@testable import MediaEngine
+
+/// The controls drawn into real frames, and worked by clicks at their pixels.
+@Suite("Controls in playback")
+struct ControlsPlaybackTests {
+    static let size = VideoSize(width: 640, height: 360)
+
+    /// A prepared, paused player of a 10 s movie into an RGBA frames sink of 640x360, with the
+    /// controls of `style`.
+    static func player(_ style: MovieControlStyle, clip: TestMedia.Clip = TestMedia.longBars) async throws -> (
+        MoviePlayer, FrameSink
+    ) {
+        let sink = FrameSink(format: .rgba, size: size)
+        let player = MoviePlayer(
+            source: FileSource(url: try await TestMedia.url(for: clip)), videoSink: sink, audioOutput: .discard)
+        player.shouldAutoplay = false
+        player.controlStyle = style
+        try await player.prepareToPlay()
+        try await player.pause()
+        return (player, sink)
+    }
+
+    /// The centre of a control in the output frame, from the layout the engine uses for it.
+    static func center(of element: String, style: MovieControlStyle) throws -> (x: Double, y: Double) {
+        let layout = ControlsLayout(style: style, viewSize: size)
+        for bar in [layout.bottom, layout.top].compactMap({ $0 }) {
+            if let rect = bar.elements[try #require(ControlsLayout.Element(rawValue: element))] {
+                return (
+                    Double(bar.canvas.x + rect.x) + Double(rect.width) / 2,
+                    Double(bar.canvas.y + rect.y) + Double(rect.height) / 2
+                )
+            }
+        }
+        throw MediaError(.invalidArgument, "no \(element) in the \(style) style")
+    }
+
+    static func brightness(_ color: RGBAColor) -> Int { (Int(color.red) + Int(color.green) + Int(color.blue)) / 3 }
+
+    @Test("the fullscreen style draws its two bars over the paused frame, with the movie's times; none draws nothing")
+    func drawn() async throws {
+        let (player, sink) = try await Self.player(.fullscreen)
+        let frame = try #require(sink.latestFrame())
+        try frame.pngData().write(to: URL(fileURLWithPath: "/tmp/controls-fullscreen.png"))
+        let (_, plain) = try await Self.player(.none)
+        let movie = try #require(plain.latestFrame())
+        // The bars' bodies darken the movie under them.
+        let layout = ControlsLayout(style: .fullscreen, viewSize: Self.size)
+        let bottom = try #require(layout.bottom)
+        let top = try #require(layout.top)
+        let scrubber = try #require(bottom.elements[.scrubber])
+        for (x, y) in [(scrubber.x + 4, bottom.canvas.y + bottom.body.y + 2), (320, top.body.y + 2)] {
+            #expect(
+                Self.brightness(frame.color(atX: x, y: y)) * 10 < Self.brightness(movie.color(atX: x, y: y)) * 6,
+                "at (\(x), \(y)): \(frame.color(atX: x, y: y)) over \(movie.color(atX: x, y: y))")
+        }
+        // The play button's triangle is white; outside the bars the movie is untouched.
+        let play = try Self.center(of: "play-pause", style: .fullscreen)
+        #expect(Self.brightness(frame.color(atX: Int(play.x), y: Int(play.y))) > 220)
+        #expect(frame.color(atX: 320, y: 180).isClose(to: movie.color(atX: 320, y: 180), tolerance: 4))
+        // The remaining time is the movie's: the label's area has white text pixels in it.
+        let remaining = try #require(bottom.elements[.remaining])
+        var whites = 0
+        for x in remaining.x..<(remaining.x + remaining.width) {
+            for y in remaining.y..<(remaining.y + remaining.height)
+            where Self.brightness(frame.color(atX: x, y: bottom.canvas.y + y)) > 200 {
+                whites += 1
+            }
+        }
+        #expect(whites > 20, "the remaining time is drawn")
+        #expect(player.controlStyle == .fullscreen && player.movieControlMode == .default)
+    }
+
+    /// Waits until the latest frame satisfies `condition`.
+    static func waitForFrame(
+        _ sink: FrameSink, _ what: String, _ condition: @escaping @Sendable (VideoImage) -> Bool
+    ) async throws {
+        try await withDeadline(.seconds(5), what) {
+            while !(sink.latestFrame().map(condition) ?? false) { try? await Task.sleep(for: .milliseconds(20)) }
+        }
+    }
+
+    @Test("clicks on the controls do what the buttons say and post what the same calls post")
+    func clicks() async throws {
+        let (player, sink) = try await Self.player(.fullscreen)
+        let recorder = EventRecorder(player)
+        let play = try Self.center(of: "play-pause", style: .fullscreen)
+        let centre = (x: Int(play.x), y: Int(play.y))
+        player.sendPointer(x: play.x, y: play.y)
+        try await recorder.waitFor("playing") { $0.playbackState == .playing }
+        // While playing, the button is a pause sign: dark between its two bars.
+        try await Self.waitForFrame(sink, "the pause sign") {
+            Self.brightness($0.color(atX: centre.x, y: centre.y)) < 120
+        }
+        player.sendPointer(x: play.x, y: play.y)
+        try await recorder.waitFor("paused") { $0.playbackState == .paused }
+        // Paused, the frame is shown again with the play sign: white in its middle.
+        try await Self.waitForFrame(sink, "the play sign") {
+            Self.brightness($0.color(atX: centre.x, y: centre.y)) > 200
+        }
+
+        let scrubber = try Self.center(of: "scrubber", style: .fullscreen)
+        player.sendPointer(x: scrubber.x, y: scrubber.y)
+        try await recorder.waitFor("a seek to the middle") {
+            if case .seekCompleted(let time) = $0 {
+                time.isClose(to: .seconds(30), within: .milliseconds(700))
+            } else {
+                false
+            }
+        }
+        let forward = try Self.center(of: "seek-forward", style: .fullscreen)
+        player.sendPointer(x: forward.x, y: forward.y)
+        try await recorder.waitFor("a seek 10 s on") {
+            if case .seekCompleted(let time) = $0 {
+                time.isClose(to: .seconds(40), within: .milliseconds(800))
+            } else {
+                false
+            }
+        }
+
+        let layout = ControlsLayout(style: .fullscreen, viewSize: Self.size)
+        let bottom = try #require(layout.bottom)
+        let volume = try #require(layout.track(of: .volume, in: bottom))
+        player.sendPointer(x: Double(volume.x) + Double(volume.width) / 4, y: Double(bottom.canvas.y + volume.y))
+        try await recorder.waitFor("the volume") {
+            if case .volumeChanged(let volume) = $0 { abs(volume - 0.25) < 0.02 } else { false }
+        }
+        #expect(abs(player.volume - 0.25) < 0.02)
+
+        let aspect = try Self.center(of: "aspect", style: .fullscreen)
+        player.sendPointer(x: aspect.x, y: aspect.y)
+        try await recorder.waitFor("aspect fill") { $0 == .scalingModeChanged(.aspectFill) }
+        #expect(player.scalingMode == .aspectFill)
+
+        let done = try Self.center(of: "done", style: .fullscreen)
+        player.sendPointer(x: done.x, y: done.y)
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(player.playbackState == .paused)
+        let events = recorder.events
+        #expect(!events.contains { $0.finish != nil }, "Done posts no finish")
+        #expect(!events.contains { if case .overlayRegionActivated = $0 { true } else { false } }, "\(events)")
+    }
+
+    @Test("while playing, the controls fade out after 3 s without input and come back on pointer motion")
+    func fading() async throws {
+        let (player, sink) = try await Self.player(.embedded)
+        // The pause sign's left bar, over the black bar beside the 4:3 movie: white while the
+        // controls show, black when they are gone.
+        let play = try Self.center(of: "play-pause", style: .embedded)
+        let layout = ControlsLayout(style: .embedded, viewSize: Self.size)
+        let bar = (x: Int(play.x - Double(layout.barHeight) * 0.42 * 0.23), y: Int(play.y))
+        let shown = { @Sendable (frame: VideoImage) in Self.brightness(frame.color(atX: bar.x, y: bar.y)) > 200 }
+        let hidden = { @Sendable (frame: VideoImage) in Self.brightness(frame.color(atX: bar.x, y: bar.y)) < 30 }
+        let start = ContinuousClock.now
+        try await player.play()
+        try await Self.waitForFrame(sink, "the pause sign", shown)
+        try await Self.waitForFrame(sink, "the controls gone", hidden)
+        let gone = ContinuousClock.now - start
+        #expect(gone >= .milliseconds(2900) && gone < .seconds(5), "gone after \(gone)")
+        player.pointerMoved()
+        try await Self.waitForFrame(sink, "the controls back", shown)
+    }
+}
