@@ -9,7 +9,9 @@
 // piped, it prints a line every half second. With the terminal sink drawing on standard output,
 // those lines go to the sink's status line instead. Sink plugins built as shared libraries are
 // loaded from --plugin-dir DIR first.
-// Usage: mediaplay [--plugin-dir DIR] [--sink NAME[:key=value,...]] [--list-sinks] [--user USER:PASSWORD]
+// With --controls STYLE (embedded or fullscreen) the engine draws its on-screen controls over the
+// movie; a click in the player's window works them.
+// Usage: mediaplay [--plugin-dir DIR] [--sink NAME[:key=value,...]] [--controls STYLE] [--list-sinks] [--user USER:PASSWORD]
 //                  [--header 'NAME: VALUE'] [--cookie NAME=VALUE] [--ca-file PEM] [--retry N]
 //                  [--retry-delay SECONDS] FILE|URL [FILE|URL...]
 // Several files or URLs play as a queue, each following the one before without a gap.
@@ -31,6 +33,7 @@ import TerminalVideoSink
 struct Arguments {
     var sink: VideoSinkSpecification?
     var listSinks = false
+    var controls = MovieControlStyle.none
     var pluginFolders: [String] = []
     var files: [String] = []
     var http = HTTPStreamOptions()
@@ -46,6 +49,12 @@ struct Arguments {
                 } catch {
                     throw UsageError(error.message)
                 }
+            case "--controls":
+                guard let value = iterator.next() else { throw UsageError("--controls needs a style") }
+                guard let style = MovieControlStyle.allCases.first(where: { $0.description == value }) else {
+                    throw UsageError("--controls takes none, embedded or fullscreen, not '\(value)'")
+                }
+                controls = style
             case "--list-sinks":
                 listSinks = true
             case "--plugin-dir":
@@ -99,7 +108,7 @@ do {
 }
 
 let usage =
-    "usage: mediaplay [--plugin-dir DIR] [--sink NAME[:key=value,...]] [--list-sinks] \(HTTPStreamOptions.commandLineUsage) FILE|URL [FILE|URL...]"
+    "usage: mediaplay [--plugin-dir DIR] [--sink NAME[:key=value,...]] [--controls none|embedded|fullscreen] [--list-sinks] \(HTTPStreamOptions.commandLineUsage) FILE|URL [FILE|URL...]"
     + "\non a terminal, a progress line and keys:\n\(KeyBindings.help)"
 
 let arguments: Arguments
@@ -168,6 +177,7 @@ func describe(_ error: MediaError) -> String {
 }
 
 let player = MoviePlayer(source: source, videoSink: sink)
+player.controlStyle = arguments.controls
 let controls = Controls(player: player, output: console, queueLength: arguments.files.count)
 console.snapshot = {
     let network = player.source.uri.hasPrefix("http:") || player.source.uri.hasPrefix("https:")

@@ -116,6 +116,21 @@ struct ExampleSmokeTests {
         if sink.hasPrefix("frames") { #expect(result.standardOutput.contains("(60 frames)")) }
     }
 
+    @Test("mediaplay --controls draws the engine's controls; an unknown style is a usage error")
+    func controls() async throws {
+        let clip = try await TestMedia.url(for: TestMedia.bars)
+        let played = try await ProcessRunner.run(
+            BuildProducts.executable("mediaplay"),
+            ["--controls", "fullscreen", "--sink", "frames:sync=false", clip.path])
+        #expect(played.status == 0, "\(played.standardError)")
+        #expect(
+            played.standardOutput.contains("finished: playbackEnded") && played.standardOutput.contains("(60 frames)"))
+        let refused = try await ProcessRunner.run(
+            BuildProducts.executable("mediaplay"), ["--controls", "sideways", clip.path])
+        #expect(refused.status == 1)
+        #expect(refused.standardError.contains("--controls takes none, embedded or fullscreen, not 'sideways'"))
+    }
+
     @Test("embed plays, reads pixels, seeks and sees the end")
     func embed() async throws {
         let clip = try await TestMedia.url(for: TestMedia.bars)

@@ -37,7 +37,13 @@ struct ControlsAppearance: Sendable, Hashable {
         let position = max(.zero, snapshot.position)
         if bar.elements[.elapsed] != nil {
             elapsed = Self.clock(position)
-            remaining = snapshot.duration.map { "-" + Self.clock(max(.zero, $0 - position)) } ?? "--:--"
+            // Counted down from the duration's whole seconds, rounded up, so that the elapsed and
+            // remaining times add up to the duration shown at the start.
+            remaining =
+                snapshot.duration.map { duration in
+                    let whole = duration.components.seconds + (duration.components.attoseconds > 0 ? 1 : 0)
+                    return "-" + Self.clock(.seconds(max(0, whole - max(0, position.components.seconds))))
+                } ?? "--:--"
         }
         if let track = layout.track(of: .scrubber, in: bar), let duration = snapshot.duration, duration > .zero {
             played = Self.pixels(position / duration, of: track.width)
