@@ -34,11 +34,20 @@ enum DecodeBenchmark {
 
     /// Plays the movie to the end into a frames sink that does not wait for the clock.
     static func engineFramesPerSecond(
-        _ movie: URL, format: PixelFormat, overlays: [any VideoOverlay] = []
+        _ movie: URL, format: PixelFormat, overlays: [any VideoOverlay] = [], controls: MovieControlStyle = .none
     ) async throws -> Double {
         let sink = FrameSink(format: format, synchronized: false)
         let player = MoviePlayer(source: FileSource(url: movie), videoSink: sink, audioOutput: .discard)
         for overlay in overlays { player.overlays.add(overlay) }
+        player.controlStyle = controls
+        // The controls stay in view all along: the pointer "moves" every half second.
+        let pointer = Task {
+            while controls != .none && !Task.isCancelled {
+                player.pointerMoved()
+                try? await Task.sleep(for: .milliseconds(500))
+            }
+        }
+        defer { pointer.cancel() }
         let events = player.events
         let clock = ContinuousClock()
         let start = clock.now

@@ -2,7 +2,7 @@
 //
 //   engine-bench [--only NAME]... [--json]
 //
-// Benchmarks: decode, ttff, seek, loop-gap, rgba, swap, overlays, teardown, thumbnails, stalls, network, preroll, queue-gap, many-players. With --json, one object per line:
+// Benchmarks: decode, ttff, seek, loop-gap, rgba, swap, overlays, controls, teardown, thumbnails, stalls, network, preroll, queue-gap, many-players. With --json, one object per line:
 // {"benchmark": NAME, "metric": STRING, "value": NUMBER, "unit": STRING, "baseline": NUMBER|null, "ratio": NUMBER|null}
 // where ratio > 1 means the engine is faster than its peer. Build with -c release.
 import Foundation
@@ -16,6 +16,7 @@ let benchmarks: [(name: String, run: () async throws -> [Measurement])] = [
     ("rgba", RGBABenchmark.run),
     ("swap", SwapBenchmark.run),
     ("overlays", OverlaysBenchmark.run),
+    ("controls", ControlsBenchmark.run),
     ("teardown", TeardownBenchmark.run),
     ("thumbnails", ThumbnailsBenchmark.run),
     ("stalls", StallsBenchmark.run),
