@@ -58,7 +58,10 @@ final class OverlayCompositor: @unchecked Sendable {
             let space = geometry.size(of: placement.space)
             let bitmap: OverlayBitmap
             do {
-                guard let made = try overlay.bitmap(for: OverlayRenderRequest(frameSize: space, time: geometry.time))
+                guard
+                    let made = try overlay.bitmap(
+                        for: OverlayRenderRequest(
+                            frameSize: space, time: geometry.time, pictureRect: geometry.pictureRect))
                 else { continue }
                 bitmap = made
                 failing.remove(id)

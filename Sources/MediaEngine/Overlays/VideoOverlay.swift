@@ -56,13 +56,18 @@ public struct OverlayRenderRequest: Sendable, Hashable {
     public let frameSize: VideoSize
     /// The frame's position in the movie, if known.
     public let time: Duration?
+    /// Where the movie's picture is on the output frame, in the view's pixels, if known (the
+    /// rest of the view is the background the scaling leaves).
+    public let pictureRect: ViewRect?
 
     /// A request.
     /// - Parameters:
     ///   - frameSize: The size of the area the overlay is placed in.
     ///   - time: The frame's position in the movie.
-    public init(frameSize: VideoSize, time: Duration?) {
+    ///   - pictureRect: Where the picture is on the output frame, if known.
+    public init(frameSize: VideoSize, time: Duration?, pictureRect: ViewRect? = nil) {
         self.frameSize = frameSize
         self.time = time
+        self.pictureRect = pictureRect
     }
 }

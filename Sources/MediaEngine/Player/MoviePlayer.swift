@@ -389,6 +389,17 @@ public final class MoviePlayer: Sendable {
         set { core.scalingAnimationLength.withLock { $0 = max(newValue, .zero) } }
     }
 
+    /// A picture behind the movie (MPMoviePlayerController's `backgroundView`), or nil (the
+    /// default) for ``backgroundColor`` alone. Scaled to fill the view and centred, it shows in the
+    /// bars the scaling mode leaves and, for a movie without video, over the whole view (in
+    /// outputs that show one: a window sink's backdrop, a frames sink's frames). It is drawn as
+    /// overlays under every other (at the lowest z-order), so it is among ``overlays`` while set.
+    /// Set it at any time; `nil` removes it.
+    public var backgroundImage: OverlayBitmap? {
+        get { core.background.withLock { $0?.layer.image } }
+        set { core.setBackgroundImage(newValue) }
+    }
+
     /// The colour of the bars ``ScalingMode/aspectFit`` and ``ScalingMode/none`` leave (default black).
     public var backgroundColor: RGBAColor {
         get { core.read { $0.presentation.background } }

@@ -130,6 +130,23 @@ extension PlayerCore {
         }
     }
 
+    /// Puts `image` behind the movie (``BackgroundImageLayer``), replacing any before; nil removes it.
+    func setBackgroundImage(_ image: OverlayBitmap?) {
+        let layer = image.map { image in
+            BackgroundImageLayer(image: image) { [weak self] in
+                guard let self else { return true }
+                // Until the movie's streams are known, it is taken to have video (no cover).
+                return read { $0.phase != .prepared || $0.mediaTypes.contains(.video) }
+            }
+        }
+        let ids = layer?.makeSlices().map { overlays.add($0) } ?? []
+        let old = background.withLock { background in
+            defer { background = layer.map { ($0, ids) } }
+            return background?.ids ?? []
+        }
+        for id in old { overlays.remove(id) }
+    }
+
     /// Whether the player's own window fills the screen, or was asked to before it opened.
     var isFullscreen: Bool {
         state.withLock { $0.machine.presentation.fullscreenSize != nil || $0.fullscreenRequested }

@@ -54,6 +54,8 @@ final class PlayerCore: Sendable {
     let captions = SubtitleCaptions()
     /// The on-screen controls (``MoviePlayer/controlStyle``), overlays among ``overlays`` while on.
     let controls = PlayerControls()
+    /// The background picture (``MoviePlayer/backgroundImage``) and its overlays' ids, while set.
+    let background = Locked<(layer: BackgroundImageLayer, ids: [VideoOverlays.ID])?>(nil)
     /// The playable duration the controls last measured for a stream, and when (uptime, ns).
     let controlsBuffered = Locked<(value: Duration?, at: UInt64)>((nil, 0))
     let timeObservers = TimeObservers()
