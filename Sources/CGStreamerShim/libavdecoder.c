@@ -129,8 +129,9 @@ static AVBSFContext *make_sar_filter(AVCodecContext *context) {
     return bsf;
 }
 
-/// The address the engine's codec contexts carry in `opaque` (forward_libav_log).
-static const char me_libav_context_marker = 0;
+/// The address the engine's codec contexts carry in `opaque` (forward_libav_log). Never written;
+/// not const, as `opaque` is a `void *`.
+static char me_libav_context_marker;
 
 static gboolean open_context(MeLibavDecoder *self, GstVideoCodecState *state) {
     const AVCodec *codec = avcodec_find_decoder(ME_LIBAV_DECODER_GET_CLASS(self)->codec);
