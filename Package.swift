@@ -1,6 +1,18 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+/// The pkg-config file beside a system library's module map (`Sources/<target>/<target>.pc`), named
+/// by its path (SwiftPM reads a `pkgConfig` that is a path as that file). GStreamer's, GIO's and
+/// Pango's own .pc files require GLib's gmodule-no-export-2.0.pc, whose compiler flags include
+/// `-pthread`, which SwiftPM refuses: "warning: prohibited flag(s): -pthread" on every build (the
+/// flag dropped). Ours give the same include folders and libraries without it, GLib's from GLib's
+/// own files. SwiftPM splits `pkgConfig` at spaces, so a checkout whose path has one uses
+/// `system`, the library's own .pc files, and their warning.
+func pkgConfigFile(of target: String, else system: String) -> String {
+    let path = "\(Context.packageDirectory)/Sources/\(target)/\(target).pc"
+    return path.contains(" ") ? system : path
+}
+
 let package = Package(
     name: "swift-media-engine",
     products: [
@@ -21,14 +33,15 @@ let package = Package(
     targets: [
         .systemLibrary(
             name: "CGStreamer",
-            pkgConfig: "gstreamer-pbutils-1.0",
+            pkgConfig: pkgConfigFile(of: "CGStreamer", else: "gstreamer-pbutils-1.0"),
             providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]
         ),
         .systemLibrary(name: "CYUV", providers: [.apt(["libyuv-dev"])]),
         .systemLibrary(name: "CAVCodec", pkgConfig: "libavcodec", providers: [.apt(["libavcodec-dev"])]),
         .systemLibrary(name: "CX11", pkgConfig: "x11", providers: [.apt(["libx11-dev"])]),
         .systemLibrary(
-            name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
+            name: "CPangoCairo", pkgConfig: pkgConfigFile(of: "CPangoCairo", else: "pangocairo"),
+            providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
         .target(
             name: "CGStreamerShim", dependencies: ["CGStreamer", "CYUV", "CX11", "CAVCodec"],
             // The decoder element calls libavutil (frames, errors) as well as libavcodec; volume
@@ -42,7 +55,9 @@ let package = Package(
                 .linkedLibrary("yuv"), .linkedLibrary("X11"), .linkedLibrary("avcodec"), .linkedLibrary("avutil"),
                 .linkedLibrary("gstapp-1.0"), .linkedLibrary("gsttag-1.0"),
             ]),
-        .systemLibrary(name: "CGIO", pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev", "glib-networking"])]),
+        .systemLibrary(
+            name: "CGIO", pkgConfig: pkgConfigFile(of: "CGIO", else: "gio-2.0"),
+            providers: [.apt(["libglib2.0-dev", "glib-networking"])]),
         // Why an HTTP connection failed (souphttpsrc does not say), with libsoup's own stack.
         .target(name: "CNetworkProbe", dependencies: ["CGIO"]),
         .target(name: "MediaEngine", dependencies: ["CGStreamer", "CGStreamerShim", "CYUV", "CTextRender"]),

@@ -118,7 +118,7 @@ final class MutationRun: Sendable {
         let (bytes, strategies) = mutator.mutate(format, using: &generator)
         let work = options.folder + "/work/worker\(worker)"
         let input = work + "." + format.fileExtension
-        FileManager.default.createFile(atPath: input, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: input, contents: Data(bytes))
         let started = ContinuousClock.now
         let ending = runChild(arguments: ["one", format.use.rawValue, input, validMovie], output: work)
         let elapsed = ContinuousClock.now - started
@@ -163,7 +163,7 @@ final class MutationRun: Sendable {
         }
         if let finding {
             let kept = options.folder + "/findings/" + name
-            FileManager.default.createFile(atPath: kept, contents: Data(bytes))
+            _ = FileManager.default.createFile(atPath: kept, contents: Data(bytes))
             let stderr = (try? String(contentsOfFile: work + ".err", encoding: .utf8)) ?? ""
             let report =
                 "input \(index) of seed \(options.seed), \(format.rawValue) mutated by "
@@ -199,8 +199,8 @@ final class MutationRun: Sendable {
         // Swift's crash backtracer takes seconds per crash in a debug build; the trap's message is enough.
         environment["SWIFT_BACKTRACE"] = "enable=no"
         process.environment = environment
-        FileManager.default.createFile(atPath: output + ".out", contents: nil)
-        FileManager.default.createFile(atPath: output + ".err", contents: nil)
+        _ = FileManager.default.createFile(atPath: output + ".out", contents: nil)
+        _ = FileManager.default.createFile(atPath: output + ".err", contents: nil)
         process.standardOutput = FileHandle(forWritingAtPath: output + ".out")
         process.standardError = FileHandle(forWritingAtPath: output + ".err")
         do {

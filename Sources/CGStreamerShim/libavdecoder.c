@@ -16,6 +16,7 @@
 #include <libavutil/imgutils.h>
 #include <libavutil/opt.h>
 #include <libavutil/pixdesc.h>
+#include <libavutil/version.h>
 #include <string.h>
 
 GST_DEBUG_CATEGORY_STATIC(me_libav_decoder_debug);
@@ -129,8 +130,9 @@ static AVBSFContext *make_sar_filter(AVCodecContext *context) {
     return bsf;
 }
 
-/// The address the engine's codec contexts carry in `opaque` (forward_libav_log).
-static const char me_libav_context_marker = 0;
+/// The address the engine's codec contexts carry in `opaque` (forward_libav_log). Never written;
+/// not const, as `opaque` is a `void *`.
+static char me_libav_context_marker;
 
 static gboolean open_context(MeLibavDecoder *self, GstVideoCodecState *state) {
     const AVCodec *codec = avcodec_find_decoder(ME_LIBAV_DECODER_GET_CLASS(self)->codec);
@@ -252,6 +254,22 @@ static gboolean copy_picture(MeLibavDecoder *self, const AVFrame *picture, GstBu
     return TRUE;
 }
 
+// Whether a picture is interlaced, and whether its top field comes first. FFmpeg 6.1 (libavutil
+// 58.7.100) put both in AVFrame.flags (AV_FRAME_FLAG_INTERLACED, AV_FRAME_FLAG_TOP_FIELD_FIRST) and
+// deprecated the fields interlaced_frame and top_field_first, which FFmpeg 8 (libavutil 60) removed;
+// Debian 12's FFmpeg 5.1 (libavutil 57.28) has only the fields.
+#if LIBAVUTIL_VERSION_INT >= AV_VERSION_INT(58, 7, 100)
+static gboolean picture_is_interlaced(const AVFrame *picture) {
+    return (picture->flags & AV_FRAME_FLAG_INTERLACED) != 0;
+}
+static gboolean picture_top_field_first(const AVFrame *picture) {
+    return (picture->flags & AV_FRAME_FLAG_TOP_FIELD_FIRST) != 0;
+}
+#else
+static gboolean picture_is_interlaced(const AVFrame *picture) { return picture->interlaced_frame != 0; }
+static gboolean picture_top_field_first(const AVFrame *picture) { return picture->top_field_first != 0; }
+#endif
+
 static gboolean same_layout(const PictureLayout *a, const PictureLayout *b) {
     return a->format == b->format && a->width == b->width && a->height == b->height && a->range == b->range &&
            a->matrix == b->matrix && a->primaries == b->primaries && a->transfer == b->transfer &&
@@ -268,7 +286,7 @@ static gboolean ensure_output_state(MeLibavDecoder *self, const AVFrame *picture
                             picture->colorspace,
                             picture->color_primaries,
                             picture->color_trc,
-                            picture->interlaced_frame || (self->output_state && self->layout.interlaced)};
+                            picture_is_interlaced(picture) || (self->output_state && self->layout.interlaced)};
     gboolean reconfigure = gst_pad_check_reconfigure(GST_VIDEO_DECODER_SRC_PAD(decoder));
     if (self->output_state && same_layout(&layout, &self->layout)) {
         if (!reconfigure) {
@@ -374,9 +392,9 @@ static GstFlowReturn push_picture(MeLibavDecoder *self, const AVFrame *picture) 
         GST_ELEMENT_ERROR(self, RESOURCE, FAILED, ("Could not hand over a decoded picture."), (NULL));
         return GST_FLOW_ERROR;
     }
-    if (picture->interlaced_frame) {
+    if (picture_is_interlaced(picture)) {
         GST_BUFFER_FLAG_SET(frame->output_buffer, GST_VIDEO_BUFFER_FLAG_INTERLACED);
-        if (picture->top_field_first) {
+        if (picture_top_field_first(picture)) {
             GST_BUFFER_FLAG_SET(frame->output_buffer, GST_VIDEO_BUFFER_FLAG_TFF);
         }
     }

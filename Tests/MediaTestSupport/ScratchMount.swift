@@ -23,7 +23,7 @@ public enum ScratchMount {
         if full && !readOnly {
             // Writing more than fits fills it: Data's write fails, the bytes that fit stay.
             let filler = folder.appendingPathComponent("filler")
-            FileManager.default.createFile(atPath: filler.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: filler.path, contents: nil)
             if let handle = try? FileHandle(forWritingTo: filler) {
                 try? handle.write(contentsOf: Data(count: 128 << 10))
                 try? handle.close()

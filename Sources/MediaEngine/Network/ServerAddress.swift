@@ -19,6 +19,7 @@ enum ServerAddress {
                 found.pointee.ai_addr, found.pointee.ai_addrlen, &text, socklen_t(text.count), nil, 0, NI_NUMERICHOST)
                 == 0
         else { return nil }
-        return String(cString: text)
+        let length = text.firstIndex(of: 0) ?? text.count
+        return String(decoding: text[..<length].map(UInt8.init(bitPattern:)), as: UTF8.self)
     }
 }
