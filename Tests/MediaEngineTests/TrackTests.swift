@@ -49,7 +49,7 @@ struct TrackTests {
         #expect(tracks.allSatisfy { $0.codec?.lowercased().contains("vorbis") == true }, "\(tracks)")
         #expect(tracks.map(\.isDefault) == [true, false])
         #expect(player.currentAudioTrack == tracks.first && player.subtitleTracks.isEmpty)
-        #expect(recorder.events.contains(.tracksAvailable(tracks)))
+        try await recorder.waitFor("the tracks") { $0 == .tracksAvailable(tracks) }
 
         _ = try player.addBoundaryTimeObserver(at: [.seconds(1)])
         let events = player.events
@@ -80,5 +80,37 @@ struct TrackTests {
             abs(after - 880) <= 10,
             "880 Hz after it: \(after) crossings in 0.5 s; per 0.1 s: \(stride(from: 0.0, to: 3.0, by: 0.1).map { Self.crossings(samples, rate: rate, from: $0, to: $0 + 0.1) }), \(samples.count) samples"
         )
+    }
+
+    @Test("a track chosen while paused, then a seek while still paused: no hang, and the new track plays (from 1 s)")
+    func switchWhilePaused() async throws {
+        let wav = try TestMedia.scratchDirectory().appendingPathComponent("sound.wav")
+        let player = MoviePlayer(
+            source: FileSource(url: try await TestMedia.url(for: Self.twoLanguages)),
+            videoSink: FrameSink(synchronized: false),
+            audioOutput: .element(
+                .bin(
+                    "audioconvert ! audio/x-raw,format=S16LE,channels=1 ! wavenc ! filesink sync=false location=\(wav.path)"
+                )))
+        player.shouldAutoplay = false
+        let recorder = EventRecorder(player)
+        try await player.prepareToPlay()
+        try await player.pause()
+        let tracks = player.audioTracks
+        try player.selectAudioTrack(tracks[1])
+        #expect(player.currentAudioTrack == tracks[1])
+        try await recorder.waitFor("the switch announced") { $0 == .audioTrackChanged(tracks[1]) }
+        // GStreamer 1.22's playbin deadlocked here when the switch went to it in PAUSED.
+        try await withDeadline(.seconds(10), "the seek after the switch") {
+            try await player.seek(to: .seconds(1), option: .exact)
+        }
+        try await player.play()
+        _ = try await recorder.waitForFinish()
+        await player.shutdown()
+        let data = try Data(contentsOf: wav)
+        let samples = data.dropFirst(44).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        let rate = 44100
+        let heard = Self.crossings(samples, rate: rate, from: 0.5, to: 1.0)
+        #expect(abs(heard - 880) <= 10, "880 Hz (the commentary) from the start: \(heard) crossings in 0.5 s")
     }
 }

@@ -16,6 +16,12 @@ enum ControlAction: Sendable, Hashable {
     /// The Done button: pause, and leave fullscreen; no playback finish is posted
     /// (MPMoviePlayerController's documented behaviour).
     case done
+    /// The tracks button: open or close the track menu (the controls' own state).
+    case toggleTrackMenu
+    /// ``MoviePlayer/selectAudioTrack(_:)``, from the track menu.
+    case selectAudioTrack(Int)
+    /// ``MoviePlayer/selectSubtitleTrack(_:)``, from the track menu (nil: off).
+    case selectSubtitleTrack(Int?)
 
     /// How far the seek buttons jump.
     static let skipLength = Duration.seconds(10)
@@ -49,6 +55,8 @@ enum ControlAction: Sendable, Hashable {
             return .setScalingMode(snapshot.scalingMode == .aspectFill ? .aspectFit : .aspectFill)
         case .done:
             return .done
+        case .tracks:
+            return .toggleTrackMenu
         case .elapsed, .remaining:
             return nil
         }

@@ -22,6 +22,8 @@ struct ControlsAppearance: Sendable, Hashable {
     var isFullscreen = false
     /// Whether the picture fills the output (the aspect button then offers fit).
     var fills = false
+    /// Whether the track menu is open (its button is lit).
+    var isTrackMenuOpen = false
 
     /// The bar at `position` of `layout`, or nil when the layout has none there.
     var bar: ControlsLayout.Bar? { position == .bottom ? layout.bottom : layout.top }
@@ -31,6 +33,7 @@ struct ControlsAppearance: Sendable, Hashable {
         self.position = position
         isFullscreen = snapshot.isFullscreen
         fills = snapshot.scalingMode == .aspectFill
+        isTrackMenuOpen = snapshot.isTrackMenuOpen
         guard position == .bottom, let bar = layout.bottom else { return }
         isPlaying = snapshot.isPlaying
         isMuted = snapshot.isMuted

@@ -16,6 +16,7 @@ struct ControlsLayout: Sendable, Hashable {
         case volume
         case fullscreenToggle = "fullscreen"
         case done
+        case tracks
         case aspect
     }
 
@@ -69,9 +70,10 @@ struct ControlsLayout: Sendable, Hashable {
             let side = barHeight
             let done = ViewRect(x: body.x, y: body.y, width: side * 2, height: side)
             let aspect = ViewRect(x: body.x + body.width - side, y: body.y, width: side, height: side)
+            let tracks = ViewRect(x: aspect.x - side, y: body.y, width: side, height: side)
             top = Bar(
                 canvas: ViewRect(x: 0, y: 0, width: viewSize.width, height: stripHeight), body: body,
-                elements: [.done: done, .aspect: aspect])
+                elements: [.done: done, .tracks: tracks, .aspect: aspect])
         } else {
             top = nil
         }

@@ -76,6 +76,32 @@ final class ControlsPainter: Sendable {
         case .fullscreenToggle:
             drawCorners(
                 cx: cx, cy: cy, glyph: glyph, inward: look.isFullscreen, barHeight: layout.barHeight, on: &canvas)
+        case .tracks:
+            // A caption box: white, with two dark lines of "text"; lit behind while the menu is open.
+            if look.isTrackMenuOpen {
+                let inset = rect.height / 8
+                canvas.fillRoundedRect(
+                    ViewRect(
+                        x: rect.x + inset, y: rect.y + inset, width: rect.width - 2 * inset,
+                        height: rect.height - 2 * inset), radius: Double(rect.height) / 6, color: Self.buttonColor)
+            }
+            let width = glyph * 1.3
+            let height = glyph * 0.95
+            let box = ViewRect(
+                x: Int((cx - width / 2).rounded()), y: Int((cy - height / 2).rounded()), width: Int(width.rounded()),
+                height: Int(height.rounded()))
+            canvas.fillRoundedRect(box, radius: Double(box.height) / 5, color: color)
+            let line = max(2, box.height / 7)
+            let ink = RGBAColor(red: 22, green: 22, blue: 26)
+            canvas.fill(
+                ViewRect(
+                    x: box.x + box.width / 6, y: box.y + box.height / 2 - line * 3 / 2, width: box.width * 2 / 3,
+                    height: line),
+                with: ink)
+            canvas.fill(
+                ViewRect(
+                    x: box.x + box.width / 6, y: box.y + box.height / 2 + line / 2, width: box.width / 2, height: line),
+                with: ink)
         case .aspect:
             // A frame with the picture inside: filling it (offered when fitting) or with bars
             // above and below (offered when filling).

@@ -12,4 +12,11 @@ struct ControlsSnapshot: Sendable, Hashable {
     var scalingMode: ScalingMode = .aspectFit
     var volume: Double = 1
     var isMuted = false
+    /// The movie's tracks, for the fullscreen style's track menu.
+    var audioTracks: [MediaTrack] = []
+    var subtitleTracks: [MediaTrack] = []
+    var currentAudioTrack: Int?
+    var currentSubtitleTrack: Int?
+    /// Whether the track menu is open (the controls' own state, not the player's).
+    var isTrackMenuOpen = false
 }

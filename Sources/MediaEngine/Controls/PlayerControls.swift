@@ -10,6 +10,7 @@ final class PlayerControls: Sendable {
         var shown: [VideoOverlays.ID] = []
         var lastInput = DispatchTime.now()
         var wasPlaying = false
+        var trackMenuOpen = false
         var layout: ControlsLayout?
         /// The longest time label the movie needs ("1:23:45" for an hour or more).
         var timeCharacters = 6
@@ -49,25 +50,56 @@ final class PlayerControls: Sendable {
             defer { state.shown = [] }
             state.style = style
             state.layout = nil
+            state.trackMenuOpen = false
             state.lastInput = .now()
             return state.shown
         }
         for id in removed { overlays.remove(id) }
         guard style != .none else { return }
+        var ids: [VideoOverlays.ID] = []
         let bars =
             style == .fullscreen
             ? [ControlsOverlay(.top, of: self), ControlsOverlay(.bottom, of: self)]
-            : [
-                ControlsOverlay(.bottom, of: self)
-            ]
-        let ids = bars.map { bar in
-            overlays.add(bar) { [weak self, weak bar] region, point in
-                guard let self, let action = bar?.action(forRegion: region, at: point) else { return }
-                self.noteInput()
-                self.perform(action)
-            }
+            : [ControlsOverlay(.bottom, of: self)]
+        for bar in bars {
+            ids.append(
+                overlays.add(bar) { [weak self, weak bar] region, point in
+                    guard let self, let action = bar?.action(forRegion: region, at: point) else { return }
+                    self.handle(action)
+                })
+        }
+        if style == .fullscreen {
+            let menu = TrackMenuOverlay(of: self)
+            ids.append(
+                overlays.add(menu) { [weak self, weak menu] region, _ in
+                    guard let self, let action = menu?.action(forRegion: region) else { return }
+                    self.handle(action)
+                })
         }
         state.withLock { $0.shown = ids }
+    }
+
+    /// A click asked for `action`: the track menu opens or closes here (a choice in it closes
+    /// it); the player does the rest.
+    private func handle(_ action: ControlAction) {
+        noteInput()
+        state.withLock { state in
+            switch action {
+            case .toggleTrackMenu: state.trackMenuOpen.toggle()
+            case .selectAudioTrack, .selectSubtitleTrack: state.trackMenuOpen = false
+            default: break
+            }
+        }
+        perform(action)
+    }
+
+    /// Whether the track menu is open.
+    var isTrackMenuOpen: Bool { state.withLock { $0.trackMenuOpen } }
+
+    /// The track menu as it shows now, under the layout last drawn; nil when closed.
+    func trackMenu() -> TrackMenu? {
+        guard let layout = state.withLock({ $0.trackMenuOpen ? $0.layout : nil }) else { return nil }
+        return TrackMenu(layout: layout, snapshot: snapshot(at: nil))
     }
 
     /// A pointer moved, a key was pressed or a control clicked: the controls show again.
@@ -77,7 +109,9 @@ final class PlayerControls: Sendable {
 
     /// What the controls show over a frame at `frameTime`.
     func snapshot(at frameTime: Duration?) -> ControlsSnapshot {
-        read(frameTime)
+        var snapshot = read(frameTime)
+        snapshot.isTrackMenuOpen = isTrackMenuOpen
+        return snapshot
     }
 
     /// The layout for an output of `size`, kept while the size and style stay.

@@ -29,6 +29,10 @@ extension PlayerCore {
             snapshot.scalingMode = machine.presentation.scalingMode
             snapshot.volume = machine.volume
             snapshot.isMuted = machine.isMuted
+            snapshot.audioTracks = machine.audioTracks
+            snapshot.subtitleTracks = machine.subtitleTracks
+            snapshot.currentAudioTrack = machine.currentAudioTrack
+            snapshot.currentSubtitleTrack = machine.currentSubtitleTrack
             return (snapshot, machine.isNetworkSource)
         }
         guard network else { return snapshot }
@@ -100,6 +104,12 @@ extension PlayerCore {
                 case .done:
                     try await pause()
                     if isFullscreen { try await setFullscreen(false, animated: true) }
+                case .toggleTrackMenu:
+                    break
+                case .selectAudioTrack(let index):
+                    try apply { $0.selectAudioTrack(index) }.get()
+                case .selectSubtitleTrack(let index):
+                    try apply { $0.selectSubtitleTrack(index) }.get()
                 }
                 try await repaintIfPaused()
             } catch {

@@ -80,7 +80,7 @@ struct ControlsPlaybackTests {
         _ sink: FrameSink, _ what: String, _ condition: @escaping @Sendable (VideoImage) -> Bool
     ) async throws {
         try await withDeadline(.seconds(5), what) {
-            while !(sink.latestFrame().map(condition) ?? false) { try? await Task.sleep(for: .milliseconds(20)) }
+            while !(sink.latestFrame().map(condition) ?? false) { try await Task.sleep(for: .milliseconds(20)) }
         }
     }
 
@@ -163,5 +163,40 @@ struct ControlsPlaybackTests {
         #expect(gone >= .milliseconds(2900) && gone < .seconds(5), "gone after \(gone)")
         player.pointerMoved()
         try await Self.waitForFrame(sink, "the controls back", shown)
+    }
+
+    @Test("the track menu lists the movie's audio and subtitle tracks; a choice in it selects the track and closes it")
+    func trackMenu() async throws {
+        let (player, sink) = try await Self.player(.fullscreen, clip: TrackTests.twoLanguages)
+        let recorder = EventRecorder(player)
+        #expect(player.audioTracks.count == 2)
+        let button = try Self.center(of: "tracks", style: .fullscreen)
+        player.sendPointer(x: button.x, y: button.y)
+        var snapshot = ControlsSnapshot()
+        snapshot.audioTracks = player.audioTracks
+        snapshot.currentAudioTrack = player.currentAudioTrack?.index
+        snapshot.isTrackMenuOpen = true
+        let menu = try #require(
+            TrackMenu(layout: ControlsLayout(style: .fullscreen, viewSize: Self.size), snapshot: snapshot))
+        #expect(menu.rows.map(\.text) == ["Audio", "English", "Commentary", "Subtitles", "Off"])
+        let panel = (x: Self.size.width - menu.right - menu.size.width, y: menu.top)
+        // The paused frame is shown again with the menu open: its panel darkens the movie's red
+        // bar (above its first row, where no text is).
+        try await Self.waitForFrame(sink, "the menu") { frame in
+            Self.brightness(frame.color(atX: panel.x + 15, y: panel.y + 3)) < 50
+        }
+        try sink.latestFrame()?.pngData().write(to: URL(fileURLWithPath: "/tmp/controls-track-menu.png"))
+        let commentary = try #require(menu.rows.first { $0.text == "Commentary" })
+        player.sendPointer(
+            x: Double(panel.x + commentary.rect.x + commentary.rect.width / 2),
+            y: Double(panel.y + commentary.rect.y + commentary.rect.height / 2))
+        try await recorder.waitFor("the commentary") {
+            if case .audioTrackChanged(let track) = $0 { track.index == 1 } else { false }
+        }
+        #expect(player.currentAudioTrack?.title == "Commentary")
+        // The menu closed, and the paused frame is shown again without it.
+        try await Self.waitForFrame(sink, "the menu closed") { frame in
+            Self.brightness(frame.color(atX: panel.x + 15, y: panel.y + 3)) > 60
+        }
     }
 }

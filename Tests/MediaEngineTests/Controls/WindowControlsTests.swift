@@ -33,7 +33,7 @@ struct WindowControlsTests {
         try await withDeadline(.seconds(8), what) {
             while true {
                 if let shot = try? await display.screenshot(), condition(shot) { return }
-                try? await Task.sleep(for: .milliseconds(100))
+                try await Task.sleep(for: .milliseconds(100))
             }
         }
     }

@@ -6,11 +6,18 @@ extension PlayerMachine {
         guard audio != audioTracks || subtitles != subtitleTracks else { return }
         audioTracks = audio
         subtitleTracks = subtitles
+        deferredAudioTrack = nil
         currentAudioTrack = audio.first { $0.isDefault }?.index ?? (audio.isEmpty ? nil : 0)
         publish(.tracksAvailable(audio + subtitles))
     }
 
-    /// `selectAudioTrack(_:)`: playbin switches at once (the video goes on); announced.
+    /// `selectAudioTrack(_:)`: announced at once; playbin switches at once while playing (the
+    /// video goes on), and just before it plays otherwise. Switching playbin's audio selector in
+    /// PAUSED deadlocks the next flushing seek in GStreamer 1.22: the old track's thread waits in
+    /// playsink's full audio queue holding the selector's output, the new track's thread waits
+    /// for it, and the seek's flush pauses the old track's task before it reaches the new track
+    /// to unblock the queue. Nothing is heard while paused, so waiting for play changes nothing
+    /// a person notices.
     mutating func selectAudioTrack(_ index: Int) -> Result<Void, MediaError> {
         guard phase == .prepared, hasSession, preroll == nil else {
             return .failure(MediaError(.notPrepared, "choosing an audio track needs a prepared movie"))
@@ -21,7 +28,12 @@ extension PlayerMachine {
         }
         guard currentAudioTrack != index else { return .success(()) }
         currentAudioTrack = index
-        perform(.selectAudioTrack(session: sessionID, index))
+        if target == .playing {
+            deferredAudioTrack = nil
+            perform(.selectAudioTrack(session: sessionID, index))
+        } else {
+            deferredAudioTrack = index
+        }
         publish(.audioTrackChanged(track))
         return .success(())
     }

@@ -60,6 +60,9 @@ struct PlayerMachine {
     var audioTracks: [MediaTrack] = []
     var subtitleTracks: [MediaTrack] = []
     var currentAudioTrack: Int?
+    /// An audio track chosen while the movie was not playing, switched to when it plays
+    /// (``PlayerMachine/selectAudioTrack(_:)``).
+    var deferredAudioTrack: Int?
     /// The subtitle track drawn over the movie, by index; nil for none (the default).
     var currentSubtitleTrack: Int?
     /// The factory name of the element decoding the video, once decodebin chose it.
@@ -192,6 +195,11 @@ struct PlayerMachine {
     mutating func perform(_ action: Action) {
         // Every seek reaches the pipeline through here: the timed metadata read before it may be stale.
         if case .seek(_, let plan, let seqnum) = action { timedMetadataSeekSent(seqnum: seqnum, plan: plan) }
+        // An audio track chosen while paused is switched to just before the pipeline plays.
+        if case .play(let session) = action, session == sessionID, let track = deferredAudioTrack {
+            deferredAudioTrack = nil
+            output.actions.append(.selectAudioTrack(session: session, track))
+        }
         output.actions.append(action)
     }
 
@@ -313,6 +321,7 @@ struct PlayerMachine {
         audioTracks = []
         subtitleTracks = []
         currentAudioTrack = nil
+        deferredAudioTrack = nil
         if currentSubtitleTrack != nil {
             currentSubtitleTrack = nil
             perform(.selectSubtitleTrack(session: sessionID, nil))
