@@ -30,7 +30,7 @@ struct ControlsLayoutTests {
             Set(bottom.elements.keys) == [
                 .seekBackward, .playPause, .seekForward, .elapsed, .scrubber, .remaining, .volume, .fullscreenToggle,
             ])
-        #expect(Set(top.elements.keys) == [.done, .aspect])
+        #expect(Set(top.elements.keys) == [.done, .tracks, .aspect])
         #expect(layout.barHeight == 72 && bottom.canvas.width == 1280)
         #expect(bottom.canvas.y + bottom.canvas.height == 720 && top.canvas.y == 0)
         for bar in [bottom, top] {
@@ -116,6 +116,19 @@ struct ControlsLayoutTests {
         #expect(look.elapsed == "0:04" && look.remaining == "-0:06")
         let unknown = ControlsAppearance(layout: layout, position: .bottom, snapshot: Self.snapshot(of: nil))
         #expect(unknown.remaining == "--:--" && unknown.played == 0)
+    }
+
+    @Test("a stream's buffered part and the played part are their shares of the scrubber's track")
+    func bufferedPart() throws {
+        let layout = ControlsLayout(style: .embedded, viewSize: VideoSize(width: 640, height: 360))
+        let track = try #require(layout.bottom.flatMap { layout.track(of: .scrubber, in: $0) })
+        var snapshot = Self.snapshot(at: .seconds(2), of: .seconds(10))
+        snapshot.buffered = .seconds(6)
+        let look = ControlsAppearance(layout: layout, position: .bottom, snapshot: snapshot)
+        #expect(look.played == Int((Double(track.width) * 0.2).rounded()))
+        #expect(look.buffered == Int((Double(track.width) * 0.6).rounded()))
+        snapshot.buffered = nil
+        #expect(ControlsAppearance(layout: layout, position: .bottom, snapshot: snapshot).buffered == 0, "a file")
     }
 
     @Test("only the scrubber and times moving may wait for the next redraw; a button's change may not")
