@@ -12,6 +12,15 @@
 // on its file sink drops as out of segment every packet stamped past the seek's stop: with a
 // looping movie (a segment seek to the movie's duration each pass) every HLS segment after the
 // first loop came out empty, while the playlist listed each one as a full target duration.
+//
+// The SRT output (mpegtsmux ! srtsink, paced by srtsink) lost the same way after a seek: the
+// second after a seek to 1 s of a looping movie was dropped, then everything once the muxer's
+// clock passed 2 s. Its muxer now sees a flushing seek as the rest of the pipeline does, from
+// upstream, and GStreamer 1.22's mpegtsmux then often stamps its first packet after the flush
+// with its last timestamp before it: srtsink waits for the restarted clock to reach that time,
+// and the stream resumes after about as long as it had played before the seek (2.1 s in the SRT
+// listener test, where the frames then all come, in order). Left so: avoiding it means pacing
+// the SRT output before its encoder, as the HLS output is, instead of at srtsink.
 #include "CGStreamerShim.h"
 
 typedef struct {
