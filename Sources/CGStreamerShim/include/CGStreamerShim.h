@@ -303,6 +303,11 @@ void me_swap_chain(GstElement *bin, GstElement *upstream, GstElement **old_chain
 /// player's thread, when it handles ME_MESSAGE_OUTPUT_SWAPPED.
 gboolean me_swap_remove_replaced(GstElement *bin, GstElement *element);
 
+// MARK: The video output's bin (outputbin.c).
+/// A new, floating GstBin that sends a seek upstream from its "sink" pad once, instead of into
+/// each sink inside it (see outputbin.c).
+GstElement *me_video_output_bin_new(const gchar *name);
+
 // MARK: Orientation stage (orientation.c).
 typedef struct MeOrientation MeOrientation;
 /// Manages `flip` (in the same bin, unlinked) between `upstream` and `downstream` (linked to

@@ -121,6 +121,14 @@ final class Bin: Element, @unchecked Sendable {
         return Bin(sinking: gst_bin_new(name))
     }
 
+    /// Makes an empty bin for a player's video output (`me_video_output_bin_new`): a seek sent to
+    /// it goes upstream from its `sink` pad once, as from a single video sink, and never into the
+    /// sinks inside it (see `outputbin.c`).
+    static func makeVideoOutput(name: String) throws(MediaError) -> Bin {
+        try GStreamer.initialize()
+        return Bin(sinking: me_video_output_bin_new(name))
+    }
+
     /// Builds a bin from a `gst-launch-1.0` description (`gst_parse_bin_from_description`), ghosting
     /// its unlinked pads.
     static func parse(_ description: String) throws(MediaError) -> Bin {

@@ -19,6 +19,10 @@ internal import CGStreamerShim
 /// The scaler's input reports the first frame after start and after every flush
 /// ("me-first-frame", sized as shown), which is how the player knows it is ready for display and
 /// that a seek has landed. The bin's input keeps running time continuous across gapless loops.
+///
+/// The player's seeks go upstream from the bin's input, never into the output's own sinks: an
+/// output that muxes before its sink (HLS, SRT) would apply the movie's range to the muxer's
+/// timeline and lose what it writes (see `outputbin.c`).
 final class VideoOutputBin: Sendable {
     /// The elements after the scaler, which a swap replaces.
     struct OutputChain {
@@ -54,7 +58,7 @@ final class VideoOutputBin: Sendable {
     init(
         output: VideoOutput, overlays: VideoOverlays, presentation: VideoPresentation, holdFirstFrame: Bool
     ) throws(MediaError) {
-        bin = try Bin.make(name: "me-video-output")
+        bin = try Bin.makeVideoOutput(name: "me-video-output")
         let convert = try Element.make("videoconvert", name: "me-input-convert")
         try convert.set("n-threads", .int(ProcessInfoCores.count))
         let flip = try Element.make("videoflip", name: "me-orientation")

@@ -1,0 +1,62 @@
+// The bin a player installs as playbin's video-sink (VideoOutputBin): a GstBin that takes a seek
+// as one video sink would, sending it upstream from its own input, instead of into each sink it
+// holds.
+//
+// playbin hands a seek to its sinks, and GstBin's send_event hands it on to every sink inside, at
+// any depth. A sink only passes it upstream, so for an output that is one sink, or several behind
+// a tee, where it enters makes no difference. For an output that muxes before its sink, it does:
+// the seek enters hlssink2 at its file sink, reaches mpegtsmux's source pad from below, and
+// GstAggregator applies it to its output segment (gst_aggregator_do_seek), the movie's range laid
+// over the muxer's own timeline, which starts where the output started. The muxer pushes that
+// segment after its next flush, which splitmuxsink gives it for every HLS segment, and from then
+// on its file sink drops as out of segment every packet stamped past the seek's stop: with a
+// looping movie (a segment seek to the movie's duration each pass) every HLS segment after the
+// first loop came out empty, while the playlist listed each one as a full target duration.
+//
+// The SRT output (mpegtsmux ! srtsink, paced by srtsink) lost the same way after a seek: the
+// second after a seek to 1 s of a looping movie was dropped, then everything once the muxer's
+// clock passed 2 s. Its muxer now sees a flushing seek as the rest of the pipeline does, from
+// upstream, and GStreamer 1.22's mpegtsmux then often stamps its first packet after the flush
+// with its last timestamp before it: srtsink waits for the restarted clock to reach that time,
+// and the stream resumes after about as long as it had played before the seek (2.1 s in the SRT
+// listener test, where the frames then all come, in order). Left so: avoiding it means pacing
+// the SRT output before its encoder, as the HLS output is, instead of at srtsink.
+#include "CGStreamerShim.h"
+
+typedef struct {
+    GstBin parent;
+} MeVideoOutputBin;
+
+typedef struct {
+    GstBinClass parent_class;
+} MeVideoOutputBinClass;
+
+G_DEFINE_TYPE(MeVideoOutputBin, me_video_output_bin, GST_TYPE_BIN)
+
+static gboolean me_video_output_bin_send_event(GstElement *element, GstEvent *event) {
+    if (GST_EVENT_TYPE(event) != GST_EVENT_SEEK) {
+        return GST_ELEMENT_CLASS(me_video_output_bin_parent_class)->send_event(element, event);
+    }
+    GstPad *input = gst_element_get_static_pad(element, "sink");
+    if (!input) {
+        // No input yet (the bin is being built): nothing upstream to take the seek.
+        gst_event_unref(event);
+        return FALSE;
+    }
+    // An upstream event pushed from a sink pad goes to its peer, as GstBaseSink sends a seek.
+    gboolean sent = gst_pad_push_event(input, event);
+    gst_object_unref(input);
+    return sent;
+}
+
+static void me_video_output_bin_class_init(MeVideoOutputBinClass *klass) {
+    GST_ELEMENT_CLASS(klass)->send_event = me_video_output_bin_send_event;
+}
+
+static void me_video_output_bin_init(MeVideoOutputBin *bin) {
+    (void)bin;
+}
+
+GstElement *me_video_output_bin_new(const gchar *name) {
+    return GST_ELEMENT(g_object_new(me_video_output_bin_get_type(), "name", name, NULL));
+}
