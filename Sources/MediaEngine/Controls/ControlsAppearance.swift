@@ -2,9 +2,10 @@
 /// that a bar is drawn again only when this changes (the scrubber moving by a pixel, the
 /// elapsed time's second, a button's state).
 struct ControlsAppearance: Sendable, Hashable {
-    enum Position: Sendable, Hashable {
+    enum Position: Sendable, Hashable, CaseIterable {
         case bottom
-        case top
+        case topLeading
+        case topTrailing
     }
 
     let layout: ControlsLayout
@@ -26,7 +27,13 @@ struct ControlsAppearance: Sendable, Hashable {
     var isTrackMenuOpen = false
 
     /// The bar at `position` of `layout`, or nil when the layout has none there.
-    var bar: ControlsLayout.Bar? { position == .bottom ? layout.bottom : layout.top }
+    var bar: ControlsLayout.Bar? {
+        switch position {
+        case .bottom: layout.bottom
+        case .topLeading: layout.topLeading
+        case .topTrailing: layout.topTrailing
+        }
+    }
 
     init(layout: ControlsLayout, position: Position, snapshot: ControlsSnapshot) {
         self.layout = layout

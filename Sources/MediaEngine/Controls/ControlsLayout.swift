@@ -38,7 +38,10 @@ struct ControlsLayout: Sendable, Hashable {
     /// The time labels' text size, in pixels.
     let fontPixels: Int
     let bottom: Bar?
-    let top: Bar?
+    /// The fullscreen style's Done button, at the top left.
+    let topLeading: Bar?
+    /// The fullscreen style's tracks and aspect buttons, at the top right.
+    let topTrailing: Bar?
 
     /// The width reserved for a time label of `characters` characters.
     static func labelWidth(characters: Int, fontPixels: Int) -> Int {
@@ -54,30 +57,44 @@ struct ControlsLayout: Sendable, Hashable {
         let height = max(viewSize.height, 1)
         barHeight = min(72, max(24, height / 10))
         fontPixels = max(10, barHeight * 2 / 5)
-        guard style != .none, viewSize.width >= barHeight * 2, viewSize.height >= barHeight * 2 else {
+        guard style != .none, viewSize.width >= barHeight * 4, viewSize.height >= barHeight * 2 else {
             bottom = nil
-            top = nil
+            topLeading = nil
+            topTrailing = nil
             return
         }
+        // Each overlay covers its bar and the margin between it and the output's edges, no more:
+        // every pixel of an overlay is blended into every frame, transparent or not.
         let margin = max(4, barHeight / 4)
-        let stripHeight = barHeight + 2 * margin
-        let body = ViewRect(x: margin, y: margin, width: viewSize.width - 2 * margin, height: barHeight)
+        let side = barHeight
+        let stripHeight = barHeight + margin
         bottom = Self.bottomBar(
             style: style,
             canvas: ViewRect(x: 0, y: viewSize.height - stripHeight, width: viewSize.width, height: stripHeight),
-            body: body, labelWidth: Self.labelWidth(characters: timeCharacters, fontPixels: fontPixels))
+            body: ViewRect(x: margin, y: 0, width: viewSize.width - 2 * margin, height: barHeight),
+            labelWidth: Self.labelWidth(characters: timeCharacters, fontPixels: fontPixels))
         if style == .fullscreen {
-            let side = barHeight
-            let done = ViewRect(x: body.x, y: body.y, width: side * 2, height: side)
-            let aspect = ViewRect(x: body.x + body.width - side, y: body.y, width: side, height: side)
-            let tracks = ViewRect(x: aspect.x - side, y: body.y, width: side, height: side)
-            top = Bar(
-                canvas: ViewRect(x: 0, y: 0, width: viewSize.width, height: stripHeight), body: body,
-                elements: [.done: done, .tracks: tracks, .aspect: aspect])
+            let done = ViewRect(x: margin, y: margin, width: side * 2, height: side)
+            topLeading = Bar(
+                canvas: ViewRect(x: 0, y: 0, width: margin + done.width, height: stripHeight), body: done,
+                elements: [.done: done])
+            let body = ViewRect(x: 0, y: margin, width: side * 2, height: side)
+            topTrailing = Bar(
+                canvas: ViewRect(
+                    x: viewSize.width - margin - body.width, y: 0, width: margin + body.width, height: stripHeight),
+                body: body,
+                elements: [
+                    .tracks: ViewRect(x: 0, y: margin, width: side, height: side),
+                    .aspect: ViewRect(x: side, y: margin, width: side, height: side),
+                ])
         } else {
-            top = nil
+            topLeading = nil
+            topTrailing = nil
         }
     }
+
+    /// Every bar of the layout.
+    var bars: [Bar] { [topLeading, topTrailing, bottom].compactMap { $0 } }
 
     /// The bottom bar's controls, left to right: the transport buttons, the elapsed time, the
     /// scrubber (whatever width is left), the remaining time, the volume slider (fullscreen

@@ -32,7 +32,11 @@ final class ControlsOverlay: VideoOverlay {
     var opacity: Double { controls.opacity }
 
     var placement: OverlayPlacement {
-        OverlayPlacement(anchor: position == .bottom ? .bottom : .top, in: .view)
+        switch position {
+        case .bottom: OverlayPlacement(anchor: .bottom, in: .view)
+        case .topLeading: OverlayPlacement(anchor: .topLeft, in: .view)
+        case .topTrailing: OverlayPlacement(anchor: .topRight, in: .view)
+        }
     }
 
     var hitRegions: [OverlayHitRegion] { drawn.withLock { $0?.regions ?? [] } }

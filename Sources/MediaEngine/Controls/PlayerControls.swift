@@ -59,7 +59,10 @@ final class PlayerControls: Sendable {
         var ids: [VideoOverlays.ID] = []
         let bars =
             style == .fullscreen
-            ? [ControlsOverlay(.top, of: self), ControlsOverlay(.bottom, of: self)]
+            ? [
+                ControlsOverlay(.topLeading, of: self), ControlsOverlay(.topTrailing, of: self),
+                ControlsOverlay(.bottom, of: self),
+            ]
             : [ControlsOverlay(.bottom, of: self)]
         for bar in bars {
             ids.append(

@@ -31,7 +31,9 @@ struct TrackMenu: Sendable, Hashable {
     /// The menu of `snapshot`'s tracks under the tracks button of `layout`; nil when the style has
     /// none or the menu is closed.
     init?(layout: ControlsLayout, snapshot: ControlsSnapshot) {
-        guard snapshot.isTrackMenuOpen, let top = layout.top, let button = top.elements[.tracks] else { return nil }
+        guard snapshot.isTrackMenuOpen, let top = layout.topTrailing, let button = top.elements[.tracks] else {
+            return nil
+        }
         let rowHeight = max(18, layout.barHeight * 3 / 5)
         fontPixels = max(10, layout.barHeight * 2 / 5)
         let width = max(layout.barHeight * 5, 140)

@@ -25,21 +25,26 @@ struct ControlsLayoutTests {
     func fullscreenLayout() throws {
         let layout = ControlsLayout(style: .fullscreen, viewSize: VideoSize(width: 1280, height: 720))
         let bottom = try #require(layout.bottom)
-        let top = try #require(layout.top)
+        let leading = try #require(layout.topLeading)
+        let trailing = try #require(layout.topTrailing)
         #expect(
             Set(bottom.elements.keys) == [
                 .seekBackward, .playPause, .seekForward, .elapsed, .scrubber, .remaining, .volume, .fullscreenToggle,
             ])
-        #expect(Set(top.elements.keys) == [.done, .tracks, .aspect])
+        #expect(Set(leading.elements.keys) == [.done] && Set(trailing.elements.keys) == [.tracks, .aspect])
         #expect(layout.barHeight == 72 && bottom.canvas.width == 1280)
-        #expect(bottom.canvas.y + bottom.canvas.height == 720 && top.canvas.y == 0)
-        for bar in [bottom, top] {
+        #expect(bottom.canvas.y + bottom.canvas.height == 720 && leading.canvas.y == 0 && trailing.canvas.y == 0)
+        #expect(leading.canvas.x == 0 && trailing.canvas.x + trailing.canvas.width == 1280)
+        // The top overlays cover their buttons and the margin, not the width of the view.
+        #expect(leading.canvas.width + trailing.canvas.width < 400)
+        for bar in layout.bars {
             let rects = Array(bar.elements.values)
             for rect in rects {
                 #expect(
                     rect.x >= bar.body.x && rect.x + rect.width <= bar.body.x + bar.body.width, "\(rect) in \(bar.body)"
                 )
                 #expect(rect.y >= bar.body.y && rect.y + rect.height <= bar.body.y + bar.body.height)
+                #expect(rect.x + rect.width <= bar.canvas.width && rect.y + rect.height <= bar.canvas.height)
             }
             for (i, a) in rects.enumerated() {
                 for b in rects[(i + 1)...] {
@@ -55,7 +60,7 @@ struct ControlsLayoutTests {
     @Test("the embedded style has play/pause, the times, the scrubber and the fullscreen toggle only")
     func embeddedLayout() throws {
         let layout = ControlsLayout(style: .embedded, viewSize: VideoSize(width: 640, height: 360))
-        #expect(layout.top == nil)
+        #expect(layout.topLeading == nil && layout.topTrailing == nil)
         let bottom = try #require(layout.bottom)
         #expect(Set(bottom.elements.keys) == [.playPause, .elapsed, .scrubber, .remaining, .fullscreenToggle])
         #expect(layout.barHeight == 36)
@@ -72,7 +77,7 @@ struct ControlsLayoutTests {
         #expect(
             narrow.elements[.volume] == nil && narrow.elements[.elapsed] == nil && narrow.elements[.scrubber] != nil)
         let tiny = ControlsLayout(style: .fullscreen, viewSize: VideoSize(width: 30, height: 20))
-        #expect(tiny.bottom == nil && tiny.top == nil)
+        #expect(tiny.bars.isEmpty)
         #expect(ControlsLayout(style: .none, viewSize: VideoSize(width: 1280, height: 720)).bottom == nil)
     }
 

@@ -28,7 +28,7 @@ struct ControlsPlaybackTests {
     /// The centre of a control in the output frame, from the layout the engine uses for it.
     static func center(of element: String, style: MovieControlStyle) throws -> (x: Double, y: Double) {
         let layout = ControlsLayout(style: style, viewSize: size)
-        for bar in [layout.bottom, layout.top].compactMap({ $0 }) {
+        for bar in layout.bars {
             if let rect = bar.elements[try #require(ControlsLayout.Element(rawValue: element))] {
                 return (
                     Double(bar.canvas.x + rect.x) + Double(rect.width) / 2,
@@ -51,13 +51,22 @@ struct ControlsPlaybackTests {
         // The bars' bodies darken the movie under them.
         let layout = ControlsLayout(style: .fullscreen, viewSize: Self.size)
         let bottom = try #require(layout.bottom)
-        let top = try #require(layout.top)
+        let top = try #require(layout.topLeading)
         let scrubber = try #require(bottom.elements[.scrubber])
-        for (x, y) in [(scrubber.x + 4, bottom.canvas.y + bottom.body.y + 2), (320, top.body.y + 2)] {
+        for (x, y) in [(scrubber.x + 4, bottom.canvas.y + bottom.body.y + 2)] {
             #expect(
                 Self.brightness(frame.color(atX: x, y: y)) * 10 < Self.brightness(movie.color(atX: x, y: y)) * 6,
                 "at (\(x), \(y)): \(frame.color(atX: x, y: y)) over \(movie.color(atX: x, y: y))")
         }
+        // The Done label, white over the black beside the 4:3 movie.
+        let done = try #require(top.elements[.done])
+        var doneWhites = 0
+        for x in done.x..<(done.x + done.width) {
+            for y in done.y..<(done.y + done.height) where Self.brightness(frame.color(atX: x, y: y)) > 200 {
+                doneWhites += 1
+            }
+        }
+        #expect(doneWhites > 20, "Done is drawn")
         // The play button's triangle is white; outside the bars the movie is untouched.
         let play = try Self.center(of: "play-pause", style: .fullscreen)
         #expect(Self.brightness(frame.color(atX: Int(play.x), y: Int(play.y))) > 220)

@@ -16,7 +16,7 @@ struct WindowControlsTests {
         x: Int, y: Int
     ) {
         let layout = ControlsLayout(style: style, viewSize: size)
-        for bar in [layout.bottom, layout.top].compactMap({ $0 }) {
+        for bar in layout.bars {
             if let rect = bar.elements[element] {
                 return (bar.canvas.x + rect.x + rect.width / 2, bar.canvas.y + rect.y + rect.height / 2)
             }
