@@ -66,7 +66,7 @@ struct RTPTests {
         let sdp = folder.appendingPathComponent("stream.sdp")
         let network = NetworkVideoSink(
             .rtp(RTPDestination(host: "127.0.0.1", port: port, sessionDescriptionFile: sdp)))
-        try network.makeOutput()  // the SDP file, for the receiver; the player makes the output again
+        _ = try network.makeOutput()  // the SDP file, for the receiver; the player makes the output again
         let receiver = try await Self.receiver(sdp: sdp)
         defer { receiver.kill() }
 
