@@ -42,9 +42,9 @@ final class ControlsOverlay: VideoOverlay {
     var hitRegions: [OverlayHitRegion] { drawn.withLock { $0?.regions ?? [] } }
 
     func bitmap(for request: OverlayRenderRequest) throws(MediaError) -> OverlayBitmap? {
-        let layout = controls.layout(for: request.frameSize)
-        let appearance = ControlsAppearance(
-            layout: layout, position: position, snapshot: controls.snapshot(at: request.time))
+        let snapshot = controls.snapshot(at: request.time)
+        let layout = controls.layout(for: request.frameSize, duration: snapshot.duration)
+        let appearance = ControlsAppearance(layout: layout, position: position, snapshot: snapshot)
         guard let bar = appearance.bar else { return nil }
         let now = DispatchTime.now()
         if let kept = drawn.withLock({ $0 }) {

@@ -9,8 +9,7 @@ final class ControlsPainter: Sendable {
     static let playedColor = RGBAColor(red: 246, green: 246, blue: 246)
     static let buttonColor = RGBAColor(red: 255, green: 255, blue: 255, alpha: 46)
 
-    /// Rendered text, by its string and size; cleared when it grows past a few dozen.
-    private let labels = Locked<[String: OverlayBitmap]>([:])
+    private let labels = ControlsLabels()
 
     /// The bar's picture.
     func draw(_ appearance: ControlsAppearance) throws(MediaError) -> OverlayBitmap? {
@@ -57,7 +56,7 @@ final class ControlsPainter: Sendable {
             }
         case .elapsed, .remaining:
             guard let text = element == .elapsed ? look.elapsed : look.remaining else { return }
-            let label = try self.label(text, pixels: layout.fontPixels)
+            let label = try labels.label(text, pixels: layout.fontPixels)
             canvas.draw(
                 label, atX: rect.x + (rect.width - label.width) / 2, y: rect.y + (rect.height - label.height) / 2)
         case .scrubber:
@@ -126,7 +125,7 @@ final class ControlsPainter: Sendable {
                 x: rect.x + rect.width / 10, y: rect.y + rect.height / 6, width: rect.width * 8 / 10,
                 height: rect.height * 2 / 3)
             canvas.fillRoundedRect(button, radius: Double(button.height) / 4, color: Self.buttonColor)
-            let label = try self.label("Done", pixels: layout.fontPixels)
+            let label = try labels.label("Done", pixels: layout.fontPixels)
             canvas.draw(
                 label, atX: button.x + (button.width - label.width) / 2,
                 y: button.y + (button.height - label.height) / 2)
@@ -173,24 +172,8 @@ final class ControlsPainter: Sendable {
             let horizontal = ViewRect(x: sx > 0 ? vx : vx - arm, y: vy - line / 2, width: arm, height: line)
             let vertical = ViewRect(x: vx - line / 2, y: sy > 0 ? vy : vy - arm, width: line, height: arm)
             canvas.blend(horizontal, color: Self.iconColor)
-            canvas.blend(
-                ViewRect(x: vertical.x, y: vertical.y, width: vertical.width, height: vertical.height),
-                color: Self.iconColor)
+            canvas.blend(vertical, color: Self.iconColor)
         }
-    }
-
-    /// `text` drawn in the controls' font, kept for the next time.
-    private func label(_ text: String, pixels: Int) throws(MediaError) -> OverlayBitmap {
-        let key = "\(pixels) \(text)"
-        if let kept = labels.withLock({ $0[key] }) { return kept }
-        let style = TextStyle(
-            font: "Sans Bold \(pixels)px", color: Self.iconColor, outline: nil, alignment: .left, padding: 0)
-        let bitmap = try TextRenderer.render(text, style: style)
-        labels.withLock { labels in
-            if labels.count > 48 { labels.removeAll() }
-            labels[key] = bitmap
-        }
-        return bitmap
     }
 }
 

@@ -18,19 +18,22 @@ final class PlayerControls: Sendable {
 
     private struct Player {
         var read: @Sendable (_ frameTime: Duration?) -> ControlsSnapshot = { _ in ControlsSnapshot() }
+        var isPlaying: @Sendable () -> Bool = { false }
         var perform: @Sendable (ControlAction) -> Void = { _ in }
     }
 
     private let state = Locked(State())
     private let player = Locked(Player())
 
-    /// Shows what `snapshot` reads (over a frame at the time given, or now for nil), and does
-    /// what a click asks with `perform`.
+    /// Shows what `snapshot` reads (over a frame at the time given, or now for nil), fades by
+    /// `isPlaying` (read twice a frame per bar, so it reads only that), and does what a click asks
+    /// with `perform`.
     func connect(
         snapshot: @escaping @Sendable (_ frameTime: Duration?) -> ControlsSnapshot,
+        isPlaying: @escaping @Sendable () -> Bool,
         perform: @escaping @Sendable (ControlAction) -> Void
     ) {
-        player.withLock { $0 = Player(read: snapshot, perform: perform) }
+        player.withLock { $0 = Player(read: snapshot, isPlaying: isPlaying, perform: perform) }
     }
 
     private func read(_ frameTime: Duration?) -> ControlsSnapshot {
@@ -117,9 +120,10 @@ final class PlayerControls: Sendable {
         return snapshot
     }
 
-    /// The layout for an output of `size`, kept while the size and style stay.
-    func layout(for size: VideoSize) -> ControlsLayout {
-        let duration = read(nil).duration ?? .zero
+    /// The layout for an output of `size` and a movie of `duration`, kept while they and the
+    /// style stay.
+    func layout(for size: VideoSize, duration: Duration?) -> ControlsLayout {
+        let duration = duration ?? .zero
         return state.withLock { state in
             let characters = duration >= .seconds(3600) ? 8 : 6
             if let layout = state.layout, layout.viewSize == size, state.timeCharacters == characters { return layout }
@@ -133,7 +137,7 @@ final class PlayerControls: Sendable {
     /// The bars' opacity now: 1 while the movie is not playing, or for a few seconds after the
     /// last input (and after playback starts); then fading to 0.
     var opacity: Double {
-        let playing = read(nil).isPlaying
+        let playing = player.withLock { $0.isPlaying }()
         return state.withLock { state in
             guard state.style != .none else { return 0 }
             let now = DispatchTime.now()

@@ -6,9 +6,12 @@ final class TrackMenuOverlay: VideoOverlay {
         let bitmap: OverlayBitmap
     }
 
+    /// The colour of the menu's headings ("Audio", "Subtitles").
+    static let headingColor = RGBAColor(red: 170, green: 170, blue: 176)
+
     private let controls: PlayerControls
     private let drawn = Locked<Drawn?>(nil)
-    private let labels = Locked<[String: OverlayBitmap]>([:])
+    private let labels = ControlsLabels()
 
     init(of controls: PlayerControls) {
         self.controls = controls
@@ -32,8 +35,9 @@ final class TrackMenuOverlay: VideoOverlay {
     }
 
     func bitmap(for request: OverlayRenderRequest) throws(MediaError) -> OverlayBitmap? {
-        _ = controls.layout(for: request.frameSize)
-        guard let menu = controls.trackMenu() else { return nil }
+        let snapshot = controls.snapshot(at: nil)
+        let layout = controls.layout(for: request.frameSize, duration: snapshot.duration)
+        guard let menu = TrackMenu(layout: layout, snapshot: snapshot) else { return nil }
         if let kept = drawn.withLock({ $0 }), kept.menu == menu { return kept.bitmap }
         var canvas = OverlayCanvas(width: menu.size.width, height: menu.size.height)
         canvas.fillRoundedRect(
@@ -41,7 +45,9 @@ final class TrackMenuOverlay: VideoOverlay {
             radius: Double(menu.fontPixels) / 2, color: ControlsPainter.bodyColor, replacing: true)
         for row in menu.rows {
             let heading = row.id == nil
-            let label = try label(row.text, pixels: menu.fontPixels, heading: heading)
+            let label = try labels.label(
+                row.text, pixels: menu.fontPixels, bold: heading,
+                color: heading ? Self.headingColor : ControlsPainter.iconColor)
             let left = row.rect.x + row.rect.height
             if row.isChecked {
                 canvas.fillCircle(
@@ -61,20 +67,5 @@ final class TrackMenuOverlay: VideoOverlay {
     /// The action of a click on one of the menu's rows.
     func action(forRegion id: String) -> ControlAction? {
         TrackMenu.action(forRow: id)
-    }
-
-    private func label(_ text: String, pixels: Int, heading: Bool) throws(MediaError) -> OverlayBitmap {
-        let key = "\(pixels) \(heading) \(text)"
-        if let kept = labels.withLock({ $0[key] }) { return kept }
-        let style = TextStyle(
-            font: heading ? "Sans Bold \(pixels)px" : "Sans \(pixels)px",
-            color: heading ? RGBAColor(red: 170, green: 170, blue: 176) : ControlsPainter.iconColor, outline: nil,
-            alignment: .left, padding: 0)
-        let bitmap = try TextRenderer.render(text, style: style)
-        labels.withLock { labels in
-            if labels.count > 32 { labels.removeAll() }
-            labels[key] = bitmap
-        }
-        return bitmap
     }
 }

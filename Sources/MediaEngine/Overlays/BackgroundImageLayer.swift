@@ -125,6 +125,7 @@ final class BackgroundImageLayer: Sendable {
                     if start < end { pixels.replaceSubrange(start..<end, with: repeatElement(0, count: end - start)) }
                 }
             }
+            // The sizes match by construction (a positive rect, its pixels): nothing to report.
             return try? OverlayBitmap(width: rect.width, height: rect.height, rgba: pixels)
         }
         return (cut(leading), cut(trailing))

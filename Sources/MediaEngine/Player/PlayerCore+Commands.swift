@@ -4,7 +4,9 @@ extension PlayerCore {
     func prepare() async throws(MediaError) {
         try await wait { $0.prepare() }
         // The first frame was drawn before the duration was known: the controls over it show
-        // the movie's times once it is shown again.
+        // the movie's times once it is shown again. The preparation succeeded; a repaint that
+        // fails (a stop or another movie meanwhile) only leaves the first drawing, and whatever
+        // ended it is announced by its own command.
         if controls.style != .none { try? await repaintIfPaused() }
     }
 

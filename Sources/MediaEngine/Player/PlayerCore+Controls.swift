@@ -8,6 +8,7 @@ extension PlayerCore {
     func connectControls() {
         controls.connect(
             snapshot: { [weak self] frameTime in self?.controlsSnapshot(at: frameTime) ?? ControlsSnapshot() },
+            isPlaying: { [weak self] in self?.state.withLock { $0.machine.playbackState == .playing } ?? false },
             perform: { [weak self] action in self?.performControl(action) })
         overlays.watchInput { [controls] in controls.noteInput() }
     }
@@ -17,23 +18,23 @@ extension PlayerCore {
         controls.setStyle(style, in: overlays)
     }
 
-    /// What the controls show over a frame at `frameTime` (or now).
+    /// What the controls show over a frame at `frameTime` (or now). On the video thread: the
+    /// machine's fields are read in place, not the machine copied.
     private func controlsSnapshot(at frameTime: Duration?) -> ControlsSnapshot {
         let (snapshot, network) = state.withLock { owned -> (ControlsSnapshot, Bool) in
-            let machine = owned.machine
             var snapshot = ControlsSnapshot()
-            snapshot.isPlaying = machine.playbackState == .playing
-            snapshot.position = frameTime ?? machine.lastPosition
-            snapshot.duration = machine.playbackEnd ?? machine.duration
-            snapshot.isFullscreen = machine.presentation.fullscreenSize != nil
-            snapshot.scalingMode = machine.presentation.scalingMode
-            snapshot.volume = machine.volume
-            snapshot.isMuted = machine.isMuted
-            snapshot.audioTracks = machine.audioTracks
-            snapshot.subtitleTracks = machine.subtitleTracks
-            snapshot.currentAudioTrack = machine.currentAudioTrack
-            snapshot.currentSubtitleTrack = machine.currentSubtitleTrack
-            return (snapshot, machine.isNetworkSource)
+            snapshot.isPlaying = owned.machine.playbackState == .playing
+            snapshot.position = frameTime ?? owned.machine.lastPosition
+            snapshot.duration = owned.machine.playbackEnd ?? owned.machine.duration
+            snapshot.isFullscreen = owned.machine.presentation.fullscreenSize != nil
+            snapshot.scalingMode = owned.machine.presentation.scalingMode
+            snapshot.volume = owned.machine.volume
+            snapshot.isMuted = owned.machine.isMuted
+            snapshot.audioTracks = owned.machine.audioTracks
+            snapshot.subtitleTracks = owned.machine.subtitleTracks
+            snapshot.currentAudioTrack = owned.machine.currentAudioTrack
+            snapshot.currentSubtitleTrack = owned.machine.currentSubtitleTrack
+            return (snapshot, owned.machine.isNetworkSource)
         }
         guard network else { return snapshot }
         var withBuffer = snapshot
@@ -80,7 +81,10 @@ extension PlayerCore {
     }
 
     /// Does what a control asks, as the app's call would; a paused picture is then shown again
-    /// so that the controls over it show the change.
+    /// so that the controls over it show the change. Called on the thread that reported the click
+    /// (a window's, or the app's): the task only awaits the player's own commands, which feed the
+    /// machine under its lock and run on the player's thread, as any caller's would; it touches
+    /// neither the state nor the pipeline itself.
     private func performControl(_ action: ControlAction) {
         Task { [self] in
             do throws(MediaError) {
