@@ -53,6 +53,26 @@ struct PlayerMachineQueueTests {
         #expect(h.machine.phase == .idle && h.machine.queueIndex == 0)
     }
 
+    @Test("a play() still waiting when the removed movie starts completes: the queue ended, not cancelled")
+    func removedAfterHandOverWhileStarting() {
+        var h = MachineHarness()
+        h.feed { _ = $0.setQueue([Source(uri: "file:///a.mp4"), Source(uri: "file:///b.mp4")], startingAt: 0) }
+        h.prepared()
+        let session = h.machine.sessionID
+        h.feed { $0.contentStreamStarted(session: session, group: 1, facts: .init()) }
+        let handed = h.machine.queueIDs[1]
+        h.feed { _ = $0.removeFromQueue(at: 1) }
+        // Paused near the end, playbin had read ahead into the removed movie: its group starts
+        // before the pipeline reports PLAYING.
+        let play = MachineHarness.waiter(h.feed { $0.play() })
+        _ = h.take()
+        h.feed { $0.contentStreamStarted(session: session, group: 2, facts: Self.started(handed)) }
+        let (events, actions) = h.take()
+        #expect(actions.contains("resume \(play)"), "\(actions)")
+        #expect(events.contains(.playbackDidFinish(.playbackEnded, nil)))
+        #expect(h.machine.phase == .idle)
+    }
+
     @Test("a movie replaced after the pipeline took it: the queue's real next movie is loaded on its own")
     func replacedAfterHandOver() {
         var h = Self.playingQueue(["file:///a.mp4", "file:///b.mp4", "file:///c.mp4"])

@@ -137,8 +137,12 @@ extension PlayerMachine {
     /// replaced, after playbin had read ahead into it): the movie before ended there. The next
     /// item, if any, is loaded on its own; otherwise the queue ends, and the pipeline, which is
     /// playing the withdrawn movie, is closed (a later `play()` prepares the movie again).
+    /// The movie ended normally, as at ``endOfStream(session:position:)``: a `play()` or seek still
+    /// waiting (the new group can come before the pipeline says it plays) completes, not cancelled.
     mutating func withdrawnMovieStarted(session: Int) {
         if repeatMode != .one, advanceAfterEnd() { return }
+        supersedeStateWaiters()
+        resolveSeekWaiters()
         detachSession(finish: .playbackEnded, error: nil, position: playbackEnd ?? duration)
     }
 
