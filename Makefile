@@ -154,6 +154,7 @@ plugins: build
 
 bench: bench-deps
 	$(SWIFT) build -c release --product engine-bench
+	$(SWIFT) build -c release --product gstmediaengine  # the qos benchmark loads it into gst-launch-1.0
 	.build/release/engine-bench $(BENCH_ARGS)
 
 # Sanitizers: the whole suite, the examples and engine-leak-check it runs included, built with

@@ -508,6 +508,37 @@ static gboolean me_libav_decoder_set_format(GstVideoDecoder *decoder, GstVideoCo
     return TRUE;
 }
 
+// Quality of service, as avdec_h264 does it: while downstream says pictures arrive late (its QoS
+// events: `frame` would be shown after the earliest time the sink can still use), libav skips the
+// pictures no other picture refers to, whose decoding would be wasted, and decodes every picture
+// again once they are in time. A keyframe-only trick mode (the player's fast scan) skips all
+// but keyframes, and any trick mode all but reference pictures. The base class still drops a
+// decoded picture that is late; skipping is what frees the time to show the others.
+static void adapt_to_lateness(MeLibavDecoder *self, GstVideoCodecFrame *frame) {
+    GstVideoDecoder *decoder = GST_VIDEO_DECODER(self);
+    enum AVDiscard skip = AVDISCARD_DEFAULT;
+    GstSegmentFlags flags = decoder->input_segment.flags;
+    if (flags & GST_SEGMENT_FLAG_TRICKMODE_KEY_UNITS) {
+        skip = AVDISCARD_NONKEY;
+    } else if (flags & GST_SEGMENT_FLAG_TRICKMODE) {
+        skip = AVDISCARD_NONREF;
+    } else {
+        GstClockTimeDiff left = gst_video_decoder_get_max_decode_time(decoder, frame);
+        // G_MAXINT64: no QoS information (no late picture yet, or no clock): decode everything.
+        if (left != G_MAXINT64 && left <= 0) {
+            skip = AVDISCARD_NONREF;
+        }
+    }
+    if (self->context->skip_frame != skip) {
+        GST_DEBUG_OBJECT(self, "QoS: %s (frame %u)",
+                         skip == AVDISCARD_NONKEY   ? "keyframes only (trick mode)"
+                         : skip == AVDISCARD_NONREF ? "late: skipping pictures no other picture refers to"
+                                                    : "in time: decoding every picture",
+                         frame->system_frame_number);
+        self->context->skip_frame = skip;
+    }
+}
+
 static GstFlowReturn me_libav_decoder_handle_frame(GstVideoDecoder *decoder, GstVideoCodecFrame *frame) {
     MeLibavDecoder *self = (MeLibavDecoder *)decoder;
     if (!self->context) {
@@ -534,6 +565,7 @@ static GstFlowReturn me_libav_decoder_handle_frame(GstVideoDecoder *decoder, Gst
     self->packet->pts = frame->system_frame_number;
     self->packet->dts = AV_NOPTS_VALUE;
     self->packet->flags = GST_VIDEO_CODEC_FRAME_IS_SYNC_POINT(frame) ? AV_PKT_FLAG_KEY : 0;
+    adapt_to_lateness(self, frame);
     // The base class keeps the frame; the picture libav makes of it finds it again by number.
     gst_video_codec_frame_unref(frame);
 

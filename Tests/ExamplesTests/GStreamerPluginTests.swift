@@ -48,4 +48,27 @@ struct GStreamerPluginTests {
         let height = bytes[20..<24].reduce(0) { $0 << 8 | Int($1) }
         #expect(width == 160 && height == 90, "the scaler's size: \(width)x\(height)")
     }
+
+    @Test("late pictures: meh264dec skips the pictures no other refers to, as avdec_h264 does, and plays to the end")
+    func skipsWhenLate() async throws {
+        // A downstream that takes 60 ms per picture of a 30 fps movie: the sink falls further
+        // behind with every picture, whatever the machine's load, and says so upstream (QoS).
+        let movie = try await TestMedia.url(for: TestMedia.ballWithBFrames)
+        let registry = try TestMedia.scratchDirectory().appendingPathComponent("registry.bin")
+        defer { try? FileManager.default.removeItem(at: registry.deletingLastPathComponent()) }
+        let result = try await ProcessRunner.run(
+            "gst-launch-1.0",
+            [
+                "--gst-plugin-path=\(BuildProducts.directory.path)", "-q", "filesrc", "location=\(movie.path)", "!",
+                "qtdemux", "!", "h264parse", "!", "meh264dec", "!", "identity", "sleep-time=60000", "!", "fakesink",
+                "sync=true", "qos=true",
+            ],
+            environment: ["GST_REGISTRY": registry.path, "GST_DEBUG": "melibavdec:5", "GST_DEBUG_NO_COLOR": "1"])
+        #expect(result.status == 0, "\(result.standardError.suffix(2000))")
+        let qos = result.standardError.split(separator: "\n").filter { $0.contains("QoS: ") }
+        #expect(
+            qos.contains { $0.contains("late: skipping pictures no other picture refers to") },
+            "the decoder never skipped: \(qos)")
+        #expect(!qos.contains { $0.contains("keyframes only") }, "not a trick mode: \(qos)")
+    }
 }
