@@ -36,10 +36,12 @@ enum QoSBenchmark {
 
     /// The folder of the loadable plugin beside this executable (`swift build -c release` builds it).
     static func pluginFolder() throws -> URL {
-        let folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        let folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            .deletingLastPathComponent()
         guard FileManager.default.fileExists(atPath: folder.appendingPathComponent("libgstmediaengine.so").path) else {
             throw BenchmarkError(
-                "no libgstmediaengine.so in \(folder.path): build it first (swift build -c release --product gstmediaengine)")
+                "no libgstmediaengine.so in \(folder.path): build it first (swift build -c release --product gstmediaengine)"
+            )
         }
         return folder
     }
