@@ -3,14 +3,14 @@ import Foundation
 /// `qos`: a board too slow for its video. The 1080p H.264 movie (B-frames, 30 fps) plays to a
 /// display-like sink (`fakesink sync=true qos=true max-lateness=20ms`: a picture later than that
 /// is not shown) with the decoder kept to a fraction of one core: the whole pipeline pinned to
-/// core 1 at nice 5 beside a busy loop at nice 0 on the same core, which leaves it about a quarter
-/// of it (CFS weights 335 and 1024). The engine's decoder (`meh264dec`, from the build's
+/// core 1 at nice 8 beside a busy loop at nice 0 on the same core, which leaves it about a seventh
+/// of it (CFS weights 172 and 1024), where neither decoder keeps up with every picture. The engine's decoder (`meh264dec`, from the build's
 /// `libgstmediaengine.so`) and `avdec_h264` run the same gst-launch-1.0 line, turn about, in
 /// the same run. Pictures shown (of 300); ratio = ours / avdec_h264's, 1 or more meets the goal.
 enum QoSBenchmark {
     static let rounds = 3
     static let core = "1"
-    static let niceness = "5"
+    static let niceness = "8"
 
     static func run() async throws -> [Measurement] {
         let movie = try BenchmarkMedia.fullHD()
@@ -30,7 +30,7 @@ enum QoSBenchmark {
         let value = ours.median
         let baseline = peer.median
         return [
-            Measurement("qos", "1080p-quarter-core-shown", value, "frames", baseline: baseline, ratio: value / baseline)
+            Measurement("qos", "1080p-seventh-core-shown", value, "frames", baseline: baseline, ratio: value / baseline)
         ]
     }
 

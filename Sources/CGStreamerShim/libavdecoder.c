@@ -508,35 +508,61 @@ static gboolean me_libav_decoder_set_format(GstVideoDecoder *decoder, GstVideoCo
     return TRUE;
 }
 
-// Quality of service, as avdec_h264 does it: while downstream says pictures arrive late (its QoS
-// events: `frame` would be shown after the earliest time the sink can still use), libav skips the
-// pictures no other picture refers to, whose decoding would be wasted, and decodes every picture
-// again once they are in time. A keyframe-only trick mode (the player's fast scan) skips all
-// but keyframes, and any trick mode all but reference pictures. The base class still drops a
-// decoded picture that is late; skipping is what frees the time to show the others.
+// How far behind the output a picture may be before only keyframes are decoded: about four
+// pictures late at 30 fps (GstVideoDecoder projects twice the sink's lateness ahead).
+#define ME_KEYFRAMES_ONLY_BEHIND (GST_SECOND / 4)
+
+// Quality of service, when downstream says pictures arrive late (its QoS events). A little late,
+// libav skips the pictures no other picture refers to, whose decoding would be wasted, as
+// avdec_h264 does. Further behind, where avdec_h264 goes on decoding every reference picture, each
+// too late to be shown, only keyframes are decoded until a keyframe is in time again, and every
+// picture from there: a board too slow for its video shows a keyframe every GOP and the pictures
+// it can decode after it, instead of falling behind for good. Keyframes-only decoding ends only at
+// a keyframe, since the pictures after a skipped one refer to it. A keyframe-only trick mode (the
+// player's fast scan) decodes keyframes only, any other trick mode all but the unreferenced
+// pictures. The base class still drops a decoded picture that is late; skipping frees the time.
+MeSkip me_libav_skip_policy(MeSkip current, gboolean key_units_trick_mode, gboolean trick_mode, gint64 left,
+                            gboolean keyframe) {
+    if (key_units_trick_mode) {
+        return ME_SKIP_ALL_BUT_KEYFRAMES;
+    }
+    MeSkip skip = ME_SKIP_NOTHING;
+    if (trick_mode) {
+        skip = ME_SKIP_UNREFERENCED;
+    } else if (left != G_MAXINT64 && left < -ME_KEYFRAMES_ONLY_BEHIND) {
+        skip = ME_SKIP_ALL_BUT_KEYFRAMES;
+    } else if (left != G_MAXINT64 && left <= 0) {
+        skip = ME_SKIP_UNREFERENCED;
+    }
+    if (current == ME_SKIP_ALL_BUT_KEYFRAMES && !keyframe) {
+        return ME_SKIP_ALL_BUT_KEYFRAMES;
+    }
+    return skip;
+}
+
 static void adapt_to_lateness(MeLibavDecoder *self, GstVideoCodecFrame *frame) {
     GstVideoDecoder *decoder = GST_VIDEO_DECODER(self);
-    enum AVDiscard skip = AVDISCARD_DEFAULT;
     GstSegmentFlags flags = decoder->input_segment.flags;
-    if (flags & GST_SEGMENT_FLAG_TRICKMODE_KEY_UNITS) {
-        skip = AVDISCARD_NONKEY;
-    } else if (flags & GST_SEGMENT_FLAG_TRICKMODE) {
-        skip = AVDISCARD_NONREF;
-    } else {
-        GstClockTimeDiff left = gst_video_decoder_get_max_decode_time(decoder, frame);
-        // G_MAXINT64: no QoS information (no late picture yet, or no clock): decode everything.
-        if (left != G_MAXINT64 && left <= 0) {
-            skip = AVDISCARD_NONREF;
-        }
+    enum AVDiscard before = self->context->skip_frame;
+    MeSkip current = before == AVDISCARD_NONKEY   ? ME_SKIP_ALL_BUT_KEYFRAMES
+                     : before == AVDISCARD_NONREF ? ME_SKIP_UNREFERENCED
+                                                  : ME_SKIP_NOTHING;
+    // Without timing information (no QoS event yet, no clock) the base class says G_MAXINT64.
+    MeSkip skip = me_libav_skip_policy(current, (flags & GST_SEGMENT_FLAG_TRICKMODE_KEY_UNITS) != 0,
+                                       (flags & GST_SEGMENT_FLAG_TRICKMODE) != 0,
+                                       gst_video_decoder_get_max_decode_time(decoder, frame),
+                                       GST_VIDEO_CODEC_FRAME_IS_SYNC_POINT(frame));
+    if (skip == current) {
+        return;
     }
-    if (self->context->skip_frame != skip) {
-        GST_DEBUG_OBJECT(self, "QoS: %s (frame %u)",
-                         skip == AVDISCARD_NONKEY   ? "keyframes only (trick mode)"
-                         : skip == AVDISCARD_NONREF ? "late: skipping pictures no other picture refers to"
-                                                    : "in time: decoding every picture",
-                         frame->system_frame_number);
-        self->context->skip_frame = skip;
-    }
+    GST_DEBUG_OBJECT(self, "QoS: %s (frame %u)",
+                     skip == ME_SKIP_ALL_BUT_KEYFRAMES ? "keyframes only"
+                     : skip == ME_SKIP_UNREFERENCED    ? "late: skipping pictures no other picture refers to"
+                                                       : "in time: decoding every picture",
+                     frame->system_frame_number);
+    self->context->skip_frame = skip == ME_SKIP_ALL_BUT_KEYFRAMES ? AVDISCARD_NONKEY
+                                : skip == ME_SKIP_UNREFERENCED    ? AVDISCARD_NONREF
+                                                                 : AVDISCARD_DEFAULT;
 }
 
 static GstFlowReturn me_libav_decoder_handle_frame(GstVideoDecoder *decoder, GstVideoCodecFrame *frame) {

@@ -257,6 +257,21 @@ void me_watch_pointer(GstElement *element, me_pointer_callback callback, me_key_
                       me_motion_callback motion_callback, gpointer data, GDestroyNotify destroy);
 
 // MARK: Decoders.
+/// What the engine's libav decoders skip decoding (libavcodec's `skip_frame`).
+typedef enum {
+    ME_SKIP_NOTHING = 0,
+    ME_SKIP_UNREFERENCED = 1, // pictures no other picture refers to
+    ME_SKIP_ALL_BUT_KEYFRAMES = 2,
+} MeSkip;
+
+/// The decoders' quality-of-service policy (libavdecoder.c), alone so that it is unit-tested: what
+/// to skip from the next picture on, given what is skipped now (`current`), the segment's trick
+/// mode (keyframes only, or any other), the time left to decode the picture before it is too
+/// late to show (`left`, nanoseconds, negative when late; G_MAXINT64 when downstream has said
+/// nothing), and whether the picture is a keyframe.
+MeSkip me_libav_skip_policy(MeSkip current, gboolean key_units_trick_mode, gboolean trick_mode, gint64 left,
+                            gboolean keyframe);
+
 /// The rank a decoder element registers with: its factory name and the media type it decodes.
 typedef guint (*me_decoder_rank_callback)(const gchar *element, const gchar *media_type);
 /// Registers the engine's libav decoders (meh264dec, meh265dec) in-process, each with the rank
