@@ -48,6 +48,7 @@ typedef struct {
     GstVideoCodecState *output_state;
     PictureLayout layout; // valid while output_state is set
     gboolean downstream_reads_meta;
+    guint far_behind; // pictures in a row far behind the output (QoS, me_libav_skip_policy)
 } MeLibavDecoder;
 
 typedef struct {
@@ -508,30 +509,36 @@ static gboolean me_libav_decoder_set_format(GstVideoDecoder *decoder, GstVideoCo
     return TRUE;
 }
 
-// How far behind the output a picture may be before only keyframes are decoded: about four
-// pictures late at 30 fps (GstVideoDecoder projects twice the sink's lateness ahead).
-#define ME_KEYFRAMES_ONLY_BEHIND (GST_SECOND / 4)
+// How far behind the output a picture may be before it counts as far behind: about four pictures
+// late at 30 fps (GstVideoDecoder projects twice the sink's lateness ahead), and how many pictures
+// in a row must be before only keyframes are decoded: half a second at 30 fps, so that a short
+// spike (where decoding unreferenced pictures less is enough to catch up) costs no GOP.
+#define ME_FAR_BEHIND (GST_SECOND / 4)
+#define ME_FAR_BEHIND_PICTURES 15
 
 // Quality of service, when downstream says pictures arrive late (its QoS events). A little late,
 // libav skips the pictures no other picture refers to, whose decoding would be wasted, as
-// avdec_h264 does. Further behind, where avdec_h264 goes on decoding every reference picture, each
-// too late to be shown, only keyframes are decoded until a keyframe is in time again, and every
-// picture from there: a board too slow for its video shows a keyframe every GOP and the pictures
-// it can decode after it, instead of falling behind for good. Keyframes-only decoding ends only at
-// a keyframe, since the pictures after a skipped one refer to it. A keyframe-only trick mode (the
-// player's fast scan) decodes keyframes only, any other trick mode all but the unreferenced
-// pictures. The base class still drops a decoded picture that is late; skipping frees the time.
+// avdec_h264 does. Far behind for half a second, where avdec_h264 goes on decoding every
+// reference picture, each too late to be shown, only keyframes are decoded until a keyframe is in
+// time again, and every picture from there: a board too slow for its video shows a keyframe every
+// GOP and the pictures it can decode after it, instead of falling behind for good. Keyframes-only
+// decoding ends only at a keyframe, since the pictures after a skipped one refer to it. A
+// keyframe-only trick mode (the player's fast scan) decodes keyframes only, any other trick mode
+// all but the unreferenced pictures. The base class still drops a decoded picture that is late;
+// skipping frees the time.
 MeSkip me_libav_skip_policy(MeSkip current, gboolean key_units_trick_mode, gboolean trick_mode, gint64 left,
-                            gboolean keyframe) {
+                            gboolean keyframe, guint *far_behind) {
+    gboolean known = left != G_MAXINT64;
+    *far_behind = known && left < -ME_FAR_BEHIND ? MIN(*far_behind + 1, G_MAXUINT - 1) : 0;
     if (key_units_trick_mode) {
         return ME_SKIP_ALL_BUT_KEYFRAMES;
     }
     MeSkip skip = ME_SKIP_NOTHING;
     if (trick_mode) {
         skip = ME_SKIP_UNREFERENCED;
-    } else if (left != G_MAXINT64 && left < -ME_KEYFRAMES_ONLY_BEHIND) {
+    } else if (*far_behind >= ME_FAR_BEHIND_PICTURES) {
         skip = ME_SKIP_ALL_BUT_KEYFRAMES;
-    } else if (left != G_MAXINT64 && left <= 0) {
+    } else if (known && left <= 0) {
         skip = ME_SKIP_UNREFERENCED;
     }
     if (current == ME_SKIP_ALL_BUT_KEYFRAMES && !keyframe) {
@@ -551,7 +558,7 @@ static void adapt_to_lateness(MeLibavDecoder *self, GstVideoCodecFrame *frame) {
     MeSkip skip = me_libav_skip_policy(current, (flags & GST_SEGMENT_FLAG_TRICKMODE_KEY_UNITS) != 0,
                                        (flags & GST_SEGMENT_FLAG_TRICKMODE) != 0,
                                        gst_video_decoder_get_max_decode_time(decoder, frame),
-                                       GST_VIDEO_CODEC_FRAME_IS_SYNC_POINT(frame));
+                                       GST_VIDEO_CODEC_FRAME_IS_SYNC_POINT(frame), &self->far_behind);
     if (skip == current) {
         return;
     }
@@ -629,6 +636,7 @@ static GstFlowReturn me_libav_decoder_handle_frame(GstVideoDecoder *decoder, Gst
 
 static gboolean me_libav_decoder_flush(GstVideoDecoder *decoder) {
     MeLibavDecoder *self = (MeLibavDecoder *)decoder;
+    self->far_behind = 0;
     if (self->context) {
         avcodec_flush_buffers(self->context);
     }

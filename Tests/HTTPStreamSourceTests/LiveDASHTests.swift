@@ -29,6 +29,7 @@ struct LiveDASHTests {
     func livePlays() async throws {
         // 13 s since the stream began: the live edge is at 13 s, the oldest segment kept (10 s of
         // time shift) starts at 2 s; a player starts the suggested 4 s before the edge.
+        let written = ContinuousClock.now
         let folder = try await AdaptiveStreamMedia.liveSegmentsFolder(
             with: ["live.mpd": Self.liveManifest(startedAgo: .seconds(13))])
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -41,7 +42,9 @@ struct LiveDASHTests {
         player.shouldAutoplay = false
         try await withDeadline(.seconds(10), "prepareToPlay()") { try await player.prepareToPlay() }
         let first = try #require(frames.records.first?.presentationTime)
-        #expect(first >= .seconds(6) && first <= .seconds(13), "started at \(first)")
+        // The edge moves on with the wall clock while a busy machine serves and prepares.
+        let edge = .seconds(13) + (ContinuousClock.now - written)
+        #expect(first >= .seconds(6) && first <= edge, "started at \(first), the edge at \(edge)")
         #expect(player.duration == nil)
         #expect(player.isLiveStream)
         #expect(player.movieSourceType == .streaming)

@@ -117,6 +117,18 @@ func oneCycle(_ cycle: Int, file: String) async throws {
 }
 
 /// The process's resident memory, in kilobytes (`/proc/self/statm`).
+/// The resident memory in anonymous pages (the heap, malloc's arenas, stacks) and in pages of
+/// files (libraries' code and data, as the process first touches them), from /proc/self/status.
+func residentSplitKilobytes() -> (anonymous: Int, files: Int) {
+    let data = FileHandle(forReadingAtPath: "/proc/self/status")?.readDataToEndOfFile() ?? Data()
+    func field(_ name: String) -> Int {
+        let line = String(decoding: data, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix(name + ":") }
+        return line.flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") }
+            ?? 0
+    }
+    return (field("RssAnon"), field("RssFile"))
+}
+
 func residentKilobytes() -> Int {
     let fields = ((try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? "").split(separator: " ")
     return fields.count > 1 ? (Int(fields[1]) ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024 : 0
@@ -174,6 +186,7 @@ func soak(_ count: Int, settle: Int, file: String) async throws {
     let fdsBefore = openDescriptors()
     let threadsBefore = threadNames().count
     let rssBefore = await settledResidentKilobytes(threads: threadsBefore)
+    let splitBefore = residentSplitKilobytes()
     let start = ContinuousClock.now
     var samples: [(cycle: Double, kilobytes: Double)] = []
     for cycle in 0..<count {
@@ -196,8 +209,12 @@ func soak(_ count: Int, settle: Int, file: String) async throws {
     let fdsAfter = openDescriptors()
     let names = threadNames()
     let rssAfter = await settledResidentKilobytes(threads: threadsBefore)
+    let splitAfter = residentSplitKilobytes()
     emit([
         "summary": "soak", "cycles": count, "residentKBBefore": rssBefore, "residentKBAfter": rssAfter,
+        // Of the growth: anonymous memory (what a leak raises) and pages of libraries first touched.
+        "anonymousGrowthKB": splitAfter.anonymous - splitBefore.anonymous,
+        "fileGrowthKB": splitAfter.files - splitBefore.files,
         "growthKB": rssAfter - rssBefore, "growthBytesPerCycle": (rssAfter - rssBefore) * 1024 / max(count, 1),
         "trendKBPer1000Cycles": trendKBPer1000,
         "fdsBefore": fdsBefore, "fdsAfter": fdsAfter, "threadsBefore": threadsBefore,

@@ -9,10 +9,17 @@ struct LibavSkipPolicyTests {
     static let millisecond = 1_000_000
     static let noInformation = Int.max  // G_MAXINT64
 
+    /// Pictures in a row far behind, kept by the policy between calls (a test's own).
+    final class Streak {
+        var pictures: UInt32 = 0
+    }
+    let streak = Streak()
+    var farBehindStreak: UInt32 { streak.pictures }
+
     func policy(
         _ current: MeSkip, left: Int, keyframe: Bool = false, keyUnits: Bool = false, trick: Bool = false
     ) -> MeSkip {
-        me_libav_skip_policy(current, keyUnits ? 1 : 0, trick ? 1 : 0, left, keyframe ? 1 : 0)
+        me_libav_skip_policy(current, keyUnits ? 1 : 0, trick ? 1 : 0, left, keyframe ? 1 : 0, &streak.pictures)
     }
 
     @Test("in time, or without word from downstream, every picture is decoded")
@@ -28,12 +35,18 @@ struct LibavSkipPolicyTests {
         #expect(policy(ME_SKIP_NOTHING, left: 0) == ME_SKIP_UNREFERENCED)
         #expect(policy(ME_SKIP_NOTHING, left: -100 * Self.millisecond) == ME_SKIP_UNREFERENCED)
         #expect(policy(ME_SKIP_NOTHING, left: -250 * Self.millisecond) == ME_SKIP_UNREFERENCED)
+        #expect(policy(ME_SKIP_NOTHING, left: -900 * Self.millisecond) == ME_SKIP_UNREFERENCED, "once is a spike")
     }
 
-    @Test("far behind: keyframes only, until a keyframe is in time again")
-    func farBehind() {
-        #expect(policy(ME_SKIP_NOTHING, left: -251 * Self.millisecond) == ME_SKIP_ALL_BUT_KEYFRAMES)
-        #expect(policy(ME_SKIP_UNREFERENCED, left: -1000 * Self.millisecond) == ME_SKIP_ALL_BUT_KEYFRAMES)
+    @Test("far behind for half a second: keyframes only, until a keyframe is in time again")
+    func farBehindForHalfASecond() {
+        // A spike: far behind for fewer than 15 pictures in a row, then a little late.
+        for _ in 0..<14 { #expect(policy(ME_SKIP_UNREFERENCED, left: -400 * Self.millisecond) == ME_SKIP_UNREFERENCED) }
+        #expect(policy(ME_SKIP_UNREFERENCED, left: -100 * Self.millisecond) == ME_SKIP_UNREFERENCED)
+        #expect(farBehindStreak == 0)
+        // Far behind for 15 pictures in a row.
+        for _ in 0..<14 { _ = policy(ME_SKIP_UNREFERENCED, left: -251 * Self.millisecond) }
+        #expect(policy(ME_SKIP_UNREFERENCED, left: -251 * Self.millisecond) == ME_SKIP_ALL_BUT_KEYFRAMES)
         // In time again, but mid-GOP: the pictures after a skipped one refer to it.
         #expect(policy(ME_SKIP_ALL_BUT_KEYFRAMES, left: 30 * Self.millisecond) == ME_SKIP_ALL_BUT_KEYFRAMES)
         #expect(policy(ME_SKIP_ALL_BUT_KEYFRAMES, left: -10 * Self.millisecond) == ME_SKIP_ALL_BUT_KEYFRAMES)
@@ -42,6 +55,7 @@ struct LibavSkipPolicyTests {
         #expect(policy(ME_SKIP_ALL_BUT_KEYFRAMES, left: 30 * Self.millisecond, keyframe: true) == ME_SKIP_NOTHING)
         #expect(
             policy(ME_SKIP_ALL_BUT_KEYFRAMES, left: -10 * Self.millisecond, keyframe: true) == ME_SKIP_UNREFERENCED)
+        for _ in 0..<15 { _ = policy(ME_SKIP_UNREFERENCED, left: -300 * Self.millisecond) }
         #expect(
             policy(ME_SKIP_ALL_BUT_KEYFRAMES, left: -300 * Self.millisecond, keyframe: true)
                 == ME_SKIP_ALL_BUT_KEYFRAMES)

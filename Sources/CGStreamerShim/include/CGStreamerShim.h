@@ -268,9 +268,10 @@ typedef enum {
 /// to skip from the next picture on, given what is skipped now (`current`), the segment's trick
 /// mode (keyframes only, or any other), the time left to decode the picture before it is too
 /// late to show (`left`, nanoseconds, negative when late; G_MAXINT64 when downstream has said
-/// nothing), and whether the picture is a keyframe.
+/// nothing), and whether the picture is a keyframe. `far_behind` counts the pictures in a row
+/// found far behind; the policy keeps it (start it at 0, and at 0 again after a flush).
 MeSkip me_libav_skip_policy(MeSkip current, gboolean key_units_trick_mode, gboolean trick_mode, gint64 left,
-                            gboolean keyframe);
+                            gboolean keyframe, guint *far_behind);
 
 /// The rank a decoder element registers with: its factory name and the media type it decodes.
 typedef guint (*me_decoder_rank_callback)(const gchar *element, const gchar *media_type);
