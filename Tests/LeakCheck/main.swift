@@ -116,7 +116,6 @@ func oneCycle(_ cycle: Int, file: String) async throws {
     player.stop()
 }
 
-/// The process's resident memory, in kilobytes (`/proc/self/statm`).
 /// The resident memory in anonymous pages (the heap, malloc's arenas, stacks) and in pages of
 /// files (libraries' code and data, as the process first touches them), from /proc/self/status.
 func residentSplitKilobytes() -> (anonymous: Int, files: Int) {
@@ -129,6 +128,7 @@ func residentSplitKilobytes() -> (anonymous: Int, files: Int) {
     return (field("RssAnon"), field("RssFile"))
 }
 
+/// The process's resident memory, in kilobytes (`/proc/self/statm`).
 func residentKilobytes() -> Int {
     let fields = ((try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? "").split(separator: " ")
     return fields.count > 1 ? (Int(fields[1]) ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024 : 0
