@@ -124,7 +124,8 @@ struct ExampleSmokeTests {
             ["--controls", "fullscreen", "--sink", "frames:sync=false", clip.path])
         #expect(played.status == 0, "\(played.standardError)")
         #expect(
-            played.standardOutput.contains("finished: playbackEnded") && played.standardOutput.contains("(60 frames)"))
+            played.standardOutput.contains("finished: playbackEnded") && played.standardOutput.contains("(60 frames)"),
+            "\(played.standardOutput.suffix(1500))")
         let refused = try await ProcessRunner.run(
             BuildProducts.executable("mediaplay"), ["--controls", "sideways", clip.path])
         #expect(refused.status == 1)

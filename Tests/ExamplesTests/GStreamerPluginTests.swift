@@ -51,8 +51,10 @@ struct GStreamerPluginTests {
 
     @Test("late pictures: meh264dec skips the pictures no other refers to, as avdec_h264 does, and plays to the end")
     func skipsWhenLate() async throws {
-        // A downstream that takes 60 ms per picture of a 30 fps movie: the pictures reach the
-        // sink late, whatever the machine's load, and the sink says so upstream (QoS).
+        // A downstream that takes 200 ms per picture of a 30 fps movie: from the second picture on
+        // they reach the sink late, whatever the machine's load, and the sink says so upstream
+        // (QoS) while the decoder has pictures still to decode. (At 60 ms a picture, a busy
+        // machine's decoder was once never late when a picture came in.)
         let movie = try await TestMedia.url(for: TestMedia.ballWithBFrames)
         let registry = try TestMedia.scratchDirectory().appendingPathComponent("registry.bin")
         defer { try? FileManager.default.removeItem(at: registry.deletingLastPathComponent()) }
@@ -60,7 +62,7 @@ struct GStreamerPluginTests {
             "gst-launch-1.0",
             [
                 "--gst-plugin-path=\(BuildProducts.directory.path)", "-q", "filesrc", "location=\(movie.path)", "!",
-                "qtdemux", "!", "h264parse", "!", "meh264dec", "!", "identity", "sleep-time=60000", "!", "fakesink",
+                "qtdemux", "!", "h264parse", "!", "meh264dec", "!", "identity", "sleep-time=200000", "!", "fakesink",
                 "sync=true", "qos=true",
             ],
             environment: ["GST_REGISTRY": registry.path, "GST_DEBUG": "melibavdec:5", "GST_DEBUG_NO_COLOR": "1"])

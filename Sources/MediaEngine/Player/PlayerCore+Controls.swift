@@ -128,8 +128,8 @@ extension PlayerCore {
     func repaintIfPaused() async throws(MediaError) {
         let paused = state.withLock { owned -> (session: Int, pipeline: PipelineSession)? in
             let machine = owned.machine
-            guard machine.phase == .prepared, machine.playbackState == .paused || machine.playbackState == .stopped,
-                let session = owned.session
+            guard machine.phase == .prepared, machine.target != .playing,
+                machine.playbackState == .paused || machine.playbackState == .stopped, let session = owned.session
             else { return nil }
             return (owned.machine.sessionID, session)
         }

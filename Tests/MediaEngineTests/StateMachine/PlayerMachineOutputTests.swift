@@ -148,4 +148,24 @@ struct PlayerMachineOutputTests {
         h.feed { $0.tagsArrived(session: 1, ["artist": "B"]) }
         #expect(h.take().events.count == 1)
     }
+
+    @Test("a repaint of the paused frame seeks to it; once play() is on its way it does nothing")
+    func repaint() {
+        var h = MachineHarness()
+        h.prepared()
+        let wait = h.feed { $0.repaint(session: 1, at: .milliseconds(500)) }
+        #expect(MachineHarness.waiter(wait) >= 0)
+        #expect(h.take().actions.contains { $0.hasPrefix("seek 1") }, "the paused frame drawn again")
+        h.preroll()
+        _ = h.take()
+        _ = h.feed { $0.play() }
+        _ = h.take()
+        // The controls asked for a repaint just before play(): the frames that follow show them.
+        let late = h.feed { $0.repaint(session: 1, at: .milliseconds(500)) }
+        guard case .success = late else {
+            Issue.record("a repaint with play() on its way waits: \(late)")
+            return
+        }
+        #expect(!h.take().actions.contains { $0.hasPrefix("seek") })
+    }
 }

@@ -44,6 +44,9 @@ extension PlayerMachine {
     /// A seek that shows the frame at `position` again in a new output (after a swap while paused).
     mutating func repaint(session: Int, at position: Duration) -> Wait {
         guard isCurrent(session), phase == .prepared else { return .stopped }
+        // A play() on its way (or playing): the next frames show the overlays; a seek back to
+        // the paused frame would show it twice.
+        guard target != .playing else { return .success }
         startSeek(plan(to: position, accuracy: .exact), purpose: .rate)
         return .wait(waiter: addWaiter(.seeksSettled))
     }
