@@ -25,6 +25,8 @@
 
 typedef struct {
     GstBin parent;
+    GstSegment segment;       // the input's, on its streaming thread only (note_input)
+    gint64 last_stream_time;  // atomic: the stream time of the last frame in, -1 for none since a flush
 } MeVideoOutputBin;
 
 typedef struct {
@@ -54,7 +56,49 @@ static void me_video_output_bin_class_init(MeVideoOutputBinClass *klass) {
 }
 
 static void me_video_output_bin_init(MeVideoOutputBin *bin) {
-    (void)bin;
+    gst_segment_init(&bin->segment, GST_FORMAT_UNDEFINED);
+    bin->last_stream_time = -1;
+}
+
+// Where the movie stands by its video, whichever sink the bin holds: at the end of the stream a
+// sink swapped in after the last frame has rendered nothing, and its position query then answers
+// from upstream (0 where the demuxer has nothing better), which read as a movie cut short.
+static GstPadProbeReturn note_input(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
+    (void)pad;
+    MeVideoOutputBin *bin = data;
+    if (info->type & GST_PAD_PROBE_TYPE_BUFFER) {
+        GstBuffer *buffer = GST_PAD_PROBE_INFO_BUFFER(info);
+        guint64 time = 0;
+        if (bin->segment.format == GST_FORMAT_TIME && GST_BUFFER_PTS_IS_VALID(buffer) &&
+            gst_segment_to_stream_time_full(&bin->segment, GST_FORMAT_TIME, GST_BUFFER_PTS(buffer), &time) == 1 &&
+            time <= G_MAXINT64) {
+            __atomic_store_n(&bin->last_stream_time, (gint64)time, __ATOMIC_RELAXED);
+        }
+        return GST_PAD_PROBE_OK;
+    }
+    GstEvent *event = GST_PAD_PROBE_INFO_EVENT(info);
+    if (GST_EVENT_TYPE(event) == GST_EVENT_SEGMENT) {
+        const GstSegment *segment = NULL;
+        gst_event_parse_segment(event, &segment);
+        gst_segment_copy_into(segment, &bin->segment);
+    } else if (GST_EVENT_TYPE(event) == GST_EVENT_FLUSH_STOP) {
+        __atomic_store_n(&bin->last_stream_time, -1, __ATOMIC_RELAXED);
+    }
+    return GST_PAD_PROBE_OK;
+}
+
+void me_video_output_bin_watch_input(GstElement *element) {
+    GstPad *input = gst_element_get_static_pad(element, "sink");
+    if (!input) {
+        return;
+    }
+    gst_pad_add_probe(input, GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM | GST_PAD_PROBE_TYPE_EVENT_FLUSH,
+                      note_input, element, NULL);
+    gst_object_unref(input);
+}
+
+gint64 me_video_output_bin_last_stream_time(GstElement *element) {
+    return __atomic_load_n(&((MeVideoOutputBin *)element)->last_stream_time, __ATOMIC_RELAXED);
 }
 
 GstElement *me_video_output_bin_new(const gchar *name) {

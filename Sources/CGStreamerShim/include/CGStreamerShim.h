@@ -323,6 +323,11 @@ gboolean me_swap_remove_replaced(GstElement *bin, GstElement *element);
 /// A new, floating GstBin that sends a seek upstream from its "sink" pad once, instead of into
 /// each sink inside it (see outputbin.c).
 GstElement *me_video_output_bin_new(const gchar *name);
+/// Notes the stream time of each frame that enters the bin's "sink" pad (call once the pad is
+/// there); `me_video_output_bin_last_stream_time` reads the last, -1 when none came since the
+/// last flush. Any thread.
+void me_video_output_bin_watch_input(GstElement *bin);
+gint64 me_video_output_bin_last_stream_time(GstElement *bin);
 
 // MARK: Orientation stage (orientation.c).
 typedef struct MeOrientation MeOrientation;

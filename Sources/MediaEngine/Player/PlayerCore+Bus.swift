@@ -52,7 +52,9 @@ extension PlayerCore {
         case .segmentDone:
             apply { $0.segmentDone(session: id) }
         case .endOfStream:
-            let position = session.position
+            // The later of the pipeline's answer and the last frame's time: a sink swapped in
+            // after the last frame answers from upstream, which can say 0 (a false truncation).
+            let position = [session.position, session.videoOutput.lastFramePosition].compactMap { $0 }.max()
             apply { $0.endOfStream(session: id, position: position) }
         case .error(let failure):
             let position = session.position

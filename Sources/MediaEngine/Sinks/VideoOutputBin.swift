@@ -77,6 +77,7 @@ final class VideoOutputBin: Sendable {
         guard let input = bin.staticPad("sink") else {
             throw MediaError(.pipelineFailure, "the video bin has no input")
         }
+        me_video_output_bin_watch_input(bin.pointer)
         firstFrame = shown.watchFirstFrame(postingOn: bin, hold: holdFirstFrame)
         // Frames too large to allocate are refused before the decoder allocates one (tooLarge).
         me_limit_frame_size(
@@ -96,6 +97,13 @@ final class VideoOutputBin: Sendable {
 
     deinit {
         overlays.stopWatching(overlayWatch)
+    }
+
+    /// The stream time of the last frame that entered the output (nil before one did, or since a
+    /// flush), whichever sink it went on to: where the movie stands by its video.
+    var lastFramePosition: Duration? {
+        let time = me_video_output_bin_last_stream_time(bin.pointer)
+        return time >= 0 ? Duration(clockTime: GstClockTime(time)) : nil
     }
 
     /// Applies orientation, scaling and background, live: the next frame follows them.
