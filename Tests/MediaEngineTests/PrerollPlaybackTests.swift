@@ -124,9 +124,14 @@ struct PrerollPlaybackTests {
         try player.setPlaybackRange(initial: .seconds(1), end: nil)
         let ad = try await Self.startLongAd(on: player)
         #expect(player.isPlayingPreroll)
+        let recorder = EventRecorder(player)
         try await player.play()
         #expect(try await ad.value == .contentStarted)
-        #expect(player.playbackState == .playing)
+        // The content's second of movie may be over by now on a busy machine: its events say it played.
+        #expect(recorder.events.first { $0.playbackState != nil } == .playbackStateChanged(.playing))
+        #expect(
+            player.playbackState == .playing || recorder.events.contains(.playbackDidFinish(.playbackEnded, nil)),
+            "\(recorder.events)")
         try await seen.wait("the content's first frame") { $0.last?.width == 320 }
         let first = seen.all.first { $0.width == 320 }
         #expect(first?.number == 30, "the content starts at its initial playback time (frame 30 at 1 s)")
