@@ -120,8 +120,9 @@ func oneCycle(_ cycle: Int, file: String) async throws {
 /// files (libraries' code and data, as the process first touches them), from /proc/self/status.
 func residentSplitKilobytes() -> (anonymous: Int, files: Int) {
     let data = FileHandle(forReadingAtPath: "/proc/self/status")?.readDataToEndOfFile() ?? Data()
+    let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
     func field(_ name: String) -> Int {
-        let line = String(decoding: data, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix(name + ":") }
+        let line = lines.first { $0.hasPrefix(name + ":") }
         return line.flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") }
             ?? 0
     }
