@@ -12,8 +12,10 @@ final class Controls {
     private let queueLength: Int
     /// The rate asked for: `currentPlaybackRate` is 0 while paused.
     var rate = 1.0
-    /// Where the seek under way goes, so that keys pressed quickly add up.
-    private var seekTarget: Duration?
+    /// Where the seek under way goes, so that keys pressed quickly add up. The progress line
+    /// shows it while the seek is under way: the position a person sees is the one the next key
+    /// starts from.
+    private(set) var seekTarget: Duration?
     /// p was pressed and the queue has not announced the item yet.
     private var skippedBack = false
     /// q or Escape was pressed: the player was stopped on purpose.
@@ -105,13 +107,20 @@ final class Controls {
         seekTarget = target
         let option: SeekOption = exact ? .exact : .nearestKeyFrame
         attempt { [player] in
-            defer { Task { @MainActor in if self.seekTarget == target { self.seekTarget = nil } } }
+            // On the main actor, in the same step as the seek's completion: a key handled after
+            // it starts from where the seek landed (a keyframe's seek lands off its target).
+            defer {
+                if self.seekTarget == target {
+                    self.seekTarget = nil
+                    self.output.refresh()
+                }
+            }
             try await player.seek(to: target, option: option)
         }
     }
 
     /// Runs a command that waits for the pipeline; a failure is a line, not the end.
-    private func attempt(_ what: String? = nil, _ command: @escaping @Sendable () async throws -> Void) {
+    private func attempt(_ what: String? = nil, _ command: @escaping @MainActor () async throws -> Void) {
         Task {
             do {
                 try await command()

@@ -182,8 +182,9 @@ let controls = Controls(player: player, output: console, queueLength: arguments.
 console.snapshot = {
     let network = player.source.uri.hasPrefix("http:") || player.source.uri.hasPrefix("https:")
     return ProgressSnapshot(
-        position: player.currentPlaybackTime, duration: player.duration, state: player.playbackState,
-        rate: controls.rate, playable: network ? player.playableDuration : nil, volume: player.volume,
+        // A seek under way shows its target: the next key starts from there.
+        position: controls.seekTarget ?? player.currentPlaybackTime, duration: player.duration,
+        state: player.playbackState, rate: controls.rate, playable: network ? player.playableDuration : nil, volume: player.volume,
         isMuted: player.isMuted, repeatMode: player.repeatMode)
 }
 if let keys = console.keys { Task { await controls.run(keys.keys) } }

@@ -113,14 +113,30 @@ struct MediaplayKeysTests {
         _ program: PseudoTerminalProgram, after: Int = 0, _ what: String,
         _ condition: @escaping @Sendable (Bar) -> Bool
     ) async throws -> Bar {
-        try await program.waitForOutput { output in Bar.all(in: output).contains { $0.end > after && condition($0) } }
+        try await program.waitForOutput(what) { output in
+            Bar.all(in: output).contains { $0.end > after && condition($0) }
+        }
         let bar = Bar.all(in: program.output).first { $0.end > after && condition($0) }
         return try #require(bar, "\(what): \(Bar.all(in: program.output).suffix(3))")
     }
 
+    /// The last progress line once no new one has been drawn for 0.6 s (the line is drawn only
+    /// when it changes), at or after output offset `after`.
+    private func settledBar(_ program: PseudoTerminalProgram, after: Int) async throws -> Bar {
+        var count = Bar.all(in: program.output).count
+        for _ in 0..<20 {
+            try await Task.sleep(for: .milliseconds(600))
+            let now = Bar.all(in: program.output).count
+            if now == count { break }
+            count = now
+        }
+        let bar = Bar.all(in: program.output).last { $0.end >= after }
+        return try #require(bar, "no progress line after \(after)")
+    }
+
     /// Waits for `text` in the output, and fails if the program ended without writing it.
     private func waitForText(_ program: PseudoTerminalProgram, _ text: String) async throws {
-        try await program.waitForOutput { String(decoding: $0, as: UTF8.self).contains(text) }
+        try await program.waitForOutput(text.debugDescription) { String(decoding: $0, as: UTF8.self).contains(text) }
         #expect(String(decoding: program.output, as: UTF8.self).contains(text), "\(text)")
     }
 
@@ -155,8 +171,11 @@ struct MediaplayKeysTests {
         let keyframe = try await waitForBar(program, after: mark, "5 s on, to a keyframe") {
             $0.state == "paused" && ($0.position ?? 0) > start + 4
         }
-        let afterKeyframe = try #require(keyframe.position)
-        #expect(abs(afterKeyframe - (start + 5)) < 0.5, "\(start) -> \(afterKeyframe)")
+        // The line shows the seek's target while it is under way, then where it landed (the
+        // keyframe): the next key starts from the line's last word.
+        let landed = try await settledBar(program, after: keyframe.end)
+        let afterKeyframe = try #require(landed.position)
+        #expect(abs(afterKeyframe - (start + 5)) < 0.5, "\(start) -> \(keyframe) -> \(landed)")
 
         mark = program.output.count
         program.type(Self.shiftRight)

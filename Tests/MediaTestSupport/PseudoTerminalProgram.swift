@@ -116,10 +116,23 @@ public final class PseudoTerminalProgram: Sendable {
 
     /// Waits until the output satisfies `condition`, or the program has exited and the terminal is
     /// closed (then it returns whatever there was).
-    public func waitForOutput(_ condition: @escaping @Sendable ([UInt8]) -> Bool) async throws {
-        try await withDeadline(.seconds(20), "the program's output") { [shared] in
-            await shared.changes.wait { shared.state.withLock { condition($0.output) || $0.outputEnded } }
+    /// A timeout's error names `what` and ends with the last lines the program wrote.
+    public func waitForOutput(
+        _ what: String = "the program's output", _ condition: @escaping @Sendable ([UInt8]) -> Bool
+    ) async throws {
+        do {
+            try await withDeadline(.seconds(20), what) { [shared] in
+                await shared.changes.wait { shared.state.withLock { condition($0.output) || $0.outputEnded } }
+            }
+        } catch {
+            let tail = String(decoding: output.suffix(600), as: UTF8.self)
+            throw OutputTimeout(description: "\(error); the output ends with: \(tail.debugDescription)")
         }
+    }
+
+    /// A wait for output that timed out, with what the program had written.
+    public struct OutputTimeout: Error, CustomStringConvertible {
+        public let description: String
     }
 
     /// Waits for the program to exit and its output to end.
