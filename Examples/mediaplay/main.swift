@@ -184,8 +184,8 @@ console.snapshot = {
     return ProgressSnapshot(
         // A seek under way shows its target: the next key starts from there.
         position: controls.seekTarget ?? player.currentPlaybackTime, duration: player.duration,
-        state: player.playbackState, rate: controls.rate, playable: network ? player.playableDuration : nil, volume: player.volume,
-        isMuted: player.isMuted, repeatMode: player.repeatMode)
+        state: player.playbackState, rate: controls.rate, playable: network ? player.playableDuration : nil,
+        volume: player.volume, isMuted: player.isMuted, repeatMode: player.repeatMode)
 }
 if let keys = console.keys { Task { await controls.run(keys.keys) } }
 // Several movies play as a queue, one after another without a gap.
