@@ -386,6 +386,8 @@ struct MediaplayKeysTests {
         try await program.waitForOutput { $0.suffix(cleared.count).elementsEqual(cleared) }
         #expect(program.output.suffix(cleared.count).elementsEqual(cleared))
         #expect(same(program.settings, program.initialSettings), "cooked while stopped")
+        // A SIGCONT sent before the process has stopped itself would leave it stopped for good.
+        try await program.waitUntilStopped()
         let mark = program.output.count
         program.send(SIGCONT)
         try await waitForBar(program, after: mark, "the line again") { $0.state == "playing" }

@@ -144,6 +144,20 @@ public final class PseudoTerminalProgram: Sendable {
         return shared.state.withLock { $0.exitStatus ?? 0 }
     }
 
+    /// Waits until the program's process is stopped (job control: state `T` in `/proc/PID/stat`),
+    /// as a shell sees it before its `fg` can continue it.
+    public func waitUntilStopped() async throws {
+        let path = "/proc/\(process.processIdentifier)/stat"
+        try await withDeadline(.seconds(20), "the program's stop") {
+            while true {
+                // The state is the field after the command name's closing parenthesis.
+                let stat = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+                if let close = stat.lastIndex(of: ")"), stat[close...].dropFirst(2).first == "T" { return }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+        }
+    }
+
     /// Sends the program a signal.
     public func send(_ signal: Int32) {
         kill(process.processIdentifier, signal)
