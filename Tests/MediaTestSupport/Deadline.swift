@@ -8,8 +8,12 @@ public struct DeadlineExceeded: Error, CustomStringConvertible {
     public let what: String
     /// The limit.
     public let limit: Duration
+    /// What the waiter knew when time ran out (the events so far, ...), for the report.
+    public var details: String?
     /// A sentence for the test report.
-    public var description: String { "\(what) did not happen within \(limit)" }
+    public var description: String {
+        "\(what) did not happen within \(limit)" + (details.map { "; \($0)" } ?? "")
+    }
 }
 
 /// How much slower than normal the tests may run: `MEDIA_ENGINE_TEST_TIME_SCALE` (a number,

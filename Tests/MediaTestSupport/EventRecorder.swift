@@ -25,8 +25,10 @@ public final class EventRecorder: Sendable {
         _ what: String = "the event", within limit: Duration = .seconds(10),
         _ predicate: @escaping @Sendable (PlayerEvent) -> Bool
     ) async throws {
-        try await withDeadline(limit, what) { [log] in
-            await log.wait(for: predicate)
+        try await withEventsOnTimeout {
+            try await withDeadline(limit, what) { [log] in
+                await log.wait(for: predicate)
+            }
         }
     }
 
@@ -34,8 +36,20 @@ public final class EventRecorder: Sendable {
     public func waitUntil(
         _ what: String, within limit: Duration = .seconds(10), _ condition: @escaping @Sendable ([PlayerEvent]) -> Bool
     ) async throws {
-        try await withDeadline(limit, what) { [log] in
-            await log.wait(until: condition)
+        try await withEventsOnTimeout {
+            try await withDeadline(limit, what) { [log] in
+                await log.wait(until: condition)
+            }
+        }
+    }
+
+    /// Runs a wait; a timeout's report ends with the last events recorded.
+    private func withEventsOnTimeout(_ wait: () async throws -> Void) async throws {
+        do {
+            try await wait()
+        } catch var timeout as DeadlineExceeded {
+            timeout.details = "the last events: \(events.suffix(30))"
+            throw timeout
         }
     }
 
