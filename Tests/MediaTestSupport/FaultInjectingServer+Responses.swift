@@ -82,7 +82,8 @@ extension FaultInjectingServer.Core {
         record(head, status: range == .whole ? 200 : 206, faulted: fault != nil)
         let sentBody: ArraySlice<UInt8>
         switch fault {
-        case .resetAfter(let count), .shortBody(let count), .holdThenReset(let count): sentBody = slice.prefix(count)
+        case .resetAfter(let count), .shortBody(let count), .holdThenReset(let count), .holdThenContinue(let count):
+            sentBody = slice.prefix(count)
         default: sentBody = head.method == "HEAD" ? [] : slice
         }
         let keepAlive = head.keepsAlive && fault == nil
@@ -93,6 +94,11 @@ extension FaultInjectingServer.Core {
         if case .holdThenReset = fault {
             waitForRelease()
             return .reset
+        }
+        if case .holdThenContinue = fault {
+            waitForRelease()
+            _ = Self.sendAll(connection, slice.dropFirst(sentBody.count))
+            return .close
         }
         return keepAlive ? .keepOpen : .close
     }

@@ -47,6 +47,10 @@ public final class FaultInjectingServer: Sendable {
         /// ``FaultInjectingServer/releaseHeldResponses()`` (or ``FaultInjectingServer/stop()``)
         /// and is reset: a connection that breaks exactly when a test wants.
         case holdThenReset(bytes: Int)
+        /// The head and `bytes` bytes of the body are sent; the rest follows once
+        /// ``FaultInjectingServer/releaseHeldResponses()`` is called: data that stops arriving
+        /// for exactly as long as a test wants (a stall), then comes whole.
+        case holdThenContinue(bytes: Int)
     }
 
     /// The user Digest authentication accepts.
@@ -207,8 +211,8 @@ public final class FaultInjectingServer: Sendable {
         await core.requests(atLeast: count)
     }
 
-    /// Lets every response held by ``Fault/holdThenReset(bytes:)`` go on to its reset, now and
-    /// from now on.
+    /// Lets every response held by ``Fault/holdThenReset(bytes:)`` go on to its reset (and
+    /// ``Fault/holdThenContinue(bytes:)`` to its end), now and from now on.
     public func releaseHeldResponses() {
         core.releaseHeld()
     }

@@ -60,6 +60,29 @@ struct PlayerMachineNetworkTests {
         #expect(h.take().actions.contains("play 1"))
     }
 
+    @Test("buffering that falls again while the play after 100 % is on its way keeps the movie interrupted")
+    func stallBeforePlaying() {
+        var h = MachineHarness(source: ChallengedSource())
+        h.prepared()
+        h.feed { $0.buffering(session: 1, percent: 50, stats: BufferingStats()) }
+        _ = h.feed { $0.play() }
+        h.feed { $0.buffering(session: 1, percent: 100, stats: BufferingStats()) }
+        #expect(h.take().actions.contains("play 1"))
+        // The buffer empties again before the pipeline says it plays.
+        h.feed { $0.buffering(session: 1, percent: 5, stats: BufferingStats()) }
+        h.feed { $0.pipelineReached(session: 1, playing: true) }
+        var (events, actions) = h.take()
+        #expect(!events.contains(.playbackStateChanged(.playing)), "\(events)")
+        #expect(actions == ["pause 1"])
+        #expect(h.machine.playbackState == .interrupted)
+        h.feed { $0.buffering(session: 1, percent: 100, stats: BufferingStats()) }
+        #expect(h.take().actions.contains("play 1"))
+        h.feed { $0.pipelineReached(session: 1, playing: true) }
+        (events, actions) = h.take()
+        #expect(events.contains(.playbackStateChanged(.playing)))
+        #expect(h.machine.playbackState == .playing)
+    }
+
     @Test("a local file is playthroughOK when prepared and never waits for buffering")
     func localFile() {
         var h = MachineHarness()

@@ -86,6 +86,13 @@ extension PlayerMachine {
     mutating func pipelineReached(session: Int, playing: Bool) {
         guard accepts(session), phase == .prepared, scan == nil else { return }
         if playing && target == .playing {
+            // Buffering fell below 100 % while the play after the last 100 % was on its way (a
+            // busy machine): that stall stands. The movie pauses and stays interrupted, and the
+            // next 100 % plays it, instead of playing on from an empty buffer unreported.
+            if playbackState == .interrupted, isStarved {
+                perform(.pause(session: session))
+                return
+            }
             setPlaybackState(.playing)
         } else if !playing && target == .paused && playbackState != .stopped {
             setPlaybackState(.paused)
