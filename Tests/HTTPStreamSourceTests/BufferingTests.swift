@@ -27,7 +27,8 @@ struct BufferingTests {
         // early enough: on a busy machine the preparation took long enough to buffer the rest.)
         let movie = try await TestMedia.url(for: TestMedia.heavyNumbered)
         let size = try FileManager.default.attributesOfItem(atPath: movie.path)[.size] as? Int ?? 0
-        let server = try FaultInjectingServer(serving: movie, fault: .holdThenContinue(bytes: size * 2 / 5), faultLimit: 1)
+        let server = try FaultInjectingServer(
+            serving: movie, fault: .holdThenContinue(bytes: size * 2 / 5), faultLimit: 1)
         let frames = FrameRecorder()
         let player = MoviePlayer(
             source: try HTTPStreamSource(string: server.url()), videoSink: frames.sink(), audioOutput: .discard)
