@@ -280,7 +280,17 @@ struct MediaplayKeysTests {
         }
         var mark = program.output.count
         try await press("space")
-        let paused = try await waitForBar(program, after: mark, "paused from the window") { $0.state == "paused" }
+        let paused: Bar
+        do {
+            paused = try await waitForBar(program, after: mark, "paused from the window") { $0.state == "paused" }
+        } catch {
+            // Where the windows and the pointer were when the key went astray.
+            let tree = try? await ProcessRunner.run("xwininfo", ["-root", "-tree", "-display", display.name])
+            let pointer = try? await ProcessRunner.run(
+                "xdotool", ["getmouselocation"], environment: ["DISPLAY": display.name])
+            Issue.record("windows: \(tree?.standardOutput ?? "?"); pointer: \(pointer?.standardOutput ?? "?")")
+            throw error
+        }
         mark = program.output.count
         try await press("shift+Right")
         let moved = try await waitForBar(program, after: mark, "exactly 5 s on") {
