@@ -356,6 +356,15 @@ final class PipelineSession: Sendable {
         playbin.queryDuration().flatMap(Duration.init(clockTime:))
     }
 
+    /// The duration of the movie whose stream has reached the video output: asked upstream
+    /// from the output, past playbin. At a gapless hand-over playbin answers from a cache of
+    /// the previous movie's duration until the new movie's decodebin has exposed all its pads
+    /// (a busy machine can start the new stream first); the stream itself knows. Movies without
+    /// video fall back on playbin.
+    var streamDuration: Duration? {
+        (videoOutput.bin.queryDuration() ?? playbin.queryDuration()).flatMap(Duration.init(clockTime:))
+    }
+
     /// The kinds of streams playbin found.
     var mediaTypes: MovieMediaTypes {
         var types: MovieMediaTypes = []

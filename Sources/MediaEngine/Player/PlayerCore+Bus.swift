@@ -122,7 +122,7 @@ extension PlayerCore {
     /// preparation reads), for the machine to prepare it while it plays.
     func handOverFacts(of session: PipelineSession) -> PlayerMachine.PipelineFacts {
         PlayerMachine.PipelineFacts(
-            position: session.position, duration: session.duration, mediaTypes: session.mediaTypes,
+            position: session.position, duration: session.streamDuration, mediaTypes: session.mediaTypes,
             truncation: session.truncation, tracks: session.tracks)
     }
 
