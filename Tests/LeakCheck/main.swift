@@ -60,20 +60,26 @@ func threadNames() -> [String] {
 /// collation data, which the soak then counted as the players' growth (its first progress line
 /// comes after the resident size it starts from).
 func emit(_ object: [String: Any]) {
+    FileHandle.standardOutput.write(Data((jsonObject(object) + "\n").utf8))
+}
+
+/// An object of the tool's reports in JSON, its keys in byte order.
+private func jsonObject(_ object: [String: Any]) -> String {
     let fields = object.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { key in
         "\(jsonString(key)):\(jsonValue(object[key]!))"
     }
-    FileHandle.standardOutput.write(Data(("{" + fields.joined(separator: ",") + "}\n").utf8))
+    return "{" + fields.joined(separator: ",") + "}"
 }
 
-/// A value of the tool's reports in JSON: numbers, booleans, strings and lists of strings.
+/// A value of the tool's reports in JSON: numbers, booleans, strings, lists and objects of them.
 private func jsonValue(_ value: Any) -> String {
     switch value {
     case let value as Bool: value ? "true" : "false"
-    case let value as Int: String(value)
+    case let value as any BinaryInteger: "\(value)"
     case let value as Double where value.isFinite: String(value)
     case let value as String: jsonString(value)
-    case let values as [String]: "[" + values.map(jsonString).joined(separator: ",") + "]"
+    case let values as [Any]: "[" + values.map(jsonValue).joined(separator: ",") + "]"
+    case let object as [String: Any]: jsonObject(object)
     default: jsonString(String(describing: value))
     }
 }
