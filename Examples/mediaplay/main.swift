@@ -182,10 +182,11 @@ let controls = Controls(player: player, output: console, queueLength: arguments.
 console.snapshot = {
     let network = player.source.uri.hasPrefix("http:") || player.source.uri.hasPrefix("https:")
     return ProgressSnapshot(
-        // A seek under way shows its target: the next key starts from there.
+        // A seek under way shows its target (and `seeking`): the next key starts from there.
         position: controls.seekTarget ?? player.currentPlaybackTime, duration: player.duration,
         state: player.playbackState, rate: controls.rate, playable: network ? player.playableDuration : nil,
-        volume: player.volume, isMuted: player.isMuted, repeatMode: player.repeatMode)
+        volume: player.volume, isMuted: player.isMuted, repeatMode: player.repeatMode,
+        isSeeking: controls.seekTarget != nil)
 }
 if let keys = console.keys { Task { await controls.run(keys.keys) } }
 // Several movies play as a queue, one after another without a gap.

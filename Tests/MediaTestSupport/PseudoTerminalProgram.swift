@@ -144,16 +144,17 @@ public final class PseudoTerminalProgram: Sendable {
         return shared.state.withLock { $0.exitStatus ?? 0 }
     }
 
-    /// Waits until the program's process is stopped (job control: state `T` in `/proc/PID/stat`),
-    /// as a shell sees it before its `fg` can continue it.
+    /// Waits until the program's process is stopped (job control), as a shell sees it before
+    /// its `fg` can continue it: `waitid(WSTOPPED | WNOWAIT)` on a thread of its own, which
+    /// leaves the child's state for `Process` to collect.
     public func waitUntilStopped() async throws {
-        let path = "/proc/\(process.processIdentifier)/stat"
+        let pid = process.processIdentifier
         try await withDeadline(.seconds(20), "the program's stop") {
-            while true {
-                // The state is the field after the command name's closing parenthesis.
-                let stat = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-                if let close = stat.lastIndex(of: ")"), stat[close...].dropFirst(2).first == "T" { return }
-                try await Task.sleep(for: .milliseconds(10))
+            try await OwnThread.run { () throws -> Void in
+                var info = siginfo_t()
+                while waitid(P_PID, id_t(pid), &info, WSTOPPED | WNOWAIT) != 0 {
+                    guard errno == EINTR else { throw TestMediaError(message: "waitid: errno \(errno)") }
+                }
             }
         }
     }

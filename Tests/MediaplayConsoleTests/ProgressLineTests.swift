@@ -19,6 +19,16 @@ struct ProgressLineTests {
         #expect(!bar.contains("-"))
     }
 
+    @Test("a seek under way says seeking instead of the state")
+    func seeking() {
+        var snapshot = file
+        snapshot.state = .paused
+        snapshot.isSeeking = true
+        #expect(ProgressLine.render(snapshot, width: 80).hasSuffix("] seeking vol 100%"))
+        snapshot.isSeeking = false
+        #expect(ProgressLine.render(snapshot, width: 80).hasSuffix("] paused vol 100%"))
+    }
+
     @Test("rate, buffered amount, mute and repeat appear when they say something")
     func optionalParts() {
         var stream = file

@@ -19,6 +19,9 @@ public struct ProgressSnapshot: Sendable, Hashable {
     public var isMuted: Bool
     /// The repeat mode.
     public var repeatMode: RepeatMode
+    /// A seek is under way (``position`` is where it goes): the line says `seeking` instead of
+    /// the state.
+    public var isSeeking: Bool
 
     /// A snapshot.
     /// - Parameters:
@@ -30,9 +33,10 @@ public struct ProgressSnapshot: Sendable, Hashable {
     ///   - volume: The volume, 0...1.
     ///   - isMuted: Whether the sound is muted.
     ///   - repeatMode: The repeat mode.
+    ///   - isSeeking: Whether a seek is under way.
     public init(
         position: Duration, duration: Duration?, state: PlaybackState, rate: Double = 1, playable: Duration? = nil,
-        volume: Double = 1, isMuted: Bool = false, repeatMode: RepeatMode = .none
+        volume: Double = 1, isMuted: Bool = false, repeatMode: RepeatMode = .none, isSeeking: Bool = false
     ) {
         self.position = position
         self.duration = duration
@@ -42,7 +46,11 @@ public struct ProgressSnapshot: Sendable, Hashable {
         self.volume = volume
         self.isMuted = isMuted
         self.repeatMode = repeatMode
+        self.isSeeking = isSeeking
     }
+
+    /// The word for what the player is doing: `seeking` while a seek is under way, else the state.
+    var stateWord: String { isSeeking ? "seeking" : state.description }
 }
 
 /// The one-line progress display: `0:12.3 / 1:00.0 [=====>---      ] playing 2x buffered 8.0 s vol 80%`.
@@ -66,7 +74,7 @@ public enum ProgressLine {
     public static func render(_ snapshot: ProgressSnapshot, width: Int) -> String {
         let limit = max(width - 1, 1)
         let times = "\(time(snapshot.position)) / \(snapshot.duration.map(time) ?? "--:--")"
-        var parts: [String] = [snapshot.state.description]
+        var parts: [String] = [snapshot.stateWord]
         let optional: [String?] = [
             snapshot.rate == 1 ? nil : "\(number(snapshot.rate))x",
             buffered(snapshot).map { "buffered \(seconds($0))" },
@@ -89,7 +97,7 @@ public enum ProgressLine {
             }
             if withBar {
                 withBar = false
-                parts = [snapshot.state.description] + optional.compactMap { $0 }
+                parts = [snapshot.stateWord] + optional.compactMap { $0 }
                 continue
             }
             // Without a bar, the parts went again from the last, down to the state: cut.
