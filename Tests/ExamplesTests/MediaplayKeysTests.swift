@@ -165,14 +165,14 @@ struct MediaplayKeysTests {
         mark = program.output.count
         program.type(Self.shiftRight)
         let exact = try await waitForBar(program, after: mark, "5 s on, exact") {
-            ($0.position ?? 0) > afterKeyframe + 4
+            $0.state == "paused" && ($0.position ?? 0) > afterKeyframe + 4
         }
         #expect(abs((exact.position ?? 0) - (afterKeyframe + 5)) < 0.15, "\(afterKeyframe) -> \(exact)")
 
         mark = program.output.count
         program.type(Self.left)
         let back = try await waitForBar(program, after: mark, "5 s back") {
-            ($0.position ?? 100) < afterKeyframe + 5.5
+            $0.state == "paused" && ($0.position ?? 100) < afterKeyframe + 4
         }
         #expect(abs((back.position ?? 0) - afterKeyframe) < 0.5, "\(afterKeyframe) -> \(back)")
 
@@ -279,7 +279,7 @@ struct MediaplayKeysTests {
         mark = program.output.count
         try await press("shift+Right")
         let moved = try await waitForBar(program, after: mark, "exactly 5 s on") {
-            ($0.position ?? 0) > (paused.position ?? 0) + 4
+            $0.state == "paused" && ($0.position ?? 0) > (paused.position ?? 0) + 4
         }
         #expect(abs((moved.position ?? 0) - (paused.position ?? 0) - 5) < 0.15, "\(paused) -> \(moved)")
         try await press("a")
