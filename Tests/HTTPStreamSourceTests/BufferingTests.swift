@@ -20,6 +20,12 @@ struct BufferingTests {
         return (try await LoopbackHTTPServer(serving: folder, bytesPerSecond: bytesPerSecond), folder)
     }
 
+    /// The stalls among `events`: a playback state of `playing`, then `interrupted`.
+    static func stalls(in events: [PlayerEvent]) -> Int {
+        let states = events.compactMap(\.playbackState)
+        return zip(states, states.dropFirst()).filter { $0 == .playing && $1 == .interrupted }.count
+    }
+
     @Test("a stream whose data stops arriving stalls and recovers; each stall is counted, no frame is lost")
     func stallsAreReportedAndRecovered() async throws {
         // The first 40 % of the 4-second movie arrives, then nothing until the player says it
@@ -34,16 +40,11 @@ struct BufferingTests {
             source: try HTTPStreamSource(string: server.url()), videoSink: frames.sink(), audioOutput: .discard)
         let recorder = EventRecorder(player)
         try await withDeadline(.seconds(20), "play()") { try await player.play() }
-        try await recorder.waitUntil("a stall", within: .seconds(20)) { events in
-            let states = events.compactMap(\.playbackState)
-            return zip(states, states.dropFirst()).contains { $0 == .playing && $1 == .interrupted }
-        }
+        try await recorder.waitUntil("a stall", within: .seconds(20)) { Self.stalls(in: $0) > 0 }
         server.releaseHeldResponses()
         let (reason, error) = try await recorder.waitForFinish(within: .seconds(20))
         #expect(reason == .playbackEnded && error == nil, "\(recorder.events)")
-        // Stalls: playing, then interrupted.
-        let states = recorder.events.compactMap(\.playbackState)
-        let stalls = zip(states, states.dropFirst()).filter { $0 == .playing && $1 == .interrupted }.count
+        let stalls = Self.stalls(in: recorder.events)
         #expect(stalls >= 1, "\(recorder.events)")
         #expect(recorder.events.contains(.loadStateChanged([.playable, .stalled])))
         let log = player.accessLog

@@ -124,15 +124,11 @@ public final class PseudoTerminalProgram: Sendable {
             try await withDeadline(.seconds(20), what) { [shared] in
                 await shared.changes.wait { shared.state.withLock { condition($0.output) || $0.outputEnded } }
             }
-        } catch {
+        } catch var timeout as DeadlineExceeded {
             let tail = String(decoding: output.suffix(600), as: UTF8.self)
-            throw OutputTimeout(description: "\(error); the output ends with: \(tail.debugDescription)")
+            timeout.details = "the output ends with: \(tail.debugDescription)"
+            throw timeout
         }
-    }
-
-    /// A wait for output that timed out, with what the program had written.
-    public struct OutputTimeout: Error, CustomStringConvertible {
-        public let description: String
     }
 
     /// Waits for the program to exit and its output to end.
