@@ -30,7 +30,7 @@ BENCH_PACKAGES := ffmpeg nginx
 # into its own build folder. The C targets are instrumented too (-Xcc): the PMT rewrite on
 # tsdemux's input (timedmetadata.c) is a parser of hostile bytes. A parser's kept regressions are
 # in the test folder of its target: Tests/<Target>Tests/FuzzRegressions/Inputs/<Parser>/.
-FUZZ_PARSERS := ContainerInspector Subtitles SinkOptions VAST Manifests TimedMetadata
+FUZZ_PARSERS := ContainerInspector Subtitles SinkOptions VAST Manifests TimedMetadata Captions
 FUZZ_NO_LEAK_CHECK := VAST Manifests
 FUZZ_SECONDS ?= 60
 FUZZ_SEED ?= 1

@@ -123,6 +123,7 @@ let package = Package(
         .executableTarget(name: "FuzzVAST", dependencies: ["ParserFuzzing"], path: "Fuzz/FuzzVAST"),
         .executableTarget(name: "FuzzManifests", dependencies: ["ParserFuzzing"], path: "Fuzz/FuzzManifests"),
         .executableTarget(name: "FuzzTimedMetadata", dependencies: ["ParserFuzzing"], path: "Fuzz/FuzzTimedMetadata"),
+        .executableTarget(name: "FuzzCaptions", dependencies: ["ParserFuzzing"], path: "Fuzz/FuzzCaptions"),
         // The whole engine on mutated movies, subtitles and pictures, each in a child process
         // (`make fuzz-engine`): the driver and the child are this one executable.
         .executableTarget(

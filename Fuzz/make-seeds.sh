@@ -5,7 +5,8 @@
 # DASH manifests, ID3 frames and a PMT are written here; the PMT's CRC by python3.
 set -euo pipefail
 out=${1:?usage: make-seeds.sh FOLDER}
-mkdir -p "$out/ContainerInspector" "$out/Subtitles" "$out/SinkOptions" "$out/VAST" "$out/Manifests" "$out/TimedMetadata"
+mkdir -p "$out/ContainerInspector" "$out/Subtitles" "$out/SinkOptions" "$out/VAST" "$out/Manifests" "$out/TimedMetadata" \
+    "$out/Captions"
 
 movie() { # movie NAME MUXER...: five frames of bars into NAME
     local file="$out/ContainerInspector/$1"
@@ -187,4 +188,33 @@ def pmt(metadata_type, descriptors):
 id3 = [0x26, 13, 0xFF, 0xFF] + list(b"ID3 ") + [0xFF] + list(b"ID3 ") + [0, 0x0F]
 open("pmt-id3", "wb").write(pmt(0x15, id3))
 open("pmt-klv", "wb").write(pmt(0x15, [0x26, 13, 0xFF, 0xFF] + list(b"KLV ") + [0xFF] + list(b"KLVA") + [0, 0x0F]))
+PY
+
+cd ../Captions
+# Closed captions (ParserFuzzing.closedCaptions: carriage byte, bytes per frame, then the
+# frames): a pop-on caption, a roll-up line and a paint-on one as CEA-608 pairs with parity, the
+# same pop-on in cc_data triplets (a DTVCC triplet among them) and in a caption distribution
+# packet with a time code.
+python3 - <<'PY'
+def p(b):
+    b &= 0x7F
+    return b | (0x80 if bin(b).count("1") % 2 == 0 else 0)
+def ctrl(a, b):
+    return [p(a), p(b)] * 2
+def text(s):
+    s = [ord(c) for c in s] + ([0] if len(s) % 2 else [])
+    return [p(c) if c else 0x80 for c in s]
+pop = ctrl(0x14, 0x20) + ctrl(0x14, 0x70) + text("HELLO, WORLD") + ctrl(0x14, 0x2F) + ctrl(0x14, 0x2C)
+roll = ctrl(0x14, 0x25) + ctrl(0x14, 0x2D) + ctrl(0x14, 0x60) + text("ROLL UP") + ctrl(0x11, 0x37)
+paint = ctrl(0x14, 0x29) + ctrl(0x13, 0x50) + text("PAINT") + ctrl(0x12, 0x21) + ctrl(0x14, 0x21)
+open("pop-on-pairs", "wb").write(bytes([0, 1] + pop))
+open("roll-up-pairs", "wb").write(bytes([0, 1] + roll))
+open("paint-on-pairs", "wb").write(bytes([0, 1] + paint))
+triplets = []
+for i in range(0, len(pop), 2):
+    triplets += [0xFC, pop[i], pop[i + 1], 0xFE, 0x02, 0x21]
+open("pop-on-cc-data", "wb").write(bytes([2, 5] + triplets))
+cdp = [0x96, 0x69, 0, 0x4F, 0xC3, 0x00, 0x01, 0x71, 0, 0, 0, 0, 0x72, 0xE2] + triplets[:6] + [0x74, 0x00, 0x01, 0x00]
+cdp[2] = len(cdp)
+open("cdp", "wb").write(bytes([3, len(cdp) - 1] + cdp * 3))
 PY

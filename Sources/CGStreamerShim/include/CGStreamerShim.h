@@ -539,3 +539,12 @@ const gchar *me_tag_to_id3_frame(const gchar *tag);
 /// GST_TYPE_TAG_LIST and GST_TYPE_SAMPLE (macros).
 GType me_type_tag_list(void);
 GType me_type_sample(void);
+
+// MARK: Closed captions (captions.c)
+/// Called on the streaming thread with one frame's caption data: `time` is the frame's stream
+/// time (-1 when unknown), `type` its GstVideoCaptionType (1 to 4); or, with `type` 0 and no
+/// data, for a flush.
+typedef void (*MeCaptionCallback)(gpointer user_data, gint64 time, gint type, const guint8 *data, gsize size);
+/// Watches the frames entering `bin` (its "sink" pad) for caption metas; `destroy` frees
+/// `user_data` once the probe is gone (with the pad).
+void me_watch_captions(GstElement *bin, MeCaptionCallback callback, gpointer user_data, GDestroyNotify destroy);

@@ -66,11 +66,14 @@ final class PipelineSession: Sendable {
     ///   - gain: The sound's gain: the player's volume, or 0 when muted.
     ///   - executor: The player's own thread.
     ///   - subtitleCue: Called on a streaming thread with each cue of the chosen subtitle track.
+    ///   - closedCaptions: Called on the video streaming thread with each frame's caption data,
+    ///     and at each flush.
     ///   - handler: Called on the bus thread with each message.
     init(
         id: Int, executor: PlayerExecutor, source: any MediaSource, videoSink: any VideoSink, audioOutput: AudioOutput,
         overlays: VideoOverlays, presentation: VideoPresentation, buffering: BufferingPolicy, holdFirstFrame: Bool,
         gain: Double, subtitleCue: @escaping @Sendable (TextCue) -> Void = { _ in },
+        closedCaptions: ClosedCaptionWatch.Handler? = nil,
         handler: @escaping @Sendable (BusMessage) -> BusThread.Verdict
     ) throws(MediaError) {
         executor.assertCurrent("building a pipeline")
@@ -80,6 +83,7 @@ final class PipelineSession: Sendable {
         let output = try videoSink.makeOutput()
         videoOutput = try VideoOutputBin(
             output: output, overlays: overlays, presentation: presentation, holdFirstFrame: holdFirstFrame)
+        if let closedCaptions { ClosedCaptionWatch.install(on: videoOutput.bin, closedCaptions) }
         var flags = Self.playFlags
         if let audio = audioOutput.resolved(videoSynchronized: output.isSynchronized) {
             audioSink = try VideoOutputBin.makeElement(audio)

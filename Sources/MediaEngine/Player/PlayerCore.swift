@@ -160,10 +160,11 @@ final class PlayerCore: Sendable {
             switch action {
             case .resume(let id, let result):
                 owned.continuations.removeValue(forKey: id)?.resume(returning: result)
-            case .selectSubtitleTrack(let id, let index):
+            case .selectSubtitleTrack(let id, let choice):
                 // The overlay at once, whatever the pipeline: the command returns with it shown.
-                captions.show(track: index, in: overlays)
-                guard let session = owned.session, session.id == id, index != nil else { continue }
+                captions.show(choice, in: overlays)
+                // Closed captions come with the video: only a stream of the container is switched.
+                guard let session = owned.session, session.id == id, case .stream = choice else { continue }
                 executor.enqueue { [self] in run(action, on: session) }
             case .rearmTimeObservers:
                 rearm = true
@@ -285,8 +286,8 @@ final class PlayerCore: Sendable {
             session.setGain(gain)
         case .selectAudioTrack(_, let index):
             session.selectAudioTrack(index)
-        case .selectSubtitleTrack(_, let index):
-            if let index { session.selectSubtitleTrack(index) }
+        case .selectSubtitleTrack(_, let choice):
+            if case .stream(let index) = choice { session.selectSubtitleTrack(index) }
         case .build, .scheduleTimeout, .scheduleReconnect, .startScanTimer, .cancelScanTimer, .resume,
             .rearmTimeObservers, .scheduleTimedMetadata, .reportPreroll, .startPrerollTicks, .stopPrerollTicks,
             .schedulePrerollTimeout:
@@ -323,11 +324,15 @@ final class PlayerCore: Sendable {
         do throws(MediaError) {
             try build.source.validate()
             let executor = executor
+            let closedCaptions: ClosedCaptionWatch.Handler = { [weak self] event in
+                self?.closedCaptionsArrived(event, session: id)
+            }
             let session = try PipelineSession(
                 id: id, executor: executor, source: build.source, videoSink: build.videoSink,
                 audioOutput: build.audioOutput, overlays: overlays, presentation: build.presentation,
                 buffering: build.buffering, holdFirstFrame: build.holdFirstFrame, gain: build.gain,
-                subtitleCue: captions.add
+                subtitleCue: captions.add,
+                closedCaptions: closedCaptions
             ) { [weak self] message in
                 // The bus thread only hands messages over, in order.
                 guard let self else { return .exit }

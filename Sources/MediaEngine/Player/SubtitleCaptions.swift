@@ -2,7 +2,8 @@
 /// cues playbin's text stream delivers (``SubtitleDelivery``; they come ahead of their time,
 /// often all at once for a short movie) are kept whether or not a track is shown, each once
 /// however often a seek brings it again; one ``TextOverlay`` in the player's overlays draws them
-/// while a track is chosen.
+/// while a track is chosen. A closed-captions channel (``ClosedCaptions``, decoded from the video
+/// frames) is drawn by the same overlay, in the same style, while it is the track chosen.
 final class SubtitleCaptions: Sendable {
     private struct State {
         var shown: VideoOverlays.ID?
@@ -10,6 +11,8 @@ final class SubtitleCaptions: Sendable {
         var track = 0
         /// Every cue kept, by start and text.
         var seen: Set<TextCue> = []
+        /// The closed-captions channel drawn instead of the stream's cues, if one is chosen.
+        var channel: ClosedCaptionChannel?
     }
 
     /// Cues kept at most: a film's subtitles are a few thousand; a stream that sends more keeps
@@ -17,6 +20,8 @@ final class SubtitleCaptions: Sendable {
     static let maximumCues = SubtitleParser.maximumCueCount
 
     let overlay: TextOverlay
+    /// The closed captions the video carries.
+    let closedCaptions = ClosedCaptions()
     private let state = Locked(State())
 
     init() {
@@ -25,19 +30,31 @@ final class SubtitleCaptions: Sendable {
         overlay = try! TextOverlay(cues: [])
     }
 
-    /// Shows the cues of `track` (in `overlays`), or hides them with nil. Another track than the
-    /// one whose cues are kept starts empty: its cues come from where the movie is.
-    func show(track: Int?, in overlays: VideoOverlays) {
-        let (removed, forget) = state.withLock { state -> (VideoOverlays.ID?, Bool) in
+    /// Shows the cues of `choice` (in `overlays`), or hides them with nil. Another stream track
+    /// than the one whose cues are kept starts empty: its cues come from where the movie is.
+    func show(_ choice: SubtitleChoice?, in overlays: VideoOverlays) {
+        let (removed, cues) = state.withLock { state -> (VideoOverlays.ID?, [TextCue]?) in
             defer { state.shown = nil }
-            guard let track, track != state.track else { return (state.shown, false) }
-            state.track = track
-            state.seen = []
-            return (state.shown, true)
+            switch choice {
+            case .stream(let track):
+                let captionsWereShown = state.channel != nil
+                state.channel = nil
+                if track != state.track {
+                    state.track = track
+                    state.seen = []
+                    return (state.shown, [])
+                }
+                return (state.shown, captionsWereShown ? state.seen.sorted { $0.start < $1.start } : nil)
+            case .closedCaptions(let channel):
+                state.channel = channel
+                return (state.shown, closedCaptions.cues(of: channel))
+            case nil:
+                return (state.shown, nil)
+            }
         }
-        if forget { overlay.cues = [] }
+        if let cues { overlay.cues = cues }
         if let removed { _ = overlays.remove(removed) }
-        guard track != nil else { return }
+        guard choice != nil else { return }
         let id = overlays.add(overlay)
         state.withLock { $0.shown = id }
     }
@@ -48,12 +65,35 @@ final class SubtitleCaptions: Sendable {
             state.track = 0
             state.seen = []
         }
+        closedCaptions.newMovie()
         overlay.cues = []
+    }
+
+    /// One video frame's closed-caption data, on a streaming thread (see
+    /// ``ClosedCaptions/receive(_:carriage:at:)``): the chosen channel's cues follow at once.
+    /// - Returns: The channels in use, when the frame brought a new one.
+    func receiveClosedCaptions(_ bytes: [UInt8], carriage: Int32, at time: Duration?) -> [ClosedCaptionChannel]? {
+        let received = closedCaptions.receive(bytes, carriage: carriage, at: time)
+        if !received.cues.isEmpty {
+            state.withLock { state in
+                guard let channel = state.channel, let cues = received.cues[channel] else { return }
+                overlay.cues = cues
+            }
+        }
+        return received.channels
+    }
+
+    /// A flush of the video (a seek): captions show again from the next caption command.
+    func flushClosedCaptions() {
+        closedCaptions.flush()
+        state.withLock { state in
+            if state.channel != nil { overlay.cues = [] }
+        }
     }
 
     /// A cue of the stream, on a streaming thread.
     func add(_ cue: TextCue) {
-        guard state.withLock({ $0.seen.insert(cue).inserted }) else { return }
+        guard state.withLock({ $0.seen.insert(cue).inserted && $0.channel == nil }) else { return }
         var cues = overlay.cues
         let place = cues.firstIndex { $0.start > cue.start } ?? cues.endIndex
         cues.insert(cue, at: place)

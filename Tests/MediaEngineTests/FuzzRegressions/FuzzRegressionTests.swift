@@ -14,6 +14,7 @@ struct FuzzRegressionTests {
         ("Subtitles", ParserFuzzing.subtitles),
         ("SinkOptions", ParserFuzzing.sinkOptions),
         ("TimedMetadata", ParserFuzzing.timedMetadata),
+        ("Captions", ParserFuzzing.closedCaptions),
     ]
 
     @Test("every kept fuzz input runs through its parser without a trap")

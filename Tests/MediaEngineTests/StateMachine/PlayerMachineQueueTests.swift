@@ -132,3 +132,46 @@ struct PlayerMachineSubtitleTests {
         #expect(h.machine.currentSubtitleTrack == nil)
     }
 }
+
+/// Closed-captions channels as subtitle tracks, without GStreamer.
+@Suite("PlayerMachine: closed captions")
+struct PlayerMachineClosedCaptionTests {
+    @Test("channels found before preparation ends are tracks after the container's; later ones are announced")
+    func found() {
+        var h = MachineHarness()
+        var facts = MachineHarness.facts
+        facts.tracks = ([], [MediaTrack(kind: .subtitle, index: 0, languageCode: "en")])
+        _ = h.feed { $0.prepare() }
+        let session = h.machine.sessionID
+        h.feed { _ = $0.pipelineBuilt(session: session) }
+        _ = h.take()
+        // The first frame, which brings the captions, reaches the output before the preroll ends.
+        h.feed { $0.closedCaptionsFound(session: session, channels: [.cc1]) }
+        #expect(h.take().events.isEmpty, "announced with the other tracks")
+        h.feed {
+            $0.firstFrameArrived(
+                session: session, seqnum: 1, streamTime: .zero, displaySize: VideoSize(width: 320, height: 240),
+                facts: facts)
+        }
+        h.feed { $0.asyncDone(session: session, facts: facts) }
+        let cc1 = MediaTrack(kind: .subtitle, index: 1, codec: "CEA-608", title: "CC1")
+        #expect(h.machine.subtitleTracks == [MediaTrack(kind: .subtitle, index: 0, languageCode: "en"), cc1])
+        _ = h.take()
+        h.feed { $0.closedCaptionsFound(session: session, channels: [.cc1]) }
+        #expect(h.take().events.isEmpty, "known already")
+        h.feed { $0.closedCaptionsFound(session: session + 1, channels: [.cc3]) }
+        #expect(h.take().events.isEmpty, "another pipeline's")
+        h.feed { $0.closedCaptionsFound(session: session, channels: [.cc1, .cc3]) }
+        let cc3 = MediaTrack(kind: .subtitle, index: 2, codec: "CEA-608", title: "CC3")
+        #expect(h.take().events == [.tracksAvailable(h.machine.streamSubtitleTracks + [cc1, cc3])])
+
+        #expect((try? h.feed { $0.selectSubtitleTrack(2) }.get()) != nil)
+        var (events, actions) = h.take()
+        #expect(events == [.subtitleTrackChanged(cc3)] && actions == ["selectSubtitleTrack \(session) CC3"])
+        #expect((try? h.feed { $0.selectSubtitleTrack(0) }.get()) != nil)
+        (events, actions) = h.take()
+        #expect(actions == ["selectSubtitleTrack \(session) 0"])
+        h.feed { $0.resetMovieInfo() }
+        #expect(h.machine.closedCaptionChannels.isEmpty && h.machine.subtitleTracks.isEmpty)
+    }
+}

@@ -41,7 +41,7 @@ extension PlayerMachine {
         /// Switch to audio track `index`.
         case selectAudioTrack(session: Int, Int)
         /// Draw subtitle track `index` over the movie, or none.
-        case selectSubtitleTrack(session: Int, Int?)
+        case selectSubtitleTrack(session: Int, SubtitleChoice?)
         /// Set the sound's gain (the volume, or 0 when muted), without a click.
         case applyGain(session: Int, Double)
         /// Set (or clear, with none) the movies the pipeline goes on to without a gap, in order,
@@ -111,7 +111,7 @@ extension PlayerMachine.Action: CustomStringConvertible {
         case .applyGain(let session, let gain): "applyGain \(session) \(gain)"
         case .selectAudioTrack(let session, let index): "selectAudioTrack \(session) \(index)"
         case .selectSubtitleTrack(let session, let index):
-            "selectSubtitleTrack \(session) \(index.map(String.init) ?? "none")"
+            "selectSubtitleTrack \(session) \(index.map(String.init(describing:)) ?? "none")"
         case .queueNext(let session, let upcoming, _):
             "queueNext \(session) \(upcoming.isEmpty ? "none" : upcoming.map(\.source.uri).joined(separator: " "))"
         case .reportPreroll(_, let item, let report): "reportPreroll \(item) \(report)"

@@ -2,7 +2,9 @@
 /// audio track switched while playing.
 extension PlayerMachine {
     /// Keeps and announces the tracks the prepared movie has.
-    mutating func setTracks(audio: [MediaTrack], subtitles: [MediaTrack]) {
+    mutating func setTracks(audio: [MediaTrack], subtitles streamSubtitles: [MediaTrack]) {
+        streamSubtitleTracks = streamSubtitles
+        let subtitles = streamSubtitles + closedCaptionTracks
         guard audio != audioTracks || subtitles != subtitleTracks else { return }
         audioTracks = audio
         subtitleTracks = subtitles
@@ -38,6 +40,36 @@ extension PlayerMachine {
         return .success(())
     }
 
+    /// The video carries closed captions in `channels` (``ClosedCaptions``): each becomes a
+    /// subtitle track after the container's, announced at once if the movie is prepared, with
+    /// the other tracks when preparation ends otherwise (the first frame, which brings them,
+    /// often comes first).
+    mutating func closedCaptionsFound(session: Int, channels: [ClosedCaptionChannel]) {
+        guard session == sessionID, hasSession, preroll == nil else { return }
+        let new = channels.filter { !closedCaptionChannels.contains($0) }
+        guard !new.isEmpty else { return }
+        closedCaptionChannels += new
+        guard phase == .prepared else { return }
+        subtitleTracks = streamSubtitleTracks + closedCaptionTracks
+        publish(.tracksAvailable(audioTracks + subtitleTracks))
+    }
+
+    /// The closed-captions channels as subtitle tracks, numbered after the container's.
+    var closedCaptionTracks: [MediaTrack] {
+        closedCaptionChannels.enumerated().map { offset, channel in
+            MediaTrack(
+                kind: .subtitle, index: streamSubtitleTracks.count + offset, codec: "CEA-608",
+                title: channel.description)
+        }
+    }
+
+    /// What subtitle track `index` is: a stream of the container or a closed-captions channel.
+    func subtitleChoice(_ index: Int) -> SubtitleChoice {
+        let channel = index - streamSubtitleTracks.count
+        return closedCaptionChannels.indices.contains(channel)
+            ? .closedCaptions(closedCaptionChannels[channel]) : .stream(index)
+    }
+
     /// `selectSubtitleTrack(_:)`: track `index` is drawn over the movie from its next cue, or
     /// none with nil (playbin decodes subtitles only while one is chosen); announced.
     mutating func selectSubtitleTrack(_ index: Int?) -> Result<Void, MediaError> {
@@ -55,7 +87,7 @@ extension PlayerMachine {
         }
         guard currentSubtitleTrack != index else { return .success(()) }
         currentSubtitleTrack = index
-        perform(.selectSubtitleTrack(session: sessionID, index))
+        perform(.selectSubtitleTrack(session: sessionID, index.map(subtitleChoice)))
         publish(.subtitleTrackChanged(track))
         return .success(())
     }

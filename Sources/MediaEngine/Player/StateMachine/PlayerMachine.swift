@@ -59,6 +59,12 @@ struct PlayerMachine {
     /// The movie's audio and subtitle tracks, and the audio track playing.
     var audioTracks: [MediaTrack] = []
     var subtitleTracks: [MediaTrack] = []
+    /// The subtitle tracks of the container (playbin's text streams), the first of
+    /// ``subtitleTracks``; the closed-captions channels the video carries follow them.
+    var streamSubtitleTracks: [MediaTrack] = []
+    /// The closed-captions channels found in the video, in the order they were found (so a
+    /// track's index never changes once announced).
+    var closedCaptionChannels: [ClosedCaptionChannel] = []
     var currentAudioTrack: Int?
     /// An audio track chosen while the movie was not playing, switched to when it plays
     /// (``PlayerMachine/selectAudioTrack(_:)``).
@@ -320,6 +326,8 @@ struct PlayerMachine {
         mediaTypes = []
         audioTracks = []
         subtitleTracks = []
+        streamSubtitleTracks = []
+        closedCaptionChannels = []
         currentAudioTrack = nil
         deferredAudioTrack = nil
         if currentSubtitleTrack != nil {

@@ -1,0 +1,17 @@
+/// Closed captions: decoded on the video streaming thread as frames enter the output (so a
+/// caption is drawn from the frame it came with); the channels found go to the machine, on the
+/// player's thread, as subtitle tracks.
+extension PlayerCore {
+    /// One frame's caption data, or a flush, from pipeline `id`. On the video streaming thread.
+    func closedCaptionsArrived(_ event: ClosedCaptionWatch.Event, session id: Int) {
+        switch event {
+        case .flush:
+            captions.flushClosedCaptions()
+        case .captions(let bytes, let carriage, let time):
+            guard let channels = captions.receiveClosedCaptions(bytes, carriage: carriage, at: time) else { return }
+            executor.enqueue { [weak self] in
+                self?.apply { $0.closedCaptionsFound(session: id, channels: channels) }
+            }
+        }
+    }
+}
