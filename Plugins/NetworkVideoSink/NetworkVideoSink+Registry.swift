@@ -34,8 +34,7 @@ extension NetworkVideoSink {
             "hls": "writes HLS: H.264 MPEG-TS segments and a playlist in a folder, for any web server (hlssink2)",
         ]
         for name in names {
-            try registry.register(name, summary: summaries[name]!, capabilities: .external) {
-                options throws(MediaError) in
+            try registry.register(name, summary: summaries[name]!) { options throws(MediaError) in
                 try NetworkVideoSink(name: name, options: options)
             }
         }

@@ -45,7 +45,7 @@ public struct NetworkVideoSink: VideoSink {
     }
 
     /// Video leaves the machine's screen: `VideoSinkCapabilities.external`.
-    public var capabilities: VideoSinkCapabilities { .external }
+    public static var capabilities: VideoSinkCapabilities { .external }
 
     /// Checks every setting without touching the file system or the network.
     /// - Throws: `MediaError.Code.invalidArgument` naming the first setting out of range.

@@ -89,8 +89,14 @@ public enum VideoSinkConformance {
     ///   - timeout: How long one playback may take.
     /// - Returns: What passed and what failed.
     public static func check(_ sink: any VideoSink, clip: URL, timeout: Duration = .seconds(20)) async -> Report {
+        await check(opened: sink, clip: clip, timeout: timeout)
+    }
+
+    /// ``check(_:clip:timeout:)`` with the sink's type known: the kit's wrappers of the sink
+    /// (``WatchedSink``) are of that type's capabilities.
+    static func check<Sink: VideoSink>(opened sink: Sink, clip: URL, timeout: Duration) async -> Report {
         var report = Report()
-        let capabilities = sink.capabilities
+        let capabilities = Sink.capabilities
         report.check("fresh output per pipeline", freshOutputs(sink))
         let watched = WatchedSink(sink)
         report.check("plays to the end", await playToEnd(watched, clip: clip, timeout: timeout))
@@ -99,7 +105,7 @@ public enum VideoSinkConformance {
         report.check("live swap in and out, no frame lost", await swapInAndOut(sink, clip: clip, timeout: timeout))
         report.check(
             "capabilities do not change",
-            sink.capabilities == capabilities ? nil : "\(capabilities) at first, \(sink.capabilities) after playing")
+            Sink.capabilities == capabilities ? nil : "\(capabilities) at first, \(Sink.capabilities) after playing")
         return report
     }
 
@@ -136,7 +142,7 @@ public enum VideoSinkConformance {
     /// late frames are delivered rather than dropped for this check),
     /// the kit's sink gets the movie's end back (when `sink` is paced by the clock; an unpaced one
     /// may finish the movie first), and the movie ends.
-    static func swapInAndOut(_ sink: any VideoSink, clip: URL, timeout: Duration) async -> String? {
+    static func swapInAndOut<Sink: VideoSink>(_ sink: Sink, clip: URL, timeout: Duration) async -> String? {
         let kitFrames = Mutex<[Duration]>([])
         let own = FrameSink(dropsLateFrames: false) { frame in
             if let time = frame.presentationTime { kitFrames.withLock { $0.append(time) } }

@@ -53,14 +53,14 @@ struct SinkConformanceTests {
         try await Self.expectConforming(NetworkVideoSink(.hls(HLSDestination(folder: folder))))
     }
 
-    /// Hands out one consumer whose handler takes a while, and says it is a window the second time.
+    /// Says its type is a window once it has made a few outputs.
     final class RuleBreakingSink: VideoSink {
-        let calls = Atomic<Int>(0)
-        var capabilities: VideoSinkCapabilities {
+        static let calls = Atomic<Int>(0)
+        static var capabilities: VideoSinkCapabilities {
             calls.load(ordering: .relaxed) > 2 ? [.frames, .window] : [.frames]
         }
         func makeOutput() throws(MediaError) -> VideoOutput {
-            calls.add(1, ordering: .relaxed)
+            Self.calls.add(1, ordering: .relaxed)
             return .frames(FrameConsumer(handler: { _ in }))
         }
     }

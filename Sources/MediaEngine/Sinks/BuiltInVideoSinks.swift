@@ -10,8 +10,7 @@ enum BuiltInVideoSinks {
             return NullVideoSink(synchronized: try options.bool("sync") ?? true)
         }
         try! registry.register(
-            "frames", summary: "hands decoded frames to Swift (appsink; I420 unless format= says otherwise)",
-            capabilities: .frames
+            "frames", summary: "hands decoded frames to Swift (appsink; I420 unless format= says otherwise)"
         ) { strings throws(MediaError) in
             let options = VideoSinkOptions(strings, sink: "frames")
             try options.rejectUnknownKeys(allowed: ["format", "width", "height", "sync"])
@@ -20,8 +19,7 @@ enum BuiltInVideoSinks {
                 synchronized: try options.bool("sync") ?? true)
         }
         try! registry.register(
-            "window", summary: "shows the video in a window (ximagesink on X11, waylandsink on Wayland)",
-            capabilities: [.window, .fullscreen]
+            "window", summary: "shows the video in a window (ximagesink on X11, waylandsink on Wayland)"
         ) { strings throws(MediaError) in
             let options = VideoSinkOptions(strings, sink: "window")
             try options.rejectUnknownKeys(allowed: ["display"])
@@ -30,8 +28,7 @@ enum BuiltInVideoSinks {
             return WindowSink(display: display?.isEmpty == false ? display : nil)
         }
         try! registry.register(
-            "images", summary: "writes every Nth frame, or the frames at given times, as PNG or JPEG files",
-            capabilities: .external
+            "images", summary: "writes every Nth frame, or the frames at given times, as PNG or JPEG files"
         ) { strings throws(MediaError) in
             try ImageFileSink(options: VideoSinkOptions(strings, sink: "images"))
         }

@@ -54,7 +54,7 @@ public struct ImageFileSink: VideoSink {
     public static let largestEvery = Int(UInt32.max)
 
     /// Files leave the machine's screen: ``VideoSinkCapabilities/external``.
-    public var capabilities: VideoSinkCapabilities { .external }
+    public static var capabilities: VideoSinkCapabilities { .external }
 
     /// The files this sink writes, in order: `frame-00000.png`, ...
     /// - Parameter index: The image's position in the sequence.

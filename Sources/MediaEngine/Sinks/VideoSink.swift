@@ -1,27 +1,40 @@
 /// Where a player's video goes. An implementation writes one method, ``makeOutput()``,
 /// which describes the output either as a GStreamer element (by factory name and typed
-/// properties, or as a bin description) or as a Swift frame consumer.
+/// properties, or as a bin description) or as a Swift frame consumer. It declares what the sink
+/// can do (``capabilities-swift.type.property``, a fact about its type) when it can do anything
+/// the player acts on; the default is none.
 ///
-/// Rules an implementation keeps (checked by the engine's tests for the built-in sinks):
+/// Rules an implementation keeps (checked by `MediaEngineTesting`'s `VideoSinkConformance`):
 /// - ``makeOutput()`` returns a fresh description each time; the player calls it once per
 ///   pipeline it builds, on the task that prepares the player, and may call it again later.
 /// - A frame consumer's handler runs on a GStreamer streaming thread, one frame at a time
 ///   in presentation order; it must return quickly. It may read the player and give it commands
 ///   (a seek, a stop): the player only hands them to its own thread.
-/// - ``capabilities`` does not change over the sink's life.
+/// - ``capabilities-swift.type.property`` is a constant of the type: the registry lists it and the
+///   player acts on it without making a sink, so a sink's capabilities cannot depend on its options.
 public protocol VideoSink: Sendable {
+    /// What sinks of this type can do. Defaults to none.
+    ///
+    /// The one place a sink's capabilities are declared: ``VideoSinkRegistry`` reads them from
+    /// the type it registers (``VideoSinkRegistry/Entry/capabilities``, `mediaplay --list-sinks`),
+    /// and the player from the sink it is given (``capabilities-swift.property``).
+    static var capabilities: VideoSinkCapabilities { get }
+
     /// Describes the output for one pipeline.
     /// - Returns: The output.
     /// - Throws: ``MediaError`` when the output cannot be made (a missing display, say).
     func makeOutput() throws(MediaError) -> VideoOutput
-
-    /// What the sink can do. Defaults to none.
-    var capabilities: VideoSinkCapabilities { get }
 }
 
 extension VideoSink {
     /// No capabilities.
-    public var capabilities: VideoSinkCapabilities { [] }
+    public static var capabilities: VideoSinkCapabilities { [] }
+
+    /// What this sink can do: its type's ``capabilities-swift.type.property``. Not a requirement (a
+    /// sink declares `static var capabilities`), so it is what the registry lists. An instance
+    /// property of this name that a sink declares itself (as sinks did before the type held them)
+    /// only hides this one where the sink's own type is known; the engine never reads it.
+    public var capabilities: VideoSinkCapabilities { Self.capabilities }
 }
 
 /// What a video sink can do.

@@ -16,7 +16,7 @@ public struct WindowSink: VideoSink {
     }
 
     /// ``VideoSinkCapabilities/window`` and ``VideoSinkCapabilities/fullscreen``.
-    public var capabilities: VideoSinkCapabilities { [.window, .fullscreen] }
+    public static var capabilities: VideoSinkCapabilities { [.window, .fullscreen] }
 
     /// `ximagesink` on X11, `waylandsink` on Wayland.
     /// - Throws: ``MediaError/Code/unsupportedOperation`` when there is no display to show it on.
