@@ -4,9 +4,10 @@ import MediaEngine
 import Synchronization
 
 /// A conformance kit for `VideoSink` authors: plays a clip into a sink and checks the rules
-/// written on `VideoSink` (a fresh output per pipeline, capabilities that do not change, frames
-/// in presentation order and one at a time, playback to the end, a live swap in and out with no
-/// frame lost around it). Use it from a test:
+/// written on `VideoSink` (a fresh output per pipeline, every element of the output named in
+/// `requiredElements`, capabilities that do not change, frames in presentation order and one at a
+/// time, playback to the end, a live swap in and out with no frame lost around it). Use it from a
+/// test:
 ///
 /// ```swift
 /// let clip = try await VideoSinkConformance.makeClip(in: folder)
@@ -98,6 +99,7 @@ public enum VideoSinkConformance {
         var report = Report()
         let capabilities = Sink.capabilities
         report.check("fresh output per pipeline", freshOutputs(sink))
+        report.check("its elements named in requiredElements", undeclaredElements(sink))
         let watched = WatchedSink(sink)
         report.check("plays to the end", await playToEnd(watched, clip: clip, timeout: timeout))
         report.check("a second pipeline", await playToEnd(watched, clip: clip, timeout: timeout))
@@ -107,6 +109,17 @@ public enum VideoSinkConformance {
             "capabilities do not change",
             Sink.capabilities == capabilities ? nil : "\(capabilities) at first, \(Sink.capabilities) after playing")
         return report
+    }
+
+    /// Every element factory of the element or bin `makeOutput()` describes is one of the sink's
+    /// `requiredElements`, which the registry checks without making the output.
+    static func undeclaredElements(_ sink: some VideoSink) -> String? {
+        // An output that cannot be made is the fresh-output check's failure.
+        guard case .element(let description, _)? = try? sink.makeOutput() else { return nil }
+        let declared = sink.requiredElements
+        let undeclared = description.factoryNames.filter { !declared.contains($0) }
+        guard !undeclared.isEmpty else { return nil }
+        return "the output uses \(undeclared.joined(separator: ", ")), not in requiredElements \(declared)"
     }
 
     /// Two calls of `makeOutput()` both succeed, and a frames output is not one shared consumer.

@@ -63,6 +63,8 @@ final class WatchedSink<Wrapped: VideoSink>: VideoSink {
 
     static var capabilities: VideoSinkCapabilities { Wrapped.capabilities }
 
+    var requiredElements: [String] { sink.requiredElements }
+
     func makeOutput() throws(MediaError) -> VideoOutput {
         let output = try sink.makeOutput()
         log.outputMade(output)

@@ -92,6 +92,62 @@ struct VideoSinkRegistryTests {
         #expect(registry.entry(named: "window-ish") == nil)
     }
 
+    /// Says it needs an element that no GStreamer has, and counts the outputs it is asked for.
+    final class MissingElementCounter: VideoSink {
+        let outputs = Locked(0)
+        var requiredElements: [String] { ["videoconvert", "glimagesink-missing"] }
+        func makeOutput() throws(MediaError) -> VideoOutput {
+            outputs.withLock { $0 += 1 }
+            return .element(.bin("videoconvert ! glimagesink-missing"))
+        }
+    }
+
+    @Test("makeSink checks the sink's elements in GStreamer's registry and builds nothing")
+    func makeSinkBuildsNothing() throws {
+        let registry = VideoSinkRegistry(builtIns: false)
+        let missing = MissingElementCounter()
+        try registry.register("missing", summary: "test") { _ in missing }
+        let error = try #require(throws: MediaError.self) { try registry.makeSink(named: "missing") }
+        #expect(error.code == .missingPlugin && error.element == "glimagesink-missing")
+        #expect(error.message.contains("no element 'glimagesink-missing'"), "\(error.message)")
+        #expect(missing.outputs.withLock { $0 } == 0)
+        // The same check, for a sink made in code.
+        let direct = try #require(throws: MediaError.self) { try MissingElementCounter().checkRequiredElements() }
+        #expect(direct.code == .missingPlugin && direct.element == "glimagesink-missing")
+        // A sink whose elements are there is made without its output being made.
+        let present = MissingElementCounter()
+        struct Present: VideoSink {
+            let counter: MissingElementCounter
+            var requiredElements: [String] { ["fakesink", "videoconvert"] }
+            func makeOutput() throws(MediaError) -> VideoOutput { try counter.makeOutput() }
+        }
+        try registry.register("present", summary: "test") { _ in Present(counter: present) }
+        #expect(try registry.makeSink(named: "present") is Present)
+        #expect(present.outputs.withLock { $0 } == 0)
+    }
+
+    @Test("making a built-in sink builds no output: the images sink's folder and the window's display are checked")
+    func builtInsBuildNothing() throws {
+        let registry = VideoSinkRegistry(environment: [:])
+        let folder = try TestMedia.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let images = try registry.makeSink(named: "images", options: ["folder": folder.path, "format": "jpeg"])
+        #expect(images.requiredElements == ["meframeselect", "videoconvert", "jpegenc", "multifilesink"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+        #expect { try registry.makeSink(named: "images", options: ["folder": folder.path + "/not-there"]) } throws: {
+            ($0 as? MediaError)?.code == .invalidArgument
+        }
+        #expect(try registry.makeSink(named: "null").requiredElements == ["fakesink"])
+        #expect(try registry.makeSink(named: "frames").requiredElements.isEmpty)
+        #expect(try registry.makeSink(named: "window", options: ["display": ":5"]).requiredElements == ["ximagesink"])
+        let environment = ProcessInfo.processInfo.environment
+        if (environment["DISPLAY"] ?? "").isEmpty && (environment["WAYLAND_DISPLAY"] ?? "").isEmpty {
+            #expect { try registry.makeSink(named: "window") } throws: {
+                ($0 as? MediaError)?.code == .unsupportedOperation
+            }
+        }
+    }
+
     @Test("unknown names, duplicates and bad options are typed errors")
     func errors() throws {
         let registry = VideoSinkRegistry()
@@ -115,6 +171,7 @@ struct VideoSinkRegistryTests {
         // (Declared outside the factory: a factory returning a type declared inside itself crashes
         // Swift 6.3.1's compiler, whose mangling of the closure and the type recurse into each other.)
         struct GLSink: VideoSink {
+            var requiredElements: [String] { ["glimagesink-missing"] }
             func makeOutput() throws(MediaError) -> VideoOutput {
                 .element(ElementDescription(factory: "glimagesink-missing"))
             }

@@ -19,7 +19,7 @@ struct SinkConformanceTests {
     {
         let report = await VideoSinkConformance.check(sink, clip: try await clip())
         #expect(report.failures.isEmpty, "\(report)", sourceLocation: sourceLocation)
-        #expect(report.passed.count == 6, "\(report)", sourceLocation: sourceLocation)
+        #expect(report.passed.count == 7, "\(report)", sourceLocation: sourceLocation)
     }
 
     @Test("the built-in frames sink conforms, synchronized or not")
@@ -65,6 +65,12 @@ struct SinkConformanceTests {
         }
     }
 
+    /// Its output is a bin of two elements; it names one of them.
+    struct UndeclaredElementSink: VideoSink {
+        var requiredElements: [String] { ["fakesink"] }
+        func makeOutput() throws(MediaError) -> VideoOutput { .element(.bin("identity ! fakesink sync=true")) }
+    }
+
     /// Fails to make an output.
     struct BrokenSink: VideoSink {
         func makeOutput() throws(MediaError) -> VideoOutput {
@@ -76,6 +82,11 @@ struct SinkConformanceTests {
     func failures() async throws {
         let changing = await VideoSinkConformance.check(RuleBreakingSink(), clip: try await Self.clip())
         #expect(changing.failures.contains { $0.hasPrefix("capabilities do not change") }, "\(changing)")
+        let undeclared = await VideoSinkConformance.check(UndeclaredElementSink(), clip: try await Self.clip())
+        #expect(
+            undeclared.failures == [
+                #"its elements named in requiredElements: the output uses identity, not in requiredElements ["fakesink"]"#
+            ], "\(undeclared)")
         let broken = await VideoSinkConformance.check(
             BrokenSink(), clip: try await Self.clip(), timeout: .seconds(5))
         #expect(broken.failures.contains { $0.hasPrefix("fresh output per pipeline") }, "\(broken)")

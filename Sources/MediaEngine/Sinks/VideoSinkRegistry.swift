@@ -62,7 +62,9 @@ public final class VideoSinkRegistry: Sendable {
     /// - Parameters:
     ///   - name: The name; letters, digits, `-` and `_`.
     ///   - summary: A one-line description.
-    ///   - factory: Makes the sink from string options (read them with ``VideoSinkOptions``).
+    ///   - factory: Makes the sink from string options (read them with ``VideoSinkOptions``). It
+    ///     may check what it can without side effects (a folder that must exist, say); it must not
+    ///     make the output, which only the player does.
     /// - Throws: ``MediaError/Code/duplicateSink`` when the name is taken, ``MediaError/Code/invalidArgument``
     ///   for a malformed name.
     public func register<Sink: VideoSink>(
@@ -121,24 +123,24 @@ public final class VideoSinkRegistry: Sendable {
         entries.withLock { $0[name] }
     }
 
-    /// Makes the sink registered under `name`.
+    /// Makes the sink registered under `name`, and checks that GStreamer has the elements it
+    /// needs (``VideoSink/checkRequiredElements()``: a look-up in GStreamer's registry). Nothing
+    /// is built: the sink's output is made only by a player that uses it.
     /// - Parameters:
     ///   - name: The sink's name.
     ///   - options: Options the sink understands (`format=rgba`, `sync=false`, ...).
     /// - Returns: The sink.
-    /// - Throws: ``MediaError/Code/unknownSink`` listing the names that exist, or the factory's error.
+    /// - Throws: ``MediaError/Code/unknownSink`` listing the names that exist, the factory's error,
+    ///   or ``MediaError/Code/missingPlugin`` naming the first of the sink's
+    ///   ``VideoSink/requiredElements`` that is not installed (and its Debian package, when known).
     public func makeSink(named name: String, options: [String: String] = [:]) throws(MediaError) -> any VideoSink {
         guard let entry = entry(named: name) else {
             let known = all.map(\.name).joined(separator: ", ")
             throw MediaError(.unknownSink, "no video sink named '\(name)' (registered: \(known))")
         }
         let sink = try entry.factory(options)
-        if case .element(let description, _) = try sink.makeOutput() {
-            // Say now, not at the first preparation, when the sink needs a plugin that is not installed.
-            for factory in description.factoryNames where !ElementFactory.exists(factory) {
-                throw MissingPluginAdvisor.errorForMissingFactory(factory)
-            }
-        }
+        // Say now, not at the first preparation, when the sink needs a plugin that is not installed.
+        try sink.checkRequiredElements()
         return sink
     }
 
