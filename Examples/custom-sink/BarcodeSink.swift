@@ -26,7 +26,8 @@ final class BarcodeSink: VideoSink {
         height = try options.int("height", in: 1...4096) ?? 100
     }
 
-    var capabilities: VideoSinkCapabilities { .frames }
+    /// Frames for Swift: what `--list-sinks` shows, read from the type without making a sink.
+    static var capabilities: VideoSinkCapabilities { .frames }
 
     func makeOutput() throws(MediaError) -> VideoOutput {
         // A fresh consumer per pipeline, as VideoSink asks; the columns start again with it.
@@ -91,8 +92,7 @@ public func barcodeSinkABIVersion() -> Int32 {
 public func barcodeSinkRegister(_ handle: Int) -> Int32 {
     VideoSinkPluginABI.register(handle) { registry throws(MediaError) in
         try registry.register(
-            "barcode", summary: "the movie's barcode: a column of average colour per frame, as a PNG (file=PATH)",
-            capabilities: .frames
+            "barcode", summary: "the movie's barcode: a column of average colour per frame, as a PNG (file=PATH)"
         ) { options throws(MediaError) in try BarcodeSink(options: options) }
     }
 }

@@ -139,6 +139,7 @@ if sinkSpecification.name == TerminalVideoSink.registeredName && sinkSpecificati
 }
 
 if arguments.listSinks {
+    // Each entry's capabilities are its sink type's: no sink is made and no element built to list them.
     for entry in VideoSinkRegistry.shared.all {
         let name = entry.name.padding(toLength: 10, withPad: " ", startingAt: 0)
         let capabilities = entry.capabilities.description.padding(toLength: 28, withPad: " ", startingAt: 0)

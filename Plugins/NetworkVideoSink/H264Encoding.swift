@@ -44,6 +44,9 @@ public struct H264Encoding: Sendable, Hashable {
         self.preset = preset
     }
 
+    /// The element factories of ``launchLine()``, in its order.
+    static let elements = ["videoconvert", "x264enc"]
+
     /// `videoconvert ! x264enc ...`, checked.
     /// - Throws: `MediaError.Code.invalidArgument` for a bitrate or keyframe interval out of range.
     func launchLine() throws(MediaError) -> String {

@@ -61,6 +61,11 @@ public struct HLSDestination: Sendable, Hashable {
         try LaunchSyntax.checkedPath(folder.path, option: "folder")
     }
 
+    /// The element factories of ``launchLine(encoder:)``, in its order, around the encoder's.
+    static func elements(encoder: [String]) -> [String] {
+        ["tee", "queue"] + encoder + ["h264parse", "hlssink2", "fakesink", "fakesrc"]
+    }
+
     /// `tee ! queue ! h264 encoding ! h264parse ! hlssink2` with, for playback speed, a
     /// `fakesink sync=true` on the tee's other branch, and an idle `fakesrc`; checked.
     /// hlssink2's own file sinks do not wait for the clock, and the elements that could make a

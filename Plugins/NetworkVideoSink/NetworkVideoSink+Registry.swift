@@ -17,9 +17,11 @@ extension NetworkVideoSink {
     /// - `hls`: `folder=` (required), `target-duration=` (seconds), `playlist-length=` (0: all),
     ///   `max-files=` (0: all), `playlist=` (file name), `sync=false` (as fast as it encodes).
     ///
-    /// Options are checked when the registry makes the sink: an unknown key or a bad value is
-    /// `MediaError.Code.invalidArgument`, and a GStreamer element that is not installed (srtsink,
-    /// say) `MediaError.Code.missingPlugin`.
+    /// Options are checked when the registry makes the sink, with nothing written or built: an
+    /// unknown key or a bad value is `MediaError.Code.invalidArgument`, a folder that is not there
+    /// or not writable (``checkFolders()``) `MediaError.Code.fileNotFound` or
+    /// `MediaError.Code.permissionDenied`, and a GStreamer element that is not installed (srtsink,
+    /// say; ``requiredElements``) `MediaError.Code.missingPlugin`.
     /// - Parameter registry: The registry (default: the shared one, which `MoviePlayer` and
     ///   `mediaplay` use).
     /// - Throws: `MediaError.Code.duplicateSink` when one of the names is taken (then none is registered).
@@ -34,9 +36,10 @@ extension NetworkVideoSink {
             "hls": "writes HLS: H.264 MPEG-TS segments and a playlist in a folder, for any web server (hlssink2)",
         ]
         for name in names {
-            try registry.register(name, summary: summaries[name]!, capabilities: .external) {
-                options throws(MediaError) in
-                try NetworkVideoSink(name: name, options: options)
+            try registry.register(name, summary: summaries[name]!) { options throws(MediaError) in
+                let sink = try NetworkVideoSink(name: name, options: options)
+                try sink.checkFolders()
+                return sink
             }
         }
     }

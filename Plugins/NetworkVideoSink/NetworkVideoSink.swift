@@ -35,7 +35,8 @@ public struct NetworkVideoSink: VideoSink {
     public let encoding: H264Encoding
 
     /// Creates the sink. Nothing is checked or opened until the output is made (when a player
-    /// prepares with it, or `setVideoSink(_:)` installs it; ``validate()`` checks at once).
+    /// prepares with it, or `setVideoSink(_:)` installs it; ``validate()`` checks the settings at
+    /// once, ``checkFolders()`` the folders and `checkRequiredElements()` the elements).
     /// - Parameters:
     ///   - destination: Where the video goes.
     ///   - encoding: How it is encoded.
@@ -45,12 +46,38 @@ public struct NetworkVideoSink: VideoSink {
     }
 
     /// Video leaves the machine's screen: `VideoSinkCapabilities.external`.
-    public var capabilities: VideoSinkCapabilities { .external }
+    public static var capabilities: VideoSinkCapabilities { .external }
+
+    /// The elements of ``makeOutput()``'s bin, in its order: the encoder's (`videoconvert`,
+    /// `x264enc`), then the transport's (`rtph264pay`, `udpsink`; `h264parse`, `mpegtsmux`,
+    /// `srtsink`; `tee`, `queue`, `h264parse`, `hlssink2`, `fakesink`, `fakesrc`). The registry
+    /// checks they are installed when it makes the sink.
+    public var requiredElements: [String] {
+        switch destination {
+        case .rtp: H264Encoding.elements + RTPDestination.elements
+        case .srt: H264Encoding.elements + SRTDestination.elements
+        case .hls: HLSDestination.elements(encoder: H264Encoding.elements)
+        }
+    }
 
     /// Checks every setting without touching the file system or the network.
     /// - Throws: `MediaError.Code.invalidArgument` naming the first setting out of range.
     public func validate() throws(MediaError) {
         _ = try launchLine()
+    }
+
+    /// Checks that the folders the sink writes into exist and can be written into, without
+    /// writing anything: the SDP file's folder (RTP) or the segments' (HLS). The registry's
+    /// factories run it; ``makeOutput()`` checks again, when it writes.
+    /// - Throws: `MediaError.Code.fileNotFound` for a folder that is not there,
+    ///   `MediaError.Code.permissionDenied` for one this process cannot write into, and
+    ///   `MediaError.Code.invalidArgument` for a path ``validate()`` refuses.
+    public func checkFolders() throws(MediaError) {
+        switch destination {
+        case .rtp(let rtp): try rtp.checkSessionDescriptionFolder()
+        case .srt: break
+        case .hls(let hls): try hls.checkFolderIsWritable()
+        }
     }
 
     /// The pipeline description, checked: encoder, then the transport.
@@ -69,7 +96,8 @@ public struct NetworkVideoSink: VideoSink {
     /// - Returns: The bin.
     /// - Throws: `MediaError.Code.invalidArgument` for a setting out of range; for HLS,
     ///   `MediaError.Code.fileNotFound` or `MediaError.Code.permissionDenied` for a folder that is
-    ///   not there or not writable; for RTP, the same for the SDP file's folder.
+    ///   not there or not writable; for RTP, the same for the SDP file's folder, and
+    ///   `MediaError.Code.diskFull` when the SDP file does not fit.
     public func makeOutput() throws(MediaError) -> VideoOutput {
         let description = try launchLine()
         switch destination {

@@ -63,6 +63,9 @@ public struct RTPDestination: Sendable, Hashable {
         return host
     }
 
+    /// The element factories of ``launchLine()``, in its order.
+    static let elements = ["rtph264pay", "udpsink"]
+
     /// `rtph264pay ! udpsink`, checked.
     func launchLine() throws(MediaError) -> String {
         let host = try checked()
@@ -72,19 +75,34 @@ public struct RTPDestination: Sendable, Hashable {
             + "udpsink host=\(LaunchSyntax.quoted(host.name)) port=\(port)"
     }
 
+    /// Checks, without writing, that the SDP file (when there is one) can be written: its folder
+    /// is there and this process may write into it.
+    /// - Throws: `MediaError.Code.invalidArgument` for a bad path, `MediaError.Code.fileNotFound` for a
+    ///   folder that is not there, `MediaError.Code.permissionDenied` for one that cannot be written
+    ///   into (a read-only file system).
+    func checkSessionDescriptionFolder() throws(MediaError) {
+        guard let file = sessionDescriptionFile else { return }
+        let path = try LaunchSyntax.checkedPath(file.path, option: "sdp")
+        let folder = (path as NSString).deletingLastPathComponent
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw MediaError(.fileNotFound, "sdp=\(path): the folder \(folder) does not exist")
+        }
+        // access(2): a read-only file system refuses root too.
+        guard FileManager.default.isWritableFile(atPath: folder) else {
+            throw MediaError(.permissionDenied, "sdp=\(path): the folder \(folder) is not writable")
+        }
+    }
+
     /// Writes the SDP file, when there is one, whole: to a temporary file beside it, then renamed.
     /// - Throws: `MediaError.Code.invalidArgument` for a bad path, `MediaError.Code.fileNotFound` for a
     ///   folder that is not there, `MediaError.Code.diskFull` when there is no space, and
     ///   `MediaError.Code.permissionDenied` when it cannot be written otherwise (a read-only folder).
     func writeSessionDescription(bitrate: Int) throws(MediaError) {
         guard let file = sessionDescriptionFile else { return }
+        try checkSessionDescriptionFolder()
         let path = try LaunchSyntax.checkedPath(file.path, option: "sdp")
         let text = try sessionDescription(bitrate: bitrate)
-        let folder = (path as NSString).deletingLastPathComponent
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-            throw MediaError(.fileNotFound, "sdp=\(path): the folder \(folder) does not exist")
-        }
         do {
             try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {

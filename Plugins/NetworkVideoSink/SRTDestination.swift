@@ -108,6 +108,9 @@ public struct SRTDestination: Sendable, Hashable {
         latency.components.seconds * 1000 + latency.components.attoseconds / 1_000_000_000_000_000
     }
 
+    /// The element factories of ``launchLine()``, in its order.
+    static let elements = ["h264parse", "mpegtsmux", "srtsink"]
+
     /// `h264parse ! mpegtsmux ! srtsink`, checked.
     func launchLine() throws(MediaError) -> String {
         let uri = try uri()

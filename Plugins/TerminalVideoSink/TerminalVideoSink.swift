@@ -74,7 +74,7 @@ public final class TerminalVideoSink: VideoSink {
     }
 
     /// None: see the type's description.
-    public var capabilities: VideoSinkCapabilities { [] }
+    public static var capabilities: VideoSinkCapabilities { [] }
 
     /// The line shown below the picture (control characters left out, cut to the terminal's
     /// width); empty for none. A program that draws to its own standard output puts what it would

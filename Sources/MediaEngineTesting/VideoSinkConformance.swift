@@ -4,9 +4,10 @@ import MediaEngine
 import Synchronization
 
 /// A conformance kit for `VideoSink` authors: plays a clip into a sink and checks the rules
-/// written on `VideoSink` (a fresh output per pipeline, capabilities that do not change, frames
-/// in presentation order and one at a time, playback to the end, a live swap in and out with no
-/// frame lost around it). Use it from a test:
+/// written on `VideoSink` (a fresh output per pipeline, every element of the output named in
+/// `requiredElements`, capabilities that do not change, frames in presentation order and one at a
+/// time, playback to the end, a live swap in and out with no frame lost around it). Use it from a
+/// test:
 ///
 /// ```swift
 /// let clip = try await VideoSinkConformance.makeClip(in: folder)
@@ -89,9 +90,16 @@ public enum VideoSinkConformance {
     ///   - timeout: How long one playback may take.
     /// - Returns: What passed and what failed.
     public static func check(_ sink: any VideoSink, clip: URL, timeout: Duration = .seconds(20)) async -> Report {
+        await check(opened: sink, clip: clip, timeout: timeout)
+    }
+
+    /// ``check(_:clip:timeout:)`` with the sink's type known: the kit's wrappers of the sink
+    /// (``WatchedSink``) are of that type's capabilities.
+    static func check<Sink: VideoSink>(opened sink: Sink, clip: URL, timeout: Duration) async -> Report {
         var report = Report()
-        let capabilities = sink.capabilities
+        let capabilities = Sink.capabilities
         report.check("fresh output per pipeline", freshOutputs(sink))
+        report.check("its elements named in requiredElements", undeclaredElements(sink))
         let watched = WatchedSink(sink)
         report.check("plays to the end", await playToEnd(watched, clip: clip, timeout: timeout))
         report.check("a second pipeline", await playToEnd(watched, clip: clip, timeout: timeout))
@@ -99,8 +107,19 @@ public enum VideoSinkConformance {
         report.check("live swap in and out, no frame lost", await swapInAndOut(sink, clip: clip, timeout: timeout))
         report.check(
             "capabilities do not change",
-            sink.capabilities == capabilities ? nil : "\(capabilities) at first, \(sink.capabilities) after playing")
+            Sink.capabilities == capabilities ? nil : "\(capabilities) at first, \(Sink.capabilities) after playing")
         return report
+    }
+
+    /// Every element factory of the element or bin `makeOutput()` describes is one of the sink's
+    /// `requiredElements`, which the registry checks without making the output.
+    static func undeclaredElements(_ sink: some VideoSink) -> String? {
+        // An output that cannot be made is the fresh-output check's failure.
+        guard case .element(let description, _)? = try? sink.makeOutput() else { return nil }
+        let declared = sink.requiredElements
+        let undeclared = description.factoryNames.filter { !declared.contains($0) }
+        guard !undeclared.isEmpty else { return nil }
+        return "the output uses \(undeclared.joined(separator: ", ")), not in requiredElements \(declared)"
     }
 
     /// Two calls of `makeOutput()` both succeed, and a frames output is not one shared consumer.
@@ -136,7 +155,7 @@ public enum VideoSinkConformance {
     /// late frames are delivered rather than dropped for this check),
     /// the kit's sink gets the movie's end back (when `sink` is paced by the clock; an unpaced one
     /// may finish the movie first), and the movie ends.
-    static func swapInAndOut(_ sink: any VideoSink, clip: URL, timeout: Duration) async -> String? {
+    static func swapInAndOut<Sink: VideoSink>(_ sink: Sink, clip: URL, timeout: Duration) async -> String? {
         let kitFrames = Mutex<[Duration]>([])
         let own = FrameSink(dropsLateFrames: false) { frame in
             if let time = frame.presentationTime { kitFrames.withLock { $0.append(time) } }

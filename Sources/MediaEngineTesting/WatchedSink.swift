@@ -2,8 +2,9 @@ import MediaEngine
 import Synchronization
 
 /// A sink under test, its frames handler wrapped to record what it gets: each frame's time, and
-/// whether one came out of order or while another was being handled.
-final class WatchedSink: VideoSink {
+/// whether one came out of order or while another was being handled. Generic over the sink's
+/// type, so that it has that type's capabilities (a player treats it as it treats the sink).
+final class WatchedSink<Wrapped: VideoSink>: VideoSink {
     /// What the wrapped handler saw.
     final class Log: Sendable {
         private struct State {
@@ -50,17 +51,19 @@ final class WatchedSink: VideoSink {
         }
     }
 
-    let sink: any VideoSink
+    let sink: Wrapped
     let log = Log()
     /// Late frames are delivered, not dropped, so that a frame missing is not the machine's load.
     let keepsLateFrames: Bool
 
-    init(_ sink: any VideoSink, keepsLateFrames: Bool = false) {
+    init(_ sink: Wrapped, keepsLateFrames: Bool = false) {
         self.sink = sink
         self.keepsLateFrames = keepsLateFrames
     }
 
-    var capabilities: VideoSinkCapabilities { sink.capabilities }
+    static var capabilities: VideoSinkCapabilities { Wrapped.capabilities }
+
+    var requiredElements: [String] { sink.requiredElements }
 
     func makeOutput() throws(MediaError) -> VideoOutput {
         let output = try sink.makeOutput()

@@ -100,8 +100,11 @@ struct ExampleSmokeTests {
         #expect(result.status == 0)
         let lines = result.standardOutput.split(separator: "\n").map(String.init)
         #expect(lines.contains { $0.hasPrefix("null ") })
-        #expect(lines.contains { $0.hasPrefix("frames ") && $0.contains("frames") })
-        #expect(lines.contains { $0.hasPrefix("terminal ") && $0.contains("none") })
+        // Each sink's capabilities, as its type declares them (no sink made to list them).
+        #expect(lines.contains { $0.hasPrefix("frames     frames ") })
+        #expect(lines.contains { $0.hasPrefix("window     window, fullscreen ") })
+        #expect(lines.contains { $0.hasPrefix("images     external ") })
+        #expect(lines.contains { $0.hasPrefix("terminal   none ") })
     }
 
     // The frames sink unpaced: a paced one drops frames that come late (a busy machine), and the

@@ -65,7 +65,7 @@ struct NotificationTests {
     /// A null sink that says it is external, as a network output would.
     struct ExternalSink: VideoSink {
         func makeOutput() throws(MediaError) -> VideoOutput { try NullVideoSink().makeOutput() }
-        var capabilities: VideoSinkCapabilities { .external }
+        static var capabilities: VideoSinkCapabilities { .external }
     }
 
     private static let event = MoviePlayer.eventUserInfoKey

@@ -10,7 +10,7 @@ struct OutputSwapTests {
     struct ExternalFrames: VideoSink {
         let inner: FrameSink
         func makeOutput() throws(MediaError) -> VideoOutput { try inner.makeOutput() }
-        var capabilities: VideoSinkCapabilities { [.frames, .external] }
+        static var capabilities: VideoSinkCapabilities { [.frames, .external] }
     }
 
     @Test("swapping between two frames sinks while playing loses and repeats no frame")

@@ -32,6 +32,30 @@ struct OptionsTests {
         }
     }
 
+    @Test(
+        "each sink names the elements of its output, and the registry checks them without making it",
+        arguments: ["rtp:host=127.0.0.1,port=5004,sdp=FOLDER/s.sdp", "srt:port=7001", "hls:folder=FOLDER"])
+    func requiredElements(specification: String) throws {
+        let folder = try TestMedia.scratchDirectory()
+        // Cleanup only: a folder left behind in the temporary directory fails nothing.
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let text = specification.replacingOccurrences(of: "FOLDER", with: folder.path)
+        let parsed = try VideoSinkSpecification(parsing: text)
+        if parsed.name != "srt" || SRTTests.srtInstalled {
+            _ = try Self.registry().makeSink(specification: text)
+            // Made, not built: no SDP file, no playlist.
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+        }
+        let sink = try NetworkVideoSink(name: parsed.name, options: parsed.options)
+        guard case .element(let description, _) = try sink.makeOutput() else {
+            Issue.record("\(text): not an element output")
+            return
+        }
+        let required = sink.requiredElements
+        #expect(description.factoryNames.allSatisfy(required.contains), "\(description.factoryNames) vs \(required)")
+        #expect(required.first == (text.hasPrefix("hls") ? "tee" : "videoconvert") && required.contains("x264enc"))
+    }
+
     /// Specifications each sink must refuse with invalidArgument, with why. `FOLDER` stands for
     /// an existing folder.
     static let refused: [(String, String)] = [
@@ -128,16 +152,14 @@ struct OptionsTests {
             ($0 as? MediaError)?.code == .permissionDenied
         }
         await ScratchMount.unmount(folder)
-        // A full disk: the SDP file is not written, and says why.
+        // A full disk: the SDP file is not written, and says why. Only writing finds that out, and
+        // the registry writes nothing: the output, when a player makes it, does.
         guard await ScratchMount.tmpfs(at: folder, full: true) else {
             Issue.record("cannot mount a tmpfs here")
             return
         }
-        #expect {
-            try registry.makeSink(specification: "rtp:host=127.0.0.1,port=5004,sdp=\(folder.path)/s.sdp")
-        } throws: {
-            ($0 as? MediaError)?.code == .diskFull
-        }
+        let sink = try registry.makeSink(specification: "rtp:host=127.0.0.1,port=5004,sdp=\(folder.path)/s.sdp")
+        #expect { try sink.makeOutput() } throws: { ($0 as? MediaError)?.code == .diskFull }
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("s.sdp").path))
         await ScratchMount.unmount(folder)
     }

@@ -25,9 +25,18 @@ struct RTPTests {
         let sdp = folder.appendingPathComponent("stream.sdp")
         let registry = VideoSinkRegistry(builtIns: false)
         try NetworkVideoSink.register(in: registry)
-        // Made through the registry as an app or mediaplay would; making it writes the SDP file.
+        // Made through the registry as an app or mediaplay would, which writes nothing; the player
+        // writes the SDP file when it makes the output, before the first packet.
         let sink = try registry.makeSink(specification: "rtp:host=127.0.0.1,port=\(port),sdp=\(sdp.path)")
         #expect(sink.capabilities == .external)
+        #expect(!FileManager.default.fileExists(atPath: sdp.path))
+        let sender = MoviePlayer(
+            source: FileSource(url: try await TestMedia.url(for: TestMedia.numbered)), videoSink: sink,
+            audioOutput: .discard)
+        // Looping, the movie goes on however late the receiver starts listening: it then joins at
+        // the next keyframe (30 frames apart), which carries SPS and PPS (config-interval=-1).
+        sender.repeatMode = .one
+        try await sender.prepareToPlay()
         let description = try String(contentsOf: sdp, encoding: .utf8)
         #expect(description.hasPrefix("v=0\r\n"))
         #expect(description.contains("c=IN IP4 127.0.0.1\r\n"))
@@ -37,12 +46,6 @@ struct RTPTests {
 
         let receiver = try await Self.receiver(sdp: sdp)
         defer { receiver.kill() }
-        let sender = MoviePlayer(
-            source: FileSource(url: try await TestMedia.url(for: TestMedia.numbered)), videoSink: sink,
-            audioOutput: .discard)
-        // Looping, the movie goes on however late the receiver starts listening: it then joins at
-        // the next keyframe (30 frames apart), which carries SPS and PPS (config-interval=-1).
-        sender.repeatMode = .one
         try await sender.play()
         try await receiver.waitUntil("45 frames received", within: .seconds(15)) { $0.count >= 45 }
         sender.stop()

@@ -19,7 +19,7 @@ struct SinkConformanceTests {
     {
         let report = await VideoSinkConformance.check(sink, clip: try await clip())
         #expect(report.failures.isEmpty, "\(report)", sourceLocation: sourceLocation)
-        #expect(report.passed.count == 6, "\(report)", sourceLocation: sourceLocation)
+        #expect(report.passed.count == 7, "\(report)", sourceLocation: sourceLocation)
     }
 
     @Test("the built-in frames sink conforms, synchronized or not")
@@ -53,16 +53,22 @@ struct SinkConformanceTests {
         try await Self.expectConforming(NetworkVideoSink(.hls(HLSDestination(folder: folder))))
     }
 
-    /// Hands out one consumer whose handler takes a while, and says it is a window the second time.
+    /// Says its type is a window once it has made a few outputs.
     final class RuleBreakingSink: VideoSink {
-        let calls = Atomic<Int>(0)
-        var capabilities: VideoSinkCapabilities {
+        static let calls = Atomic<Int>(0)
+        static var capabilities: VideoSinkCapabilities {
             calls.load(ordering: .relaxed) > 2 ? [.frames, .window] : [.frames]
         }
         func makeOutput() throws(MediaError) -> VideoOutput {
-            calls.add(1, ordering: .relaxed)
+            Self.calls.add(1, ordering: .relaxed)
             return .frames(FrameConsumer(handler: { _ in }))
         }
+    }
+
+    /// Its output is a bin of two elements; it names one of them.
+    struct UndeclaredElementSink: VideoSink {
+        var requiredElements: [String] { ["fakesink"] }
+        func makeOutput() throws(MediaError) -> VideoOutput { .element(.bin("identity ! fakesink sync=true")) }
     }
 
     /// Fails to make an output.
@@ -76,6 +82,11 @@ struct SinkConformanceTests {
     func failures() async throws {
         let changing = await VideoSinkConformance.check(RuleBreakingSink(), clip: try await Self.clip())
         #expect(changing.failures.contains { $0.hasPrefix("capabilities do not change") }, "\(changing)")
+        let undeclared = await VideoSinkConformance.check(UndeclaredElementSink(), clip: try await Self.clip())
+        #expect(
+            undeclared.failures == [
+                #"its elements named in requiredElements: the output uses identity, not in requiredElements ["fakesink"]"#
+            ], "\(undeclared)")
         let broken = await VideoSinkConformance.check(
             BrokenSink(), clip: try await Self.clip(), timeout: .seconds(5))
         #expect(broken.failures.contains { $0.hasPrefix("fresh output per pipeline") }, "\(broken)")

@@ -4,6 +4,10 @@ enum MissingPluginAdvisor {
     /// Element factories the engine and its sinks use, by the Debian package that ships them.
     private static let packageByFactory: [String: String] = {
         let packages: [String: [String]] = [
+            // GStreamer's core elements (libgstcoreelements.so).
+            "libgstreamer1.0-0": [
+                "fakesink", "fakesrc", "tee", "queue", "queue2", "multiqueue", "identity", "filesink", "filesrc",
+            ],
             "gstreamer1.0-plugins-base": [
                 "playbin", "playbin3", "decodebin", "decodebin3", "uridecodebin", "uridecodebin3", "parsebin",
                 "typefind", "videoconvert", "videoscale", "videoconvertscale", "videorate", "audioconvert",
@@ -14,11 +18,12 @@ enum MissingPluginAdvisor {
                 "qtdemux", "matroskademux", "avidemux", "flvdemux", "wavparse", "souphttpsrc", "autovideosink",
                 "autoaudiosink", "vp8dec", "vp9dec", "pngdec", "pngenc", "jpegdec", "jpegenc", "flacdec",
                 "mpg123audiodec", "videobox", "videocrop", "videoflip", "mp4mux", "matroskamux", "multifilesink",
-                "pulsesink", "hlsdemux2", "dashdemux2", "id3demux", "rtpbin",
+                "pulsesink", "hlsdemux2", "dashdemux2", "id3demux", "rtpbin", "rtph264pay", "rtph264depay", "udpsink",
+                "udpsrc",
             ],
             "gstreamer1.0-plugins-bad": [
                 "h264parse", "h265parse", "hlsdemux", "dashdemux", "tsdemux", "mpegtsmux", "av1dec", "av1parse",
-                "openh264dec", "waylandsink", "kmssink", "faad",
+                "openh264dec", "waylandsink", "kmssink", "faad", "hlssink2", "srtsink", "srtsrc",
             ],
             "gstreamer1.0-plugins-ugly": ["x264enc", "mpeg2dec", "a52dec", "asfdemux"],
             "gstreamer1.0-libav": ["avdec_h264", "avdec_h265", "avdec_aac", "avdec_mp3", "avdec_mpeg4", "avdec_vp9"],

@@ -1,5 +1,6 @@
 /// The sinks every registry starts with. Their options are read by ``VideoSinkOptions``, as a
-/// plugin's are, and a key a sink does not take is refused.
+/// plugin's are, and a key a sink does not take is refused; what can be checked without making
+/// the output (a folder, a display) is checked here, when the registry makes the sink.
 enum BuiltInVideoSinks {
     static func register(in registry: VideoSinkRegistry, environment: @escaping @Sendable () -> [String: String]) {
         // The names are fixed and the registry is new, so registration cannot fail.
@@ -10,8 +11,7 @@ enum BuiltInVideoSinks {
             return NullVideoSink(synchronized: try options.bool("sync") ?? true)
         }
         try! registry.register(
-            "frames", summary: "hands decoded frames to Swift (appsink; I420 unless format= says otherwise)",
-            capabilities: .frames
+            "frames", summary: "hands decoded frames to Swift (appsink; I420 unless format= says otherwise)"
         ) { strings throws(MediaError) in
             let options = VideoSinkOptions(strings, sink: "frames")
             try options.rejectUnknownKeys(allowed: ["format", "width", "height", "sync"])
@@ -20,20 +20,22 @@ enum BuiltInVideoSinks {
                 synchronized: try options.bool("sync") ?? true)
         }
         try! registry.register(
-            "window", summary: "shows the video in a window (ximagesink on X11, waylandsink on Wayland)",
-            capabilities: [.window, .fullscreen]
+            "window", summary: "shows the video in a window (ximagesink on X11, waylandsink on Wayland)"
         ) { strings throws(MediaError) in
             let options = VideoSinkOptions(strings, sink: "window")
             try options.rejectUnknownKeys(allowed: ["display"])
             // The registry's environment names the display, so a registry made for another display uses it.
             let display = try options.string("display") ?? environment()["DISPLAY"]
-            return WindowSink(display: display?.isEmpty == false ? display : nil)
+            let sink = WindowSink(display: display?.isEmpty == false ? display : nil)
+            _ = try sink.screen()  // no display: unsupportedOperation now, not at the first preparation
+            return sink
         }
         try! registry.register(
-            "images", summary: "writes every Nth frame, or the frames at given times, as PNG or JPEG files",
-            capabilities: .external
+            "images", summary: "writes every Nth frame, or the frames at given times, as PNG or JPEG files"
         ) { strings throws(MediaError) in
-            try ImageFileSink(options: VideoSinkOptions(strings, sink: "images"))
+            let sink = try ImageFileSink(options: VideoSinkOptions(strings, sink: "images"))
+            try sink.checkFolder()
+            return sink
         }
     }
 }

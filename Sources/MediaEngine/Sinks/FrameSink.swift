@@ -49,7 +49,7 @@ public final class FrameSink: VideoSink {
     }
 
     /// ``VideoSinkCapabilities/frames``.
-    public var capabilities: VideoSinkCapabilities { .frames }
+    public static var capabilities: VideoSinkCapabilities { .frames }
 
     /// How many frames this sink has delivered so far, over every pipeline it served.
     public var framesDelivered: Int { slot.withLock { $0.count } }

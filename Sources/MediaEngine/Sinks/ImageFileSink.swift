@@ -18,6 +18,14 @@ public struct ImageFileSink: VideoSink {
             case .jpeg: "jpg"
             }
         }
+
+        /// The encoder's element factory.
+        var encoderFactory: String {
+            switch self {
+            case .png: "pngenc"
+            case .jpeg: "jpegenc"
+            }
+        }
     }
 
     /// Which frames to write.
@@ -54,7 +62,10 @@ public struct ImageFileSink: VideoSink {
     public static let largestEvery = Int(UInt32.max)
 
     /// Files leave the machine's screen: ``VideoSinkCapabilities/external``.
-    public var capabilities: VideoSinkCapabilities { .external }
+    public static var capabilities: VideoSinkCapabilities { .external }
+
+    /// `meframeselect` (the engine's own), `videoconvert`, `pngenc` or `jpegenc`, `multifilesink`.
+    public var requiredElements: [String] { ["meframeselect", "videoconvert", format.encoderFactory, "multifilesink"] }
 
     /// The files this sink writes, in order: `frame-00000.png`, ...
     /// - Parameter index: The image's position in the sequence.
@@ -74,14 +85,7 @@ public struct ImageFileSink: VideoSink {
     ///   folder that is not there, N outside 1...``largestEvery``, no times or times outside 0 to about 292 years
     ///   (a GStreamer clock time), a JPEG quality outside 1-100.
     public func makeOutput() throws(MediaError) -> VideoOutput {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
-            throw MediaError(.invalidArgument, "\(folder.path) is not a writable folder")
-        }
-        // access(2): a read-only file system refuses root too.
-        guard FileManager.default.isWritableFile(atPath: folder.path) else {
-            throw MediaError(.permissionDenied, "\(folder.path) is not a writable folder")
-        }
+        try checkFolder()
         let select: String
         switch selection {
         case .everyNthFrame(let n):
@@ -99,15 +103,12 @@ public struct ImageFileSink: VideoSink {
             let seconds = times.map { String(format: "%.6f", $0.inSeconds) }.joined(separator: ",")
             select = "meframeselect times=\"\(seconds)\""
         }
-        let encoder: String
-        switch format {
-        case .png:
-            encoder = "pngenc"
-        case .jpeg(let quality):
+        var encoder = format.encoderFactory
+        if case .jpeg(let quality) = format {
             guard (1...100).contains(quality) else {
                 throw MediaError(.invalidArgument, "a JPEG quality is from 1 to 100, not \(quality)")
             }
-            encoder = "jpegenc quality=\(quality)"
+            encoder += " quality=\(quality)"
         }
         // multifilesink formats its location with printf: a `%` of the folder's own is doubled,
         // or `%s` and `%n` in a folder's name would read or write memory.
@@ -117,5 +118,20 @@ public struct ImageFileSink: VideoSink {
             + "\""
         return .element(
             .bin("\(select) ! videoconvert ! \(encoder) ! multifilesink sync=false location=\(location)"), size: size)
+    }
+
+    /// Checks that ``folder`` is a folder this process can write into, without writing: what the
+    /// registry's `images` factory checks, and ``makeOutput()`` again.
+    /// - Throws: ``MediaError/Code/invalidArgument`` for a folder that is not there,
+    ///   ``MediaError/Code/permissionDenied`` for one this process cannot write into.
+    func checkFolder() throws(MediaError) {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
+            throw MediaError(.invalidArgument, "\(folder.path) is not a writable folder")
+        }
+        // access(2): a read-only file system refuses root too.
+        guard FileManager.default.isWritableFile(atPath: folder.path) else {
+            throw MediaError(.permissionDenied, "\(folder.path) is not a writable folder")
+        }
     }
 }

@@ -10,6 +10,9 @@ public struct NullVideoSink: VideoSink {
         self.synchronized = synchronized
     }
 
+    /// `fakesink`.
+    public var requiredElements: [String] { ["fakesink"] }
+
     /// `fakesink sync=<synchronized>`.
     /// - Returns: The element.
     public func makeOutput() throws(MediaError) -> VideoOutput {

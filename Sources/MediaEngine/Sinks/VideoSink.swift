@@ -1,27 +1,57 @@
 /// Where a player's video goes. An implementation writes one method, ``makeOutput()``,
 /// which describes the output either as a GStreamer element (by factory name and typed
-/// properties, or as a bin description) or as a Swift frame consumer.
+/// properties, or as a bin description) or as a Swift frame consumer. It declares what the sink
+/// can do (``capabilities-swift.type.property``, a fact about its type) and the elements its
+/// output needs (``requiredElements``) when it has any; both default to none.
 ///
-/// Rules an implementation keeps (checked by the engine's tests for the built-in sinks):
+/// Rules an implementation keeps (checked by `MediaEngineTesting`'s `VideoSinkConformance`):
 /// - ``makeOutput()`` returns a fresh description each time; the player calls it once per
-///   pipeline it builds, on the task that prepares the player, and may call it again later.
+///   pipeline it builds, on the task that prepares the player, and may call it again later. The
+///   registry never calls it: making a sink (``VideoSinkRegistry/makeSink(named:options:)``)
+///   builds nothing and writes nothing.
 /// - A frame consumer's handler runs on a GStreamer streaming thread, one frame at a time
 ///   in presentation order; it must return quickly. It may read the player and give it commands
 ///   (a seek, a stop): the player only hands them to its own thread.
-/// - ``capabilities`` does not change over the sink's life.
+/// - ``capabilities-swift.type.property`` is a constant of the type: the registry lists it and the
+///   player acts on it without making a sink, so a sink's capabilities cannot depend on its options.
+/// - ``requiredElements`` names every element factory of the element or bin ``makeOutput()``
+///   describes, and is known without making the output.
 public protocol VideoSink: Sendable {
+    /// What sinks of this type can do. Defaults to none.
+    ///
+    /// The one place a sink's capabilities are declared: ``VideoSinkRegistry`` reads them from
+    /// the type it registers (``VideoSinkRegistry/Entry/capabilities``, `mediaplay --list-sinks`),
+    /// and the player from the sink it is given (``capabilities-swift.property``).
+    static var capabilities: VideoSinkCapabilities { get }
+
+    /// The GStreamer element factories the output needs, in the order it uses them (for example
+    /// `["videoconvert", "x264enc", "rtph264pay", "udpsink"]`). Defaults to none, as for a frame
+    /// consumer, whose elements are the engine's own.
+    ///
+    /// ``VideoSinkRegistry/makeSink(named:options:)`` (and ``checkRequiredElements()``) looks each
+    /// one up in GStreamer's registry, with no element made, and refuses the sink with
+    /// ``MediaError/Code/missingPlugin`` naming the first that is not installed. An element left
+    /// out here is found missing only when a player builds the output.
+    var requiredElements: [String] { get }
+
     /// Describes the output for one pipeline.
     /// - Returns: The output.
     /// - Throws: ``MediaError`` when the output cannot be made (a missing display, say).
     func makeOutput() throws(MediaError) -> VideoOutput
-
-    /// What the sink can do. Defaults to none.
-    var capabilities: VideoSinkCapabilities { get }
 }
 
 extension VideoSink {
     /// No capabilities.
-    public var capabilities: VideoSinkCapabilities { [] }
+    public static var capabilities: VideoSinkCapabilities { [] }
+
+    /// No elements of the sink's own.
+    public var requiredElements: [String] { [] }
+
+    /// What this sink can do: its type's ``capabilities-swift.type.property``. Not a requirement (a
+    /// sink declares `static var capabilities`), so it is what the registry lists. An instance
+    /// property of this name that a sink declares itself (as sinks did before the type held them)
+    /// only hides this one where the sink's own type is known; the engine never reads it.
+    public var capabilities: VideoSinkCapabilities { Self.capabilities }
 }
 
 /// What a video sink can do.

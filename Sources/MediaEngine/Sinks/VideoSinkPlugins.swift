@@ -29,7 +29,12 @@ public enum VideoSinkPluginABI {
     /// The plugin contract's version. `@inlinable`: a plugin that returns it from its version
     /// function returns the version it was compiled against, which the loading engine compares
     /// with its own.
-    @inlinable public static var version: Int32 { 1 }
+    ///
+    /// 2: `VideoSink` declares its capabilities on the type (`static var capabilities`) and the
+    /// elements it needs (`requiredElements`), and `VideoSinkRegistry.register` reads them from the
+    /// type; a sink compiled for 1 has another layout of the protocol's requirements, which the
+    /// engine would misread.
+    @inlinable public static var version: Int32 { 2 }
     /// The C name of the plugin's version function: `Int32 (void)`.
     public static let versionSymbol = "media_engine_sink_plugin_abi_version"
     /// The C name of the plugin's register function: `Int32 (Int)`, 0 when it registered its sinks.

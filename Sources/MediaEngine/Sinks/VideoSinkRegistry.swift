@@ -14,10 +14,14 @@ public final class VideoSinkRegistry: Sendable {
         public let name: String
         /// A one-line description for people.
         public let summary: String
-        /// What the sink can do.
-        public let capabilities: VideoSinkCapabilities
+        /// The type of the sinks ``factory`` makes.
+        public let sinkType: any VideoSink.Type
         /// Makes the sink.
         public let factory: Factory
+
+        /// What the sink can do: its type's ``VideoSink/capabilities-swift.type.property``, read
+        /// without making a sink (`mediaplay --list-sinks` builds nothing).
+        public var capabilities: VideoSinkCapabilities { sinkType.capabilities }
     }
 
     /// The registry players use unless given another; it starts with the built-in sinks.
@@ -46,27 +50,65 @@ public final class VideoSinkRegistry: Sendable {
         if builtIns { BuiltInVideoSinks.register(in: self, environment: environment) }
     }
 
-    /// Registers a sink under a name.
+    /// Registers a sink under a name. Its capabilities are read from `Sink`, the type `factory`
+    /// returns (``VideoSink/capabilities-swift.type.property``), so what the registry lists is
+    /// what the sink declares.
+    ///
+    /// ```swift
+    /// try registry.register("barcode", summary: "the movie's barcode as a PNG (file=PATH)") { options throws(MediaError) in
+    ///     try BarcodeSink(options: options)   // BarcodeSink.capabilities: .frames
+    /// }
+    /// ```
     /// - Parameters:
     ///   - name: The name; letters, digits, `-` and `_`.
     ///   - summary: A one-line description.
-    ///   - capabilities: What the sink can do.
-    ///   - factory: Makes the sink from string options.
+    ///   - factory: Makes the sink from string options (read them with ``VideoSinkOptions``). It
+    ///     may check what it can without side effects (a folder that must exist, say); it must not
+    ///     make the output, which only the player does.
     /// - Throws: ``MediaError/Code/duplicateSink`` when the name is taken, ``MediaError/Code/invalidArgument``
     ///   for a malformed name.
-    public func register(
-        _ name: String, summary: String, capabilities: VideoSinkCapabilities = [], factory: @escaping Factory
+    public func register<Sink: VideoSink>(
+        _ name: String, summary: String,
+        factory: @escaping @Sendable (_ options: [String: String]) throws(MediaError) -> Sink
     ) throws(MediaError) {
         guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
             throw MediaError(.invalidArgument, "'\(name)' is not a valid sink name")
         }
-        let entry = Entry(name: name, summary: summary, capabilities: capabilities, factory: factory)
+        let entry = Entry(name: name, summary: summary, sinkType: Sink.self) { options throws(MediaError) in
+            try factory(options)
+        }
         let added = entries.withLock { table in
             guard table[name] == nil else { return false }
             table[name] = entry
             return true
         }
         guard added else { throw MediaError(.duplicateSink, "a video sink named '\(name)' is already registered") }
+    }
+
+    /// Registers a sink under a name, with its capabilities given twice: here and on `Sink`.
+    /// - Parameters:
+    ///   - name: The name; letters, digits, `-` and `_`.
+    ///   - summary: A one-line description.
+    ///   - capabilities: What the sink can do: must be `Sink.capabilities`.
+    ///   - factory: Makes the sink from string options.
+    /// - Throws: ``MediaError/Code/invalidArgument`` when `capabilities` is not `Sink.capabilities`
+    ///   (a sink that still declares them as an instance property, which the engine no longer
+    ///   reads, has none of its type's), and the errors of ``register(_:summary:factory:)``.
+    @available(
+        *, deprecated,
+        message: "capabilities are read from the sink's type: declare `static var capabilities` and drop this argument"
+    )
+    public func register<Sink: VideoSink>(
+        _ name: String, summary: String, capabilities: VideoSinkCapabilities,
+        factory: @escaping @Sendable (_ options: [String: String]) throws(MediaError) -> Sink
+    ) throws(MediaError) {
+        guard capabilities == Sink.capabilities else {
+            throw MediaError(
+                .invalidArgument,
+                "the '\(name)' sink is registered as '\(capabilities)', but \(Sink.self) declares '\(Sink.capabilities)' "
+                    + "(capabilities are read from the type: declare them as `static var capabilities`)")
+        }
+        try register(name, summary: summary, factory: factory)
     }
 
     /// Every registered sink, by name.
@@ -81,24 +123,24 @@ public final class VideoSinkRegistry: Sendable {
         entries.withLock { $0[name] }
     }
 
-    /// Makes the sink registered under `name`.
+    /// Makes the sink registered under `name`, and checks that GStreamer has the elements it
+    /// needs (``VideoSink/checkRequiredElements()``: a look-up in GStreamer's registry). Nothing
+    /// is built: the sink's output is made only by a player that uses it.
     /// - Parameters:
     ///   - name: The sink's name.
     ///   - options: Options the sink understands (`format=rgba`, `sync=false`, ...).
     /// - Returns: The sink.
-    /// - Throws: ``MediaError/Code/unknownSink`` listing the names that exist, or the factory's error.
+    /// - Throws: ``MediaError/Code/unknownSink`` listing the names that exist, the factory's error,
+    ///   or ``MediaError/Code/missingPlugin`` naming the first of the sink's
+    ///   ``VideoSink/requiredElements`` that is not installed (and its Debian package, when known).
     public func makeSink(named name: String, options: [String: String] = [:]) throws(MediaError) -> any VideoSink {
         guard let entry = entry(named: name) else {
             let known = all.map(\.name).joined(separator: ", ")
             throw MediaError(.unknownSink, "no video sink named '\(name)' (registered: \(known))")
         }
         let sink = try entry.factory(options)
-        if case .element(let description, _) = try sink.makeOutput() {
-            // Say now, not at the first preparation, when the sink needs a plugin that is not installed.
-            for factory in description.factoryNames where !ElementFactory.exists(factory) {
-                throw MissingPluginAdvisor.errorForMissingFactory(factory)
-            }
-        }
+        // Say now, not at the first preparation, when the sink needs a plugin that is not installed.
+        try sink.checkRequiredElements()
         return sink
     }
 

@@ -16,19 +16,46 @@ public struct WindowSink: VideoSink {
     }
 
     /// ``VideoSinkCapabilities/window`` and ``VideoSinkCapabilities/fullscreen``.
-    public var capabilities: VideoSinkCapabilities { [.window, .fullscreen] }
+    public static var capabilities: VideoSinkCapabilities { [.window, .fullscreen] }
+
+    /// `ximagesink` on X11, `waylandsink` on Wayland; none without a display (the output cannot be
+    /// made there, see ``makeOutput()``).
+    public var requiredElements: [String] {
+        switch try? screen() {
+        case .x11: ["ximagesink"]
+        case .wayland: ["waylandsink"]
+        case nil: []
+        }
+    }
 
     /// `ximagesink` on X11, `waylandsink` on Wayland.
     /// - Throws: ``MediaError/Code/unsupportedOperation`` when there is no display to show it on.
     public func makeOutput() throws(MediaError) -> VideoOutput {
+        switch try screen() {
+        case .x11(let display):
+            .element(
+                ElementDescription(
+                    factory: "ximagesink", properties: ["display": .string(display), "handle-events": true]))
+        case .wayland:
+            .element(ElementDescription(factory: "waylandsink"))
+        }
+    }
+
+    /// Where the window goes.
+    enum Screen {
+        /// An X11 display, by name.
+        case x11(String)
+        /// The Wayland display of `WAYLAND_DISPLAY`.
+        case wayland
+    }
+
+    /// ``display``, else `DISPLAY`, else `WAYLAND_DISPLAY`: what the registry's `window` factory
+    /// checks, and ``makeOutput()`` again.
+    /// - Throws: ``MediaError/Code/unsupportedOperation`` when there is none.
+    func screen() throws(MediaError) -> Screen {
         let environment = ProcessEnvironment.current
-        if let x11 = display ?? environment["DISPLAY"], !x11.isEmpty {
-            return .element(
-                ElementDescription(factory: "ximagesink", properties: ["display": .string(x11), "handle-events": true]))
-        }
-        if let wayland = environment["WAYLAND_DISPLAY"], !wayland.isEmpty {
-            return .element(ElementDescription(factory: "waylandsink"))
-        }
+        if let x11 = display ?? environment["DISPLAY"], !x11.isEmpty { return .x11(x11) }
+        if let wayland = environment["WAYLAND_DISPLAY"], !wayland.isEmpty { return .wayland }
         throw MediaError(
             .unsupportedOperation, "no display for a window: set DISPLAY (X11) or WAYLAND_DISPLAY, or use another sink")
     }

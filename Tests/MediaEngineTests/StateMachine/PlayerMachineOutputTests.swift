@@ -28,7 +28,7 @@ struct PlayerMachineOutputTests {
     func external() {
         struct ExternalSink: VideoSink {
             func makeOutput() throws(MediaError) -> VideoOutput { try NullVideoSink().makeOutput() }
-            var capabilities: VideoSinkCapabilities { .external }
+            static var capabilities: VideoSinkCapabilities { .external }
         }
         var h = MachineHarness()
         h.feed { $0.allowsExternalPlayback = false }
