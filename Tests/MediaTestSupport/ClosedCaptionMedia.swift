@@ -19,13 +19,15 @@ public enum ClosedCaptionMedia {
     }
 
     /// A movie of `frames` frames whose frame `n` carries the field-1 pair `captions[n]` (CC1
-    /// and CC2), padding where there is none, written as `name` in `folder`.
+    /// and CC2; padding where there is none) and the CEA-708 triplets `services[n]`, written as
+    /// `name` in `folder`.
     public static func movie(
-        frames: Int, captions: [Int: CEA608Writer.Pair], in folder: URL, name: String = "captioned.mp4"
+        frames: Int, captions: [Int: CEA608Writer.Pair], services: [Int: [CEA708Writer.Triplet]] = [:], in folder: URL,
+        name: String = "captioned.mp4"
     ) async throws -> URL {
         let plain = [UInt8](try Data(contentsOf: try await TestMedia.url(for: plainStream(frames: frames))))
         let stream = folder.appendingPathComponent(name + ".h264")
-        try Data(insertingCaptions(captions, into: plain)).write(to: stream)
+        try Data(insertingCaptions(captions, services: services, into: plain)).write(to: stream)
         let transportStream = folder.appendingPathComponent(name + ".ts")
         let output = folder.appendingPathComponent(name)
         // A byte stream has no timestamps for mp4mux: mpegtsmux gives the frames times from the
@@ -54,8 +56,21 @@ public enum ClosedCaptionMedia {
         for (offset, pair) in pairs.enumerated() { captions[frame + offset] = pair }
     }
 
+    /// Lays CEA-708 triplets out from `frame` on, at most `perFrame` a frame (a 30 fps frame has
+    /// room for 20 in ATSC's budget).
+    public static func schedule(
+        _ triplets: [CEA708Writer.Triplet], from frame: Int, perFrame: Int = 10,
+        into services: inout [Int: [CEA708Writer.Triplet]]
+    ) {
+        for (offset, start) in stride(from: 0, to: triplets.count, by: perFrame).enumerated() {
+            services[frame + offset, default: []] += triplets[start..<min(start + perFrame, triplets.count)]
+        }
+    }
+
     /// `stream` with an A/53 caption SEI in front of the first slice of each picture.
-    static func insertingCaptions(_ captions: [Int: CEA608Writer.Pair], into stream: [UInt8]) -> [UInt8] {
+    static func insertingCaptions(
+        _ captions: [Int: CEA608Writer.Pair], services: [Int: [CEA708Writer.Triplet]], into stream: [UInt8]
+    ) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(stream.count + captions.count * 24)
         var picture = 0
@@ -65,7 +80,8 @@ public enum ClosedCaptionMedia {
             // A slice (1, or 5 for IDR) whose first_mb_in_slice is 0 (ue(v) "1": the top bit of
             // the byte after the header) starts a picture.
             if type == 1 || type == 5, header + 1 < unit.end, stream[header + 1] & 0x80 != 0 {
-                output += seiNAL(captions[picture] ?? CEA608Writer.padding)
+                let pair = captions[picture] ?? CEA608Writer.padding
+                output += seiNAL([(0xFC, pair.0, pair.1)] + (services[picture] ?? []))
                 picture += 1
             }
             output += stream[unit.start..<unit.end]
@@ -98,16 +114,16 @@ public enum ClosedCaptionMedia {
         }
     }
 
-    /// An SEI NAL unit with one A/53 `cc_data` construct holding `pair` as CEA-608 field 1.
-    private static func seiNAL(_ pair: CEA608Writer.Pair) -> [UInt8] {
+    /// An SEI NAL unit with one A/53 `cc_data` construct holding `triplets` (the first, a
+    /// CEA-608 field-1 pair: marker bits, cc_valid, cc_type 0).
+    private static func seiNAL(_ triplets: [CEA708Writer.Triplet]) -> [UInt8] {
+        let data = triplets.prefix(31).flatMap { [$0.0, $0.1, $0.2] }
         let payload: [UInt8] =
             [0xB5, 0x00, 0x31] + Array("GA94".utf8) + [
                 0x03,  // user_data_type_code: cc_data
-                0x40 | 1,  // process_cc_data_flag, cc_count 1
+                0x40 | UInt8(min(triplets.count, 31)),  // process_cc_data_flag, cc_count
                 0xFF,  // em_data
-                0xFC, pair.0, pair.1,  // marker bits, cc_valid, cc_type 0 (608 field 1)
-                0xFF,  // marker bits
-            ]
+            ] + data + [0xFF]  // marker bits
         // payloadType 4 (user data registered by ITU-T T.35), its size, the payload, rbsp trailing bits.
         let body = [4, UInt8(payload.count)] + payload + [0x80]
         var escaped: [UInt8] = []

@@ -34,22 +34,11 @@ struct CEA608Screen: Sendable, Equatable {
     /// trailing blanks, one line each.
     var text: String {
         cells.compactMap { row -> String? in
-            let line = String(row).trimmingBlanks
+            let line = String(row).trimmingCaptionBlanks
             return line.isEmpty ? nil : line
         }.joined(separator: "\n")
     }
 
     static func clampedRow(_ row: Int) -> Int { min(max(row, 0), rows - 1) }
     static func clampedColumn(_ column: Int) -> Int { min(max(column, 0), columns - 1) }
-}
-
-extension String {
-    /// The string without spaces (and no-break spaces) at either end.
-    fileprivate var trimmingBlanks: String {
-        let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\u{00A0}" }
-        guard let first = firstIndex(where: { !isBlank($0) }), let last = lastIndex(where: { !isBlank($0) }) else {
-            return ""
-        }
-        return String(self[first...last])
-    }
 }

@@ -22,6 +22,35 @@ package enum CaptionCarriage: Int32, Sendable {
         var second: UInt8
     }
 
+    /// One CEA-708 `cc_data` triplet of DTVCC data: `start` for the first two bytes of a caption
+    /// channel packet (`cc_type` 3), false for the next two (`cc_type` 2).
+    struct DTVCCBytes: Sendable, Equatable {
+        var start: Bool
+        var first: UInt8
+        var second: UInt8
+    }
+
+    /// The DTVCC (CEA-708 service) bytes `bytes` carries, in order: none for the CEA-608 carriages.
+    func dtvccBytes(in bytes: [UInt8]) -> [DTVCCBytes] {
+        let triplets: ArraySlice<UInt8>
+        switch self {
+        case .cea608Pairs, .smpte334: return []
+        case .cea708Data: triplets = bytes[...]
+        case .cea708Packet: triplets = Self.ccDataSection(ofPacket: bytes)
+        }
+        var found: [DTVCCBytes] = []
+        var index = triplets.startIndex
+        while triplets.endIndex - index >= 3 {
+            let header = triplets[index]
+            if header & 0x04 != 0, header & 0x02 != 0 {
+                found.append(
+                    DTVCCBytes(start: header & 0x03 == 3, first: triplets[index + 1], second: triplets[index + 2]))
+            }
+            index += 3
+        }
+        return found
+    }
+
     /// The CEA-608 pairs `bytes` carries, in order; DTVCC (CEA-708 service) data is skipped.
     func pairs(in bytes: [UInt8]) -> [Pair] {
         switch self {

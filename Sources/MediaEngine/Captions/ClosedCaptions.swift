@@ -28,7 +28,7 @@ final class ClosedCaptions: Sendable {
     }
 
     private struct State {
-        var decoder = CEA608Decoder()
+        var decoder = ClosedCaptionDecoder()
         var channels: [ClosedCaptionChannel] = []
         var cues: [ClosedCaptionChannel: ChannelCues] = [:]
         var lastTime = Duration.zero
@@ -96,7 +96,7 @@ final class ClosedCaptions: Sendable {
     /// channels found stay (they are the movie's tracks).
     func flush() {
         state.withLock { state in
-            state.decoder = CEA608Decoder()
+            state.decoder = ClosedCaptionDecoder()
             state.cues = [:]
         }
     }

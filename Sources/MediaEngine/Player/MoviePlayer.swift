@@ -285,12 +285,13 @@ public final class MoviePlayer: Sendable {
     /// preparation and for a movie without sound.
     public var audioTracks: [MediaTrack] { core.read { $0.audioTracks } }
 
-    /// The prepared movie's subtitle tracks: those its container lists, then each CEA-608
-    /// closed-captions channel its video carries (codec `CEA-608`, title `CC1` to `CC4`; ATSC
-    /// A/53 captions in H.264, H.265 or MPEG-2 pictures, as broadcast and streamed video has
-    /// them). A channel becomes a track when its first caption command comes: with the tracks
-    /// announced at preparation if it is on the first frame, otherwise as it comes during
-    /// playback, in a new ``PlayerEvent/tracksAvailable(_:)``. Indices never change once announced.
+    /// The prepared movie's subtitle tracks: those its container lists, then each closed-captions
+    /// channel its video carries (``ClosedCaptionChannel``: codec `CEA-608`, title `CC1` to `CC4`;
+    /// codec `CEA-708`, title `Service 1` to `Service 6`; ATSC A/53 captions in H.264, H.265 or
+    /// MPEG-2 pictures, as broadcast and streamed video has them). A channel becomes a track when
+    /// its first caption command comes: with the tracks announced at preparation if it is on the
+    /// first frame, otherwise as it comes during playback, in a new
+    /// ``PlayerEvent/tracksAvailable(_:)``. Indices never change once announced.
     public var subtitleTracks: [MediaTrack] { core.read { $0.subtitleTracks } }
 
     /// The audio track playing, if the movie has one.
@@ -325,8 +326,9 @@ public final class MoviePlayer: Sendable {
     /// and the style set on it. A new movie starts with none.
     ///
     /// A closed-captions track is decoded from the frames as they enter the output: a caption
-    /// shows from the frame that brought it until the captions replace or erase it (pop-on,
-    /// roll-up and paint-on captions, all four channels, the special and extended characters).
+    /// shows from the frame that brought it until the captions replace or erase it (CEA-608:
+    /// pop-on, roll-up and paint-on captions, the special and extended characters; CEA-708: the
+    /// text of the service's visible windows, in the engine's style).
     /// After a seek it shows again from the next caption command, as a television does.
     /// - Parameter track: One of ``subtitleTracks``, or nil.
     /// - Throws: ``MediaError/Code/notPrepared`` before preparation (or during a pre-roll ad),

@@ -58,7 +58,7 @@ extension PlayerMachine {
     var closedCaptionTracks: [MediaTrack] {
         closedCaptionChannels.enumerated().map { offset, channel in
             MediaTrack(
-                kind: .subtitle, index: streamSubtitleTracks.count + offset, codec: "CEA-608",
+                kind: .subtitle, index: streamSubtitleTracks.count + offset, codec: channel.standard,
                 title: channel.description)
         }
     }

@@ -3,13 +3,15 @@ import Testing
 
 @testable import MediaEngine
 
-/// The CEA-608 decoder without a movie: each caption mode, the character sets, channels and
-/// fields, parity, the repeats of control codes, XDS, and every way captions are carried.
-@Suite("CEA-608 decoder")
-struct CEA608DecoderTests {
+/// The closed-caption decoder without a movie. CEA-608: each caption mode, the character sets,
+/// channels and fields, parity, the repeats of control codes, XDS, and every way captions are
+/// carried. CEA-708: windows defined, shown, hidden, cleared and deleted, the pen, rolling text,
+/// packets over several frames, and commands cut short.
+@Suite("Closed-caption decoder")
+struct ClosedCaptionDecoderTests {
     /// Feeds pairs one a frame (as field-1 pairs) and returns what each frame showed on `channel`.
     static func shown(
-        _ pairs: [CEA608Writer.Pair], channel: ClosedCaptionChannel = .cc1, decoder: inout CEA608Decoder
+        _ pairs: [CEA608Writer.Pair], channel: ClosedCaptionChannel = .cc1, decoder: inout ClosedCaptionDecoder
     ) -> [String] {
         pairs.map { pair in
             _ = decoder.decode([pair.0, pair.1], carriage: .cea608Pairs)
@@ -18,13 +20,13 @@ struct CEA608DecoderTests {
     }
 
     static func shown(_ pairs: [CEA608Writer.Pair], channel: ClosedCaptionChannel = .cc1) -> [String] {
-        var decoder = CEA608Decoder()
+        var decoder = ClosedCaptionDecoder()
         return shown(pairs, channel: channel, decoder: &decoder)
     }
 
     @Test("pop-on: nothing shows while the caption is loaded; EOC shows it whole; EDM erases it")
     func popOn() {
-        var decoder = CEA608Decoder()
+        var decoder = ClosedCaptionDecoder()
         let pairs = CEA608Writer.popOn(["HELLO WORLD"])
         let frames = Self.shown(pairs, decoder: &decoder)
         #expect(frames.dropLast(2).allSatisfy { $0.isEmpty })
@@ -36,7 +38,7 @@ struct CEA608DecoderTests {
 
     @Test("pop-on over two rows; the next caption replaces the first at its EOC, not before")
     func twoRows() {
-        var decoder = CEA608Decoder()
+        var decoder = ClosedCaptionDecoder()
         _ = Self.shown(CEA608Writer.popOn(["First line", "and second"]), decoder: &decoder)
         #expect(decoder.text(of: .cc1) == "First line\nand second")
         let next = Self.shown(CEA608Writer.popOn(["Next"]), decoder: &decoder)
@@ -46,7 +48,7 @@ struct CEA608DecoderTests {
 
     @Test("roll-up: each line appears as it comes on the bottom row and scrolls up, the window 2 rows deep")
     func rollUp() {
-        var decoder = CEA608Decoder()
+        var decoder = ClosedCaptionDecoder()
         let first = Self.shown(CEA608Writer.rollUp("ONE"), decoder: &decoder)
         #expect(first.last == "ONE")
         #expect(first.contains("ON"), "text shows as it comes: \(first)")
@@ -86,7 +88,7 @@ struct CEA608DecoderTests {
 
     @Test("CC2 has its own memories: its codes carry the channel bit and its characters follow them")
     func secondChannel() {
-        var decoder = CEA608Decoder()
+        var decoder = ClosedCaptionDecoder()
         _ = Self.shown(CEA608Writer.popOn(["uno"], channel: 1), decoder: &decoder)
         _ = Self.shown(CEA608Writer.popOn(["one"], channel: 0), decoder: &decoder)
         #expect(decoder.text(of: .cc2) == "uno")
@@ -96,7 +98,7 @@ struct CEA608DecoderTests {
 
     @Test("the second field is CC3 and CC4 (cc_type 1 in cc_data); its XDS packets are not captions")
     func secondField() {
-        var decoder = CEA608Decoder()
+        var decoder = ClosedCaptionDecoder()
         func field2(_ pairs: [CEA608Writer.Pair]) {
             for pair in pairs { _ = decoder.decode([0xFD, pair.0, pair.1], carriage: .cea708Data) }
         }
@@ -149,7 +151,7 @@ struct CEA608DecoderTests {
     @Test("any bytes in any carriage decode without a trap, and the text stays within the screen")
     func hostileBytes() {
         var generator = SplitMix64(seed: 608)
-        var decoder = CEA608Decoder()
+        var decoder = ClosedCaptionDecoder()
         for round in 0..<20_000 {
             let count = Int(generator.next() % 64)
             let bytes = (0..<count).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
@@ -158,7 +160,8 @@ struct CEA608DecoderTests {
         }
         for channel in ClosedCaptionChannel.allCases {
             let lines = decoder.text(of: channel).split(separator: "\n", omittingEmptySubsequences: false)
-            #expect(lines.count <= 15 && lines.allSatisfy { $0.count <= 32 })
+            let (rows, columns) = channel.isCEA708 ? (8 * 15, 42) : (15, 32)
+            #expect(lines.count <= rows && lines.allSatisfy { $0.count <= columns })
         }
     }
 
@@ -190,6 +193,134 @@ struct CEA608DecoderTests {
             looped.count == 1 && looped.first?.start == .zero, "back in time: the later cues went, what shows restarts")
         captions.newMovie()
         #expect(captions.channels.isEmpty)
+    }
+}
+
+/// CEA-708 services, from `cc_data` triplets as A/53 carries them.
+@Suite("Closed-caption decoder: CEA-708")
+struct CEA708DecoderTests {
+    /// Feeds `data` for `service` as one caption channel packet, in frames of `perFrame` triplets;
+    /// returns the last update.
+    @discardableResult
+    static func feed(
+        _ data: [UInt8], service: Int = 1, perFrame: Int = 31, into decoder: inout ClosedCaptionDecoder
+    ) -> ClosedCaptionDecoder.Update {
+        let triplets = CEA708Writer.triplets(service: service, data)
+        var update = ClosedCaptionDecoder.Update()
+        for start in stride(from: 0, to: triplets.count, by: perFrame) {
+            let bytes = triplets[start..<min(start + perFrame, triplets.count)].flatMap { [$0.0, $0.1, $0.2] }
+            update = decoder.decode(bytes, carriage: .cea708Data)
+        }
+        return update
+    }
+
+    @Test("a visible window shows its text as it comes; the service is a channel from its first window")
+    func visibleWindow() {
+        var decoder = ClosedCaptionDecoder()
+        let update = Self.feed(
+            CEA708Writer.defineWindow(0, rows: 2, columns: 32, visible: true) + CEA708Writer.text("Hello"),
+            into: &decoder)
+        #expect(update.channels == [.service1])
+        #expect(update.displayed == [.service1: "Hello"])
+        #expect(decoder.text(of: .cc1).isEmpty)
+    }
+
+    @Test("a hidden window shows when displayed, goes when hidden, is blanked by clear and gone when deleted")
+    func windowCommands() {
+        var decoder = ClosedCaptionDecoder()
+        Self.feed(
+            CEA708Writer.defineWindow(3, rows: 1, columns: 20, visible: false) + CEA708Writer.text("Later"),
+            into: &decoder)
+        #expect(decoder.text(of: .service1).isEmpty)
+        Self.feed(CEA708Writer.display([3]), into: &decoder)
+        #expect(decoder.text(of: .service1) == "Later")
+        Self.feed(CEA708Writer.hide([3]), into: &decoder)
+        #expect(decoder.text(of: .service1).isEmpty)
+        Self.feed(CEA708Writer.display([3]) + CEA708Writer.clear([3]), into: &decoder)
+        #expect(decoder.text(of: .service1).isEmpty)
+        Self.feed(CEA708Writer.text("Again"), into: &decoder)
+        #expect(decoder.text(of: .service1) == "Again", "the pen stays where it was after a clear")
+        Self.feed(CEA708Writer.delete([3]) + CEA708Writer.text("nowhere"), into: &decoder)
+        #expect(decoder.text(of: .service1).isEmpty, "no current window: text goes nowhere")
+    }
+
+    @Test("carriage returns move down, then roll the window's rows up; the pen moves; backspace and form feed")
+    func rollingAndPen() {
+        var decoder = ClosedCaptionDecoder()
+        let lines =
+            CEA708Writer.text("one") + CEA708Writer.carriageReturn + CEA708Writer.text("two")
+            + CEA708Writer.carriageReturn + CEA708Writer.text("three")
+        Self.feed(CEA708Writer.defineWindow(0, rows: 2, columns: 32, visible: true) + lines, into: &decoder)
+        #expect(decoder.text(of: .service1) == "two\nthree")
+        Self.feed(
+            CEA708Writer.penLocation(row: 0, column: 4) + CEA708Writer.text("X") + CEA708Writer.backspace,
+            into: &decoder)
+        #expect(decoder.text(of: .service1) == "two\nthree")
+        Self.feed(CEA708Writer.formFeed + CEA708Writer.text("home"), into: &decoder)
+        #expect(decoder.text(of: .service1) == "home")
+    }
+
+    @Test("Latin-1 (G1), the music note (0x7F) and G2's bullet after EXT1")
+    func characters() {
+        var decoder = ClosedCaptionDecoder()
+        Self.feed(
+            CEA708Writer.defineWindow(0, rows: 1, columns: 32, visible: true) + [
+                0x7F, 0x20, 0x63, 0x61, 0x66, 0xE9, 0x20, 0x10, 0x35,
+            ], into: &decoder)
+        #expect(decoder.text(of: .service1) == "♪ café •")
+    }
+
+    @Test("two windows, listed by priority; service 2 apart from service 1")
+    func windowsAndServices() {
+        var decoder = ClosedCaptionDecoder()
+        Self.feed(
+            CEA708Writer.defineWindow(1, rows: 1, columns: 32, visible: true, priority: 3) + CEA708Writer.text("back")
+                + CEA708Writer.defineWindow(2, rows: 1, columns: 32, visible: true, priority: 1)
+                + CEA708Writer.text("front"),
+            into: &decoder)
+        #expect(decoder.text(of: .service1) == "front\nback")
+        let update = Self.feed(
+            CEA708Writer.defineWindow(0, rows: 1, columns: 32, visible: true) + CEA708Writer.text("zwei"), service: 2,
+            into: &decoder)
+        #expect(update.channels == [.service1, .service2])
+        #expect(decoder.text(of: .service2) == "zwei" && decoder.text(of: .service1) == "front\nback")
+    }
+
+    @Test(
+        "a packet spread over frames is put together; a long one is cut into blocks; a packet cut short gives its whole blocks"
+    )
+    func packets() {
+        var decoder = ClosedCaptionDecoder()
+        let long = String(repeating: "ab", count: 40)  // 80 bytes: three service blocks
+        Self.feed(
+            CEA708Writer.defineWindow(0, rows: 3, columns: 42, visible: true) + CEA708Writer.text(long), perFrame: 2,
+            into: &decoder)
+        #expect(decoder.text(of: .service1) == String(long.prefix(42)), "the pen stays on the last column")
+        // A packet whose size says 20 bytes, followed by a new one after 6: the first's whole block counts.
+        var cut = ClosedCaptionDecoder()
+        let setup = CEA708Writer.triplets(service: 1, CEA708Writer.defineWindow(0, rows: 1, columns: 32, visible: true))
+        let shortBlock: [UInt8] = [0x0A, 0x22, 0x48, 0x69, 0x00, 0x00]  // size code 10, block: service 1, 2 bytes "Hi"
+        let triplets =
+            setup + [(0xFF, shortBlock[0], shortBlock[1]), (0xFE, shortBlock[2], shortBlock[3])]
+            + CEA708Writer.triplets(service: 1, CEA708Writer.text("!"), sequence: 2)
+        _ = cut.decode(triplets.flatMap { [$0.0, $0.1, $0.2] }, carriage: .cea708Data)
+        #expect(cut.text(of: .service1) == "Hi!")
+    }
+
+    @Test("commands cut off at the end of a block, and codes of every kind, decode without a trap")
+    func cutCommands() {
+        var decoder = ClosedCaptionDecoder()
+        Self.feed(
+            CEA708Writer.defineWindow(0, rows: 1, columns: 32, visible: true) + CEA708Writer.text("ok"), into: &decoder)
+        for cut in [
+            [0x98, 0x20], [0x92, 0x01], [0x10], [0x10, 0x90], [0x10, 0x90, 0x3F], [0x18, 0x00], [0x97, 1, 2], [0x89],
+        ] as [[UInt8]] {
+            Self.feed(cut, into: &decoder)
+        }
+        #expect(decoder.text(of: .service1) == "ok")
+        for code in 0...255 {
+            Self.feed([UInt8(code), 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07], into: &decoder)
+        }
     }
 }
 
