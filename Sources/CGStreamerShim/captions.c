@@ -1,7 +1,8 @@
 // Closed captions out of the video: a probe on a video output bin's input hands the caption
 // data each frame carries (GstVideoCaptionMeta, attached by h264parse, h265parse,
 // mpegvideoparse and the decoders from ATSC A/53 user data) to a callback, with the frame's
-// stream time, and tells it of each flush. Frames without captions cost one meta lookup.
+// stream time, and tells it of each flush and each new stream (a queue's next movie, the
+// content after a pre-roll ad). Frames without captions cost one meta lookup.
 #include "CGStreamerShim.h"
 
 typedef struct {
@@ -51,6 +52,8 @@ static GstPadProbeReturn on_caption_input(GstPad *pad, GstPadProbeInfo *info, gp
         gst_segment_copy_into(segment, &watch->segment);
     } else if (GST_EVENT_TYPE(event) == GST_EVENT_FLUSH_STOP) {
         watch->callback(watch->user_data, -1, 0, NULL, 0);
+    } else if (GST_EVENT_TYPE(event) == GST_EVENT_STREAM_START) {
+        watch->callback(watch->user_data, -1, -1, NULL, 0);
     }
     return GST_PAD_PROBE_OK;
 }

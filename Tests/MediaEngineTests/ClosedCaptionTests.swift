@@ -73,7 +73,7 @@ struct ClosedCaptionTests {
         let recorder = EventRecorder(player)
         try await player.prepareToPlay()
         #expect(player.subtitleTracks == [Self.cc1, Self.service1])
-        #expect(recorder.events.contains(.tracksAvailable([Self.cc1, Self.service1])))
+        try await recorder.waitFor("the tracks announced") { $0 == .tracksAvailable([Self.cc1, Self.service1]) }
         try player.selectSubtitleTrack(Self.cc1)
         #expect(player.currentSubtitleTrack == Self.cc1)
         try await player.play()
@@ -105,5 +105,21 @@ struct ClosedCaptionTests {
         _ = try await recorder.waitForFinish()
         Self.check(seen.withLock { $0 }, "service 1")
         #expect(player.subtitleOverlay.cues.map(\.text) == ["Service text"])
+    }
+
+    @Test("in a queue, the next movie's channels are its tracks again once it plays")
+    func queue() async throws {
+        let movie = try await Self.movie()
+        let player = MoviePlayer(source: FileSource(url: movie), videoSink: FrameSink { _ in }, audioOutput: .discard)
+        try player.setQueue([FileSource(url: movie), FileSource(url: movie)])
+        let recorder = EventRecorder(player)
+        try await player.play()
+        _ = try await recorder.waitForFinish()
+        let events = recorder.events
+        let changed = try #require(events.firstIndex(of: .queueItemChanged(1)), "\(events)")
+        #expect(
+            events[changed...].contains(.tracksAvailable([Self.cc1, Self.service1])),
+            "the second movie's tracks: \(events[changed...])")
+        #expect(player.subtitleTracks == [Self.cc1, Self.service1])
     }
 }

@@ -11,6 +11,9 @@ enum ClosedCaptionWatch {
         case captions([UInt8], carriage: Int32, time: Duration?)
         /// The video was flushed (a seek).
         case flush
+        /// A new stream starts: another movie in the same pipeline (a queue's next one, the
+        /// content after a pre-roll ad).
+        case newStream
     }
 
     typealias Handler = @Sendable (Event) -> Void
@@ -27,7 +30,7 @@ enum ClosedCaptionWatch {
             bin.pointer,
             { data, time, type, bytes, size in
                 let box = Unmanaged<Box>.fromOpaque(data!).takeUnretainedValue()
-                guard type != 0, let bytes else { return box.handler(.flush) }
+                guard type > 0, let bytes else { return box.handler(type == 0 ? .flush : .newStream) }
                 // A frame's caption data is a few dozen bytes; more is not captions.
                 let captions = Array(UnsafeBufferPointer(start: bytes, count: min(Int(size), 4096)))
                 let when = time >= 0 ? Duration(clockTime: GstClockTime(time)) : nil

@@ -114,6 +114,10 @@ extension PlayerCore {
             var facts = needed ? handOverFacts(of: session) : PlayerMachine.PipelineFacts()
             facts.startedItem = session.startingItem
             apply { $0.contentStreamStarted(session: id, group: group, facts: facts) }
+            // A new movie's tracks were just forgotten: its caption channels found so far (on
+            // frames that got to the output before this message) are tracks again.
+            let channels = captions.closedCaptions.channels
+            if !channels.isEmpty { apply { $0.closedCaptionsFound(session: id, channels: channels) } }
         }
         return state.withLock { $0.session === session } ? .carryOn : .exit
     }

@@ -7,6 +7,11 @@ extension PlayerCore {
         switch event {
         case .flush:
             captions.flushClosedCaptions()
+        case .newStream:
+            // The machine forgets the last movie's channels when the pipeline says the stream
+            // started (``PlayerMachine/contentStreamStarted(session:group:facts:)``), and is told
+            // the new movie's again then: this comes first, on its way to the sinks.
+            captions.forgetClosedCaptions()
         case .captions(let bytes, let carriage, let time):
             guard let channels = captions.receiveClosedCaptions(bytes, carriage: carriage, at: time) else { return }
             executor.enqueue { [weak self] in

@@ -83,6 +83,14 @@ final class SubtitleCaptions: Sendable {
         return received.channels
     }
 
+    /// Another movie starts in the pipeline: the last one's caption channels and state go.
+    func forgetClosedCaptions() {
+        closedCaptions.newMovie()
+        state.withLock { state in
+            if state.channel != nil { overlay.cues = [] }
+        }
+    }
+
     /// A flush of the video (a seek): captions show again from the next caption command.
     func flushClosedCaptions() {
         closedCaptions.flush()
