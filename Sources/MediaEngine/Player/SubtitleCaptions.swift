@@ -33,7 +33,9 @@ final class SubtitleCaptions: Sendable {
     /// Shows the cues of `choice` (in `overlays`), or hides them with nil. Another stream track
     /// than the one whose cues are kept starts empty: its cues come from where the movie is.
     func show(_ choice: SubtitleChoice?, in overlays: VideoOverlays) {
-        let (removed, cues) = state.withLock { state -> (VideoOverlays.ID?, [TextCue]?) in
+        // The cues are set under the lock: a closed caption decoded meanwhile on the streaming
+        // thread (receiveClosedCaptions) comes after them, not before.
+        let removed = state.withLock { state -> VideoOverlays.ID? in
             defer { state.shown = nil }
             switch choice {
             case .stream(let track):
@@ -42,17 +44,18 @@ final class SubtitleCaptions: Sendable {
                 if track != state.track {
                     state.track = track
                     state.seen = []
-                    return (state.shown, [])
+                    overlay.cues = []
+                } else if captionsWereShown {
+                    overlay.cues = state.seen.sorted { $0.start < $1.start }
                 }
-                return (state.shown, captionsWereShown ? state.seen.sorted { $0.start < $1.start } : nil)
             case .closedCaptions(let channel):
                 state.channel = channel
-                return (state.shown, closedCaptions.cues(of: channel))
+                overlay.cues = closedCaptions.cues(of: channel)
             case nil:
-                return (state.shown, nil)
+                break
             }
+            return state.shown
         }
-        if let cues { overlay.cues = cues }
         if let removed { _ = overlays.remove(removed) }
         guard choice != nil else { return }
         let id = overlays.add(overlay)
