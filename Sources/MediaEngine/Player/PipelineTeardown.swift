@@ -40,15 +40,11 @@ enum PipelineTeardown {
         thread.enqueue { session.close() }
         // A work item of its own: the one before, and the pipeline it held, are released by now.
         thread.enqueue {
-            // What the pipeline freed (pictures, pools, decoder contexts, spread over malloc's
-            // per-thread arenas) goes back to the system: about 20 MB for a 720p player, which
-            // malloc would otherwise keep (400 MB after twenty). After each teardown, not once
-            // after a burst: malloc_trim holds each arena's lock while it returns that arena's
-            // free pages, and returning twenty pipelines' memory at once took 30 ms, during
-            // which any thread of the app allocating in a busy arena waited. One pipeline's
-            // takes about 3 ms over all the arenas (`engine-bench --only teardown`, BENCHMARKS.md).
-            me_return_free_memory()
-            if queued.subtract(1, ordering: .relaxed).newValue > 0 {
+            // The last of a burst of teardowns: what the pipelines freed (pictures, pools, decoder
+            // contexts, spread over malloc's per-thread arenas) goes back to the system, once.
+            if queued.subtract(1, ordering: .relaxed).newValue == 0 {
+                me_return_free_memory()
+            } else {
                 // More to tear down: a pause between them, so that a burst (twenty players
                 // stopped at once) never keeps this thread and the streaming threads it stops on
                 // both cores for its whole length.
