@@ -133,9 +133,11 @@ format:
 # 4b. the pre-roll ads and the sink plugins (more servers and processes on loopback: run beside
 #     step 4, their timing bounds did not hold on 2 cores);
 # 5. HEAVY_SUITES: the core's suites that load the CPU for seconds on purpose (hostile subtitle
-#    files, huge pictures, full disks).
+#    files, huge pictures, full disks), and the closed-caption movies (four more players in
+#    step 2 made the audio tests' events late: TrackTests and VolumeTests failed about one run
+#    in three of that step).
 TIMED_SUITES := OutputSwapTests|RateTests|TimeObserverTests|OverlayCompositingTests|WindowErrorTests
-HEAVY_SUITES := SubtitleBoundsTests|BoundedResourceTests|ImageWriteFailureTests
+HEAVY_SUITES := SubtitleBoundsTests|BoundedResourceTests|ImageWriteFailureTests|ClosedCaptionTests
 LATER_TARGETS := PrerollAdSourceTests|TerminalVideoSinkTests|NetworkVideoSinkTests
 TEST_STEPS = $(SWIFT) test --skip-build --filter TestMediaWarmUp && \
 	$(SWIFT) test --skip-build --filter '^MediaEngineTests\.' --skip '$(TIMED_SUITES)|$(HEAVY_SUITES)|TestMediaWarmUp' && \

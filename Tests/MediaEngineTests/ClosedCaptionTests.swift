@@ -27,8 +27,7 @@ struct ClosedCaptionTests {
         ClosedCaptionMedia.schedule(CEA708Writer.triplets(service: 1, window), from: 0, into: &services)
         ClosedCaptionMedia.schedule(CEA708Writer.triplets(service: 1, shown, sequence: 1), from: 30, into: &services)
         ClosedCaptionMedia.schedule(CEA708Writer.triplets(service: 1, hidden, sequence: 2), from: 60, into: &services)
-        return try await ClosedCaptionMedia.movie(
-            frames: 90, captions: captions, services: services, in: try TestMedia.scratchDirectory())
+        return try await ClosedCaptionMedia.movie(frames: 90, captions: captions, services: services)
     }
 
     static let cc1 = MediaTrack(kind: .subtitle, index: 0, codec: "CEA-608", title: "CC1")

@@ -20,5 +20,7 @@ struct TestMediaWarmUp {
                 group.addTask { _ = try await TestMedia.url(for: clip) }
             }
         }
+        // Made from a clip above, with captions written into its pictures.
+        _ = try await ClosedCaptionTests.movie()
     }
 }

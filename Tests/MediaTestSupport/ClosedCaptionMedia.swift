@@ -19,24 +19,32 @@ public enum ClosedCaptionMedia {
     }
 
     /// A movie of `frames` frames whose frame `n` carries the field-1 pair `captions[n]` (CC1
-    /// and CC2; padding where there is none) and the CEA-708 triplets `services[n]`, written as
-    /// `name` in `folder`.
+    /// and CC2; padding where there is none) and the CEA-708 triplets `services[n]`. Made once
+    /// per content and kept with the other test media (its name is a hash of the captions), so
+    /// tests that play it do not encode and mux beside other tests' timing bounds.
     public static func movie(
-        frames: Int, captions: [Int: CEA608Writer.Pair], services: [Int: [CEA708Writer.Triplet]] = [:], in folder: URL,
-        name: String = "captioned.mp4"
+        frames: Int, captions: [Int: CEA608Writer.Pair], services: [Int: [CEA708Writer.Triplet]] = [:]
     ) async throws -> URL {
         let plain = [UInt8](try Data(contentsOf: try await TestMedia.url(for: plainStream(frames: frames))))
-        let stream = folder.appendingPathComponent(name + ".h264")
-        try Data(insertingCaptions(captions, services: services, into: plain)).write(to: stream)
-        let transportStream = folder.appendingPathComponent(name + ".ts")
-        let output = folder.appendingPathComponent(name)
+        let captioned = insertingCaptions(captions, services: services, into: plain)
+        let output = TestMedia.directory.appendingPathComponent(
+            String(
+                format: "captioned-%016llx.mp4",
+                captioned.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }))
+        if FileManager.default.fileExists(atPath: output.path) { return output }
+        let folder = try TestMedia.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let stream = folder.appendingPathComponent("captioned.h264")
+        try Data(captioned).write(to: stream)
+        let transportStream = folder.appendingPathComponent("captioned.ts")
+        let partial = folder.appendingPathComponent("captioned.mp4")
         // A byte stream has no timestamps for mp4mux: mpegtsmux gives the frames times from the
         // frame rate, and the MPEG-TS is then remuxed into MP4 (captions stay in the pictures).
         for pipeline in [
             "filesrc location=\(stream.path) ! video/x-h264,stream-format=byte-stream,framerate=30/1 ! h264parse ! "
                 + "mpegtsmux ! filesink location=\(transportStream.path)",
             "filesrc location=\(transportStream.path) ! tsdemux ! h264parse ! mp4mux faststart=true ! "
-                + "filesink location=\(output.path)",
+                + "filesink location=\(partial.path)",
         ] {
             let result = try await ProcessRunner.run(
                 "gst-launch-1.0", ["-q"] + pipeline.split(separator: " ").map(String.init))
@@ -44,8 +52,12 @@ public enum ClosedCaptionMedia {
                 throw TestMediaError(message: "gst-launch-1.0 failed (\(result.status)): \(result.standardError)")
             }
         }
-        try? FileManager.default.removeItem(at: stream)
-        try? FileManager.default.removeItem(at: transportStream)
+        // Another test may have made it meanwhile: the same bytes either way.
+        if (try? FileManager.default.moveItem(at: partial, to: output)) == nil,
+            !FileManager.default.fileExists(atPath: output.path)
+        {
+            throw TestMediaError(message: "could not keep \(output.path)")
+        }
         return output
     }
 
