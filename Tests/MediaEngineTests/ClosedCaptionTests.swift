@@ -33,23 +33,6 @@ struct ClosedCaptionTests {
     static let cc1 = MediaTrack(kind: .subtitle, index: 0, codec: "CEA-608", title: "CC1")
     static let service1 = MediaTrack(kind: .subtitle, index: 1, codec: "CEA-708", title: "Service 1")
 
-    /// A frames sink that keeps the brightest luma in the bottom third of each frame (where
-    /// captions go), with the frame's time.
-    static func sink(_ seen: Locked<[SubtitleTrackTests.Seen]>) -> FrameSink {
-        FrameSink(format: .i420, dropsLateFrames: false) { frame in
-            guard let time = frame.presentationTime else { return }
-            let stride = frame.stride(ofPlane: 0)
-            let brightest = frame.withBytes(ofPlane: 0) { span in
-                span.withUnsafeBytes { bytes in
-                    (frame.height * 2 / 3..<frame.height).map { row in
-                        bytes[(row * stride)..<(row * stride + frame.width)].max() ?? 0
-                    }.max() ?? 0
-                }
-            }
-            seen.withLock { $0.append(.init(time: time, brightest: brightest)) }
-        }
-    }
-
     /// All 90 frames came, and a caption is drawn on those from 1 s to 2 s only (black frames:
     /// a caption is the only bright thing).
     static func check(_ frames: [SubtitleTrackTests.Seen], _ label: String) {
@@ -67,7 +50,8 @@ struct ClosedCaptionTests {
     func cea608() async throws {
         let seen = Locked<[SubtitleTrackTests.Seen]>([])
         let player = MoviePlayer(
-            source: FileSource(url: try await Self.movie()), videoSink: Self.sink(seen), audioOutput: .discard)
+            source: FileSource(url: try await Self.movie()), videoSink: SubtitleTrackTests.captionSink(seen),
+            audioOutput: .discard)
         player.shouldAutoplay = false
         let recorder = EventRecorder(player)
         try await player.prepareToPlay()
@@ -94,7 +78,8 @@ struct ClosedCaptionTests {
     func cea708() async throws {
         let seen = Locked<[SubtitleTrackTests.Seen]>([])
         let player = MoviePlayer(
-            source: FileSource(url: try await Self.movie()), videoSink: Self.sink(seen), audioOutput: .discard)
+            source: FileSource(url: try await Self.movie()), videoSink: SubtitleTrackTests.captionSink(seen),
+            audioOutput: .discard)
         player.shouldAutoplay = false
         try await player.prepareToPlay()
         try player.selectSubtitleTrack(Self.service1)

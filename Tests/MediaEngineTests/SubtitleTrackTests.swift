@@ -14,8 +14,10 @@ struct SubtitleTrackTests {
         let brightest: UInt8
     }
 
-    static func player(_ seen: Locked<[Seen]>) async throws -> MoviePlayer {
-        let sink = FrameSink(format: .i420, dropsLateFrames: false) { frame in
+    /// A frames sink that keeps, for each frame, its time and the brightest luma in its bottom
+    /// third (where captions are drawn).
+    static func captionSink(_ seen: Locked<[Seen]>) -> FrameSink {
+        FrameSink(format: .i420, dropsLateFrames: false) { frame in
             guard let time = frame.presentationTime else { return }
             let stride = frame.stride(ofPlane: 0)
             let brightest = frame.withBytes(ofPlane: 0) { span in
@@ -27,6 +29,10 @@ struct SubtitleTrackTests {
             }
             seen.withLock { $0.append(Seen(time: time, brightest: brightest)) }
         }
+    }
+
+    static func player(_ seen: Locked<[Seen]>) async throws -> MoviePlayer {
+        let sink = captionSink(seen)
         let player = MoviePlayer(
             source: FileSource(url: try await TestMedia.subtitledBlack()), videoSink: sink, audioOutput: .discard)
         player.shouldAutoplay = false
