@@ -22,11 +22,14 @@
 // listener test, where the frames then all come, in order). Left so: avoiding it means pacing
 // the SRT output before its encoder, as the HLS output is, instead of at srtsink.
 #include "CGStreamerShim.h"
+#include "captions.h"
 
 typedef struct {
     GstBin parent;
     GstSegment segment;       // the input's, on its streaming thread only (note_input)
     gint64 last_stream_time;  // atomic: the stream time of the last frame in, -1 for none since a flush
+    // Set on the player's thread before the pipeline starts, read by note_input, freed with the bin.
+    MeCaptionWatch *captions;
 } MeVideoOutputBin;
 
 typedef struct {
@@ -51,8 +54,16 @@ static gboolean me_video_output_bin_send_event(GstElement *element, GstEvent *ev
     return sent;
 }
 
+static void me_video_output_bin_finalize(GObject *object) {
+    MeVideoOutputBin *bin = (MeVideoOutputBin *)object;
+    me_caption_watch_free(bin->captions);
+    bin->captions = NULL;
+    G_OBJECT_CLASS(me_video_output_bin_parent_class)->finalize(object);
+}
+
 static void me_video_output_bin_class_init(MeVideoOutputBinClass *klass) {
     GST_ELEMENT_CLASS(klass)->send_event = me_video_output_bin_send_event;
+    G_OBJECT_CLASS(klass)->finalize = me_video_output_bin_finalize;
 }
 
 static void me_video_output_bin_init(MeVideoOutputBin *bin) {
@@ -62,18 +73,22 @@ static void me_video_output_bin_init(MeVideoOutputBin *bin) {
 
 // Where the movie stands by its video, whichever sink the bin holds: at the end of the stream a
 // sink swapped in after the last frame has rendered nothing, and its position query then answers
-// from upstream (0 where the demuxer has nothing better), which read as a movie cut short.
+// from upstream (0 where the demuxer has nothing better), which read as a movie cut short. The
+// frame's closed captions, if watched, go on with the same stream time (captions.c).
 static GstPadProbeReturn note_input(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
     (void)pad;
     MeVideoOutputBin *bin = data;
     if (info->type & GST_PAD_PROBE_TYPE_BUFFER) {
         GstBuffer *buffer = GST_PAD_PROBE_INFO_BUFFER(info);
         guint64 time = 0;
+        gint64 stream_time = -1;
         if (bin->segment.format == GST_FORMAT_TIME && GST_BUFFER_PTS_IS_VALID(buffer) &&
             gst_segment_to_stream_time_full(&bin->segment, GST_FORMAT_TIME, GST_BUFFER_PTS(buffer), &time) == 1 &&
             time <= G_MAXINT64) {
-            __atomic_store_n(&bin->last_stream_time, (gint64)time, __ATOMIC_RELAXED);
+            stream_time = (gint64)time;
+            __atomic_store_n(&bin->last_stream_time, stream_time, __ATOMIC_RELAXED);
         }
+        if (bin->captions) me_caption_watch_frame(bin->captions, buffer, stream_time);
         return GST_PAD_PROBE_OK;
     }
     GstEvent *event = GST_PAD_PROBE_INFO_EVENT(info);
@@ -83,8 +98,18 @@ static GstPadProbeReturn note_input(GstPad *pad, GstPadProbeInfo *info, gpointer
         gst_segment_copy_into(segment, &bin->segment);
     } else if (GST_EVENT_TYPE(event) == GST_EVENT_FLUSH_STOP) {
         __atomic_store_n(&bin->last_stream_time, -1, __ATOMIC_RELAXED);
+        if (bin->captions) me_caption_watch_flushed(bin->captions);
+    } else if (GST_EVENT_TYPE(event) == GST_EVENT_STREAM_START) {
+        if (bin->captions) me_caption_watch_stream_started(bin->captions);
     }
     return GST_PAD_PROBE_OK;
+}
+
+void me_video_output_bin_watch_captions(GstElement *element, MeCaptionCallback callback, gpointer user_data,
+                                        GDestroyNotify destroy) {
+    MeVideoOutputBin *bin = (MeVideoOutputBin *)element;
+    me_caption_watch_free(bin->captions);
+    bin->captions = me_caption_watch_new(callback, user_data, destroy);
 }
 
 void me_video_output_bin_watch_input(GstElement *element) {

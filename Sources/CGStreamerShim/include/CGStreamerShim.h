@@ -540,11 +540,13 @@ const gchar *me_tag_to_id3_frame(const gchar *tag);
 GType me_type_tag_list(void);
 GType me_type_sample(void);
 
-// MARK: Closed captions (captions.c)
+// MARK: Closed captions (captions.c, through outputbin.c)
 /// Called on the streaming thread with one frame's caption data: `time` is the frame's stream
 /// time (-1 when unknown), `type` its GstVideoCaptionType (1 to 4); or, with `type` 0 and no
 /// data, for a flush.
 typedef void (*MeCaptionCallback)(gpointer user_data, gint64 time, gint type, const guint8 *data, gsize size);
-/// Watches the frames entering `bin` (its "sink" pad) for caption metas; `destroy` frees
-/// `user_data` once the probe is gone (with the pad).
-void me_watch_captions(GstElement *bin, MeCaptionCallback callback, gpointer user_data, GDestroyNotify destroy);
+/// Hands the caption metas of the frames entering a video output bin (me_video_output_bin_new,
+/// its input watched by me_video_output_bin_watch_input) to `callback`, with each frame's stream
+/// time; `destroy` frees `user_data` with the bin. Call before the pipeline starts.
+void me_video_output_bin_watch_captions(GstElement *bin, MeCaptionCallback callback, gpointer user_data,
+                                        GDestroyNotify destroy);

@@ -1,8 +1,9 @@
 internal import CGStreamer
 internal import CGStreamerShim
 
-/// The caption data of the frames entering a video output (`me_watch_captions`), handed to
-/// Swift on the streaming thread.
+/// The caption data of the frames entering a video output (`me_video_output_bin_watch_captions`:
+/// the output bin's input probe, which knows each frame's stream time), handed to Swift on the
+/// streaming thread.
 enum ClosedCaptionWatch {
     /// What the watch saw.
     enum Event: Sendable {
@@ -24,9 +25,9 @@ enum ClosedCaptionWatch {
         init(_ handler: @escaping Handler) { self.handler = handler }
     }
 
-    /// Watches the frames entering `bin` for as long as its input pad lives.
+    /// Watches the frames entering `bin` (a video output bin) for as long as the bin lives.
     static func install(on bin: Element, _ handler: @escaping Handler) {
-        me_watch_captions(
+        me_video_output_bin_watch_captions(
             bin.pointer,
             { data, time, type, bytes, size in
                 let box = Unmanaged<Box>.fromOpaque(data!).takeUnretainedValue()

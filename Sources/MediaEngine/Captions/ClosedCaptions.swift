@@ -65,10 +65,9 @@ final class ClosedCaptions: Sendable {
             }
             state.lastTime = time
             let update = state.decoder.decode(bytes, carriage: carriage)
-            let channels = Set(state.channels).union(update.channels).sorted()
-            if channels != state.channels {
-                state.channels = channels
-                received.channels = channels
+            if !update.channels.allSatisfy(state.channels.contains) {
+                state.channels = Set(state.channels).union(update.channels).sorted()
+                received.channels = state.channels
             }
             for (channel, text) in update.displayed {
                 var cues = state.cues[channel] ?? ChannelCues()
