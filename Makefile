@@ -310,7 +310,7 @@ fuzz-engine: deps
 # of linking it; extension blocks are emitted so that an extension of another module's type
 # (FileSource's MoviePlayer.contentURL) has a page. From nothing about a minute of CPU (2 min 20 s
 # on two cores busy with other builds); 20-30 s when little changed.
-DOCS_MODULES := MediaEngine FileSource HTTPStreamSource PrerollAdSource TerminalVideoSink NetworkVideoSink MediaEngineTesting
+DOCS_MODULES := MediaEngineCore FileSource HTTPStreamSource PrerollAdSource TerminalVideoSink NetworkVideoSink MediaEngineTesting
 DOCS_BUILD := .build/docs-build
 DOCS_GRAPHS := $(DOCS_BUILD)/symbol-graphs
 DOCS_OUTPUT := .build/docs

@@ -16,7 +16,12 @@ func pkgConfigFile(of target: String, else system: String) -> String {
 let package = Package(
     name: "swift-media-engine",
     products: [
+        // Everything: the core, the X11 window sink's windows, text overlays (Pango), the engine's
+        // libav decoders. What an app normally depends on.
         .library(name: "MediaEngine", targets: ["MediaEngine"]),
+        // The core alone, on GStreamer (and libyuv) only: no X11, Pango or libavcodec linked; for
+        // headless apps that want frames (see the README's "Linking only the core").
+        .library(name: "MediaEngineCore", targets: ["MediaEngineCore"]),
         .library(name: "FileSource", targets: ["FileSource"]),
         .library(name: "HTTPStreamSource", targets: ["HTTPStreamSource"]),
         .library(name: "PrerollAdSource", targets: ["PrerollAdSource"]),
@@ -42,17 +47,26 @@ let package = Package(
         .systemLibrary(
             name: "CPangoCairo", pkgConfig: pkgConfigFile(of: "CPangoCairo", else: "pangocairo"),
             providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
+        // The core's C: GStreamer (and libyuv) only. Window systems, text renderers and decoders
+        // that need more install themselves into it from the targets below.
         .target(
-            name: "CGStreamerShim", dependencies: ["CGStreamer", "CYUV", "CX11", "CAVCodec"],
-            // The decoder element calls libavutil (frames, errors) as well as libavcodec; volume
-            // ramps use GStreamer's controller library.
-            linkerSettings: [.linkedLibrary("avutil"), .linkedLibrary("gstcontroller-1.0")]),
-        .target(name: "CTextRender", dependencies: ["CPangoCairo"]),
+            name: "CGStreamerShim", dependencies: ["CGStreamer", "CYUV"],
+            // Volume ramps use GStreamer's controller library.
+            linkerSettings: [.linkedLibrary("gstcontroller-1.0")]),
+        // The engine's X11 windows and X error handling: the only target that links libX11.
+        .target(name: "CX11Window", dependencies: ["CGStreamerShim", "CX11"], linkerSettings: [.linkedLibrary("X11")]),
+        // Text to pixels with Pango and cairo: the only target that links them.
+        .target(name: "CTextRender", dependencies: ["CGStreamerShim", "CPangoCairo"]),
+        // The engine's libav decoders (meh264dec, meh265dec): the only target that links libavcodec.
+        // The decoder calls libavutil (frames, errors) as well.
+        .target(
+            name: "CLibavDecoder", dependencies: ["CGStreamerShim", "CAVCodec"],
+            linkerSettings: [.linkedLibrary("avcodec"), .linkedLibrary("avutil")]),
         // A C library product does not get the system modules' `link` lines (Swift's autolinking): named here.
         .target(
-            name: "GstMediaEnginePlugin", dependencies: ["CGStreamerShim"],
+            name: "GstMediaEnginePlugin", dependencies: ["CGStreamerShim", "CLibavDecoder"],
             linkerSettings: [
-                .linkedLibrary("yuv"), .linkedLibrary("X11"), .linkedLibrary("avcodec"), .linkedLibrary("avutil"),
+                .linkedLibrary("yuv"), .linkedLibrary("avcodec"), .linkedLibrary("avutil"),
                 .linkedLibrary("gstapp-1.0"), .linkedLibrary("gsttag-1.0"),
             ]),
         .systemLibrary(
@@ -60,17 +74,21 @@ let package = Package(
             providers: [.apt(["libglib2.0-dev", "glib-networking"])]),
         // Why an HTTP connection failed (souphttpsrc does not say), with libsoup's own stack.
         .target(name: "CNetworkProbe", dependencies: ["CGIO"]),
-        .target(name: "MediaEngine", dependencies: ["CGStreamer", "CGStreamerShim", "CYUV", "CTextRender"]),
-        .target(name: "FileSource", dependencies: ["MediaEngine"]),
-        .target(name: "HTTPStreamSource", dependencies: ["MediaEngine", "CNetworkProbe"]),
+        // The core: player, sources, sinks protocol and registry, frames, overlays. GStreamer only.
+        .target(name: "MediaEngineCore", dependencies: ["CGStreamer", "CGStreamerShim", "CYUV"]),
+        // The umbrella: the core re-exported, with the window system, text renderer and decoders
+        // linked in (each installs itself into the core when linked).
+        .target(name: "MediaEngine", dependencies: ["MediaEngineCore", "CX11Window", "CTextRender", "CLibavDecoder"]),
+        .target(name: "FileSource", dependencies: ["MediaEngineCore"]),
+        .target(name: "HTTPStreamSource", dependencies: ["MediaEngineCore", "CNetworkProbe"]),
         // VAST ads before the movie: fetch, parse, tracking beacons, frequency cap (Foundation only).
-        .target(name: "PrerollAdSource", dependencies: ["MediaEngine"]),
+        .target(name: "PrerollAdSource", dependencies: ["MediaEngineCore"]),
         // Video in a terminal with 24-bit colour half blocks: a plugin on MediaEngine's public API only.
-        .target(name: "TerminalVideoSink", dependencies: ["MediaEngine"], path: "Plugins/TerminalVideoSink"),
+        .target(name: "TerminalVideoSink", dependencies: ["MediaEngineCore"], path: "Plugins/TerminalVideoSink"),
         // Video to another machine (RTP, SRT, HLS): a plugin written against MediaEngine's public API only.
-        .target(name: "NetworkVideoSink", dependencies: ["MediaEngine"], path: "Plugins/NetworkVideoSink"),
+        .target(name: "NetworkVideoSink", dependencies: ["MediaEngineCore"], path: "Plugins/NetworkVideoSink"),
         // The conformance kit for sink authors: plays a clip into a sink and checks VideoSink's rules.
-        .target(name: "MediaEngineTesting", dependencies: ["MediaEngine", "FileSource"]),
+        .target(name: "MediaEngineTesting", dependencies: ["MediaEngineCore", "FileSource"]),
         .executableTarget(
             name: "mediaprobe", dependencies: ["MediaEngine", "FileSource", "HTTPStreamSource"],
             path: "Examples/mediaprobe",
@@ -106,6 +124,11 @@ let package = Package(
             path: "Benchmarks/engine-bench"),
         .executableTarget(
             name: "engine-leak-check", dependencies: ["MediaEngine", "FileSource"], path: "Tests/LeakCheck"),
+        // A headless app on the core alone: HeadlessCoreTests checks what it links (no X11, Pango
+        // or libavcodec) and that it plays, and refuses windows and text with typed errors.
+        .executableTarget(
+            name: "engine-headless-check", dependencies: ["MediaEngineCore", "FileSource"],
+            path: "Tests/HeadlessCheck"),
         // `make docs`: lists the public symbols without a doc comment in the compiler's symbol graphs
         // (Foundation only, so it builds in seconds, before the documented modules).
         .executableTarget(name: "doc-check", path: "Tools/doc-check"),
@@ -114,7 +137,7 @@ let package = Package(
         .target(name: "CFuzzerDriver", path: "Fuzz/CFuzzerDriver"),
         .target(
             name: "ParserFuzzing",
-            dependencies: ["MediaEngine", "FileSource", "HTTPStreamSource", "PrerollAdSource", "CFuzzerDriver"],
+            dependencies: ["MediaEngineCore", "FileSource", "HTTPStreamSource", "PrerollAdSource", "CFuzzerDriver"],
             path: "Fuzz/ParserFuzzing"),
         .executableTarget(
             name: "FuzzContainerInspector", dependencies: ["ParserFuzzing"], path: "Fuzz/FuzzContainerInspector"),

@@ -1,6 +1,6 @@
 import FileSource
 import Foundation
-@_spi(Benchmarks) import MediaEngine
+@_spi(Benchmarks) import MediaEngineCore
 import Synchronization
 
 /// `many-players`: many players in one process.

@@ -1,7 +1,7 @@
 import FileSource
 import Foundation
 import HTTPStreamSource
-@_spi(Benchmarks) import MediaEngine
+@_spi(Benchmarks) import MediaEngineCore
 import MediaTestSupport
 
 /// `network`: how fast network movies start, over nginx on loopback, p50 over 15 runs each,

@@ -1,6 +1,6 @@
 import FileSource
 import Foundation
-@_spi(Benchmarks) import MediaEngine
+@_spi(Benchmarks) import MediaEngineCore
 
 /// `seek`: 50 seeks to random places in the 1080p movie, paused, each timed from `seek(to:)` to
 /// its return (the frame at the new place has reached the frames sink). Keyframe seeks p50 and

@@ -1,6 +1,6 @@
 import FileSource
 import Foundation
-@_spi(Benchmarks) import MediaEngine
+@_spi(Benchmarks) import MediaEngineCore
 
 /// `thumbnails`: 20 thumbnails, 320 pixels wide, written as PNG files, of a 120 s 1080p H.264
 /// movie with sound and 2-second GOPs, at 3, 9, ..., 117 s: each 1 s after a keyframe, so an

@@ -1,6 +1,6 @@
 import FileSource
 import Foundation
-@_spi(Benchmarks) import MediaEngine
+@_spi(Benchmarks) import MediaEngineCore
 
 /// `ttff`: time from `prepareToPlay()` to ready-for-display on a 720p movie with sound, p50 and
 /// p95 over 20 players, against a bare in-process playbin's preroll measured in the same run.

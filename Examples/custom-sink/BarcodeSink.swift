@@ -1,11 +1,11 @@
 // {movie} ! playbin ! {frames: RGBA 32x18} -> one column of average colour per frame -> barcode PNG
 //
-// A complete video-sink plugin, written only against MediaEngine's public API and loaded at run
+// A complete video-sink plugin, written only against MediaEngineCore's public API and loaded at run
 // time: `mediaplay --plugin-dir DIR --sink barcode:file=OUT.png MOVIE` writes the movie's
 // "barcode", one column per frame in the frame's average colour, when the movie ends.
 // Build it into DIR with `Examples/custom-sink/build-plugin.sh DIR` (see README.md).
 import Foundation
-import MediaEngine
+import MediaEngineCore
 import Synchronization
 
 /// The sink: frames (RGBA, scaled down by the engine, so averaging costs little) are averaged

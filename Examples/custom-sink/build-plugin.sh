@@ -1,7 +1,7 @@
 #!/bin/sh
 # Builds the barcode sink plugin as a shared library: build-plugin.sh OUT_DIR [BUILD_DIR] [SWIFTC_FLAGS...]
 #
-# The plugin is compiled against the engine's MediaEngine module (and the C modules it imports,
+# The plugin is compiled against the engine's MediaEngineCore module (and the C modules it imports,
 # found as SwiftPM left them in BUILD_DIR, default .build/debug) but does not link it: the host
 # (mediaplay, linked with --export-dynamic) provides the engine's symbols, so plugin and host
 # share one engine. Build the host first (swift build) with the same configuration.
@@ -17,6 +17,5 @@ cflags=$(pkg-config --cflags gstreamer-pbutils-1.0 gstreamer-app-1.0 | tr ' ' '\
 swiftc -emit-library -parse-as-library -module-name BarcodeSink -swift-version 6 \
     -I "$build/Modules" -I "$root/Sources/CGStreamer" -I "$root/Sources/CYUV" \
     -Xcc -fmodule-map-file="$build/CGStreamerShim.build/module.modulemap" \
-    -Xcc -fmodule-map-file="$build/CTextRender.build/module.modulemap" \
-    -Xcc -I"$root/Sources/CGStreamerShim/include" -Xcc -I"$root/Sources/CTextRender/include" \
+    -Xcc -I"$root/Sources/CGStreamerShim/include" \
     $cflags "$@" "$here/BarcodeSink.swift" -o "$out/libbarcode-sink.so"

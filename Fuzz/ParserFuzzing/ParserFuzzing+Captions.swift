@@ -1,4 +1,4 @@
-import MediaEngine
+import MediaEngineCore
 
 extension ParserFuzzing {
     /// The closed captions the engine decodes itself: the input as the caption data of a run of

@@ -1,6 +1,6 @@
 import Foundation
 import HTTPStreamSource
-import MediaEngine
+import MediaEngineCore
 
 extension ParserFuzzing {
     /// `HTTPStreamSource.segmentVariants(inManifest:)`: the text of a manifest the demuxer read

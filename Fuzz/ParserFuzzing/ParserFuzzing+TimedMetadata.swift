@@ -1,4 +1,4 @@
-import MediaEngine
+import MediaEngineCore
 
 extension ParserFuzzing {
     /// The timed-metadata bytes the engine reads itself: the input as an ID3v2 frame libgsttag

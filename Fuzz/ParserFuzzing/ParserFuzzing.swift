@@ -1,6 +1,6 @@
 import FileSource
 import Foundation
-import MediaEngine
+import MediaEngineCore
 
 /// One input through each of the engine's own parsers: what the fuzz targets (`Fuzz/Fuzz*`) run
 /// for every input libFuzzer makes, and what `FuzzRegressionTests` replays for every kept input.

@@ -1,4 +1,4 @@
-import MediaEngine
+import MediaEngineCore
 
 /// How a network sink encodes the video: H.264 with x264 tuned for zero latency (no B-frames,
 /// no look-ahead, so each frame leaves as soon as it is encoded).

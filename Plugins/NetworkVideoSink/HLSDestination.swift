@@ -1,5 +1,5 @@
 import Foundation
-import MediaEngine
+import MediaEngineCore
 
 /// HTTP Live Streaming written into a folder: MPEG-TS segments and a playlist that any HTTP
 /// server can serve (hlssink2). The playlist lists the latest ``playlistLength`` segments as they

@@ -1,5 +1,5 @@
 import Foundation
-import MediaEngine
+import MediaEngineCore
 
 /// Writing values of people's choosing into a `gst-launch-1.0` description
 /// (`ElementDescription.bin(_:)`), which is the only way the public API builds a chain of

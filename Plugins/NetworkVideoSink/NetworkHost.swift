@@ -1,4 +1,4 @@
-import MediaEngine
+import MediaEngineCore
 
 /// A host name or IP address a network sink sends to or listens on, checked so strictly that it
 /// can be written into a pipeline description, a URI and an SDP file as it is: an IPv4 address

@@ -1,5 +1,5 @@
 import Foundation
-import MediaEngine
+import MediaEngineCore
 
 extension NetworkVideoSink {
     /// The names ``register(in:)`` registers, with the options each takes (besides `bitrate=`

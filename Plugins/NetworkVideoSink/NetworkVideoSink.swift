@@ -1,4 +1,4 @@
-import MediaEngine
+import MediaEngineCore
 
 /// Sends the movie's video to another machine, encoded as H.264: RTP over UDP (with an SDP file
 /// for the receiver), SRT (MPEG-TS), or HLS segments in a folder for a web server.

@@ -1,5 +1,5 @@
 import Foundation
-import MediaEngine
+import MediaEngineCore
 
 /// Where an RTP stream goes: H.264 in RTP (RFC 6184) over UDP to a host and port, described for
 /// the receiver by an SDP file.

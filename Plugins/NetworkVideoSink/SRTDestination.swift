@@ -1,5 +1,5 @@
 import Foundation
-import MediaEngine
+import MediaEngineCore
 
 /// An SRT (Secure Reliable Transport) connection that carries the video as MPEG-TS: the sink
 /// either waits for receivers to call it (listener) or calls a receiver that listens (caller).

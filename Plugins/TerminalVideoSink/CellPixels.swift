@@ -1,4 +1,4 @@
-import MediaEngine
+import MediaEngineCore
 
 /// A frame's pixels as the terminal draws them: one 24-bit colour (`0xRRGGBB`) per pixel, row
 /// after row, two pixel rows per line of cells. Alpha is dropped: a terminal cell is opaque.

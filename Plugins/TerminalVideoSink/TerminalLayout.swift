@@ -1,4 +1,4 @@
-import MediaEngine
+import MediaEngineCore
 
 /// Where the picture goes: a grid of cells from the terminal's top-left corner, and below it one
 /// row for the cursor and the status line, so that what a program prints there (and the shell's

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import MediaEngine
+import MediaEngineCore
 import Synchronization
 
 /// One sink's drawing on its terminal: the newest frame waiting to be drawn, and the writer

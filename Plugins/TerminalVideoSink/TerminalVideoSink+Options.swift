@@ -1,4 +1,4 @@
-import MediaEngine
+import MediaEngineCore
 
 extension TerminalVideoSink {
     /// The options ``init(options:)`` reads.

@@ -1,4 +1,4 @@
-import MediaEngine
+import MediaEngineCore
 
 /// Shows the video in a terminal, in 24-bit colour: each character cell is a half block (`▀`)
 /// whose foreground is the upper of two pixels and whose background is the lower one, so a

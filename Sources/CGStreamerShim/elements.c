@@ -63,7 +63,7 @@ static gboolean register_in(GstPlugin *plugin, gboolean ranked) {
     return gst_element_register(plugin, "mescaler", GST_RANK_NONE, me_scaler_get_type_public()) &&
            gst_element_register(plugin, "meframeselect", GST_RANK_NONE, me_frame_select_get_type_public()) &&
            gst_element_register(plugin, "mebackdrop", GST_RANK_NONE, me_backdrop_get_type_public()) &&
-           me_register_libav_decoders(plugin, libav_decoder_rank, ranked);
+           me_register_decoders(plugin, libav_decoder_rank, ranked);
 }
 
 // The loadable plugin: loading it is the opt-in, so its decoders have their ranks.

@@ -38,7 +38,7 @@ static PangoLayout *make_layout(PangoContext *context, const MeTextStyle *style,
     return layout;
 }
 
-uint8_t *me_text_render(const MeTextStyle *style, int *width, int *height, char **error) {
+static uint8_t *pango_text_render(const MeTextStyle *style, int *width, int *height, char **error) {
     *error = NULL;
     if (!g_utf8_validate(style->text, -1, NULL)) {
         *error = strdup("the text is not valid UTF-8");
@@ -126,4 +126,8 @@ uint8_t *me_text_render(const MeTextStyle *style, int *width, int *height, char 
     return rgba;
 }
 
-void me_text_free(void *pointer) { free(pointer); }
+// Installs this renderer in the core when this target is linked: a constructor, since a Swift app
+// has no static initializers to do it from, and it runs before main, before any thread.
+__attribute__((constructor)) static void install_pango_text_renderer(void) {
+    me_text_renderer_install(pango_text_render);
+}

@@ -1,5 +1,5 @@
 import Foundation
-import MediaEngine
+import MediaEngineCore
 
 /// Reads just enough of a container's structure to tell a truncated file from a corrupt one.
 ///

@@ -1,4 +1,4 @@
-import MediaEngine
+import MediaEngineCore
 
 /// How an HLS or DASH stream picks among its variants (renditions of the same movie at several
 /// bitrates and sizes).

@@ -1,5 +1,5 @@
 internal import CNetworkProbe
-import MediaEngine
+import MediaEngineCore
 
 /// Why a connection fails, found by making it again (see `network_probe.h`): souphttpsrc says
 /// only "Internal data stream error" when it gets no answer.

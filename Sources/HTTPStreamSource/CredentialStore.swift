@@ -1,4 +1,4 @@
-import MediaEngine
+import MediaEngineCore
 import Synchronization
 
 /// Credentials kept for protection spaces (host, port, scheme, realm, authentication method),

@@ -1,5 +1,5 @@
 import Foundation
-import MediaEngine
+import MediaEngineCore
 
 #if canImport(FoundationXML)
     import FoundationXML

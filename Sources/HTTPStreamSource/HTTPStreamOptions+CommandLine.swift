@@ -1,4 +1,4 @@
-import MediaEngine
+import MediaEngineCore
 
 extension HTTPStreamOptions {
     /// The command-line flags ``applyCommandLineFlag(_:_:)`` understands, curl's spelling, for a

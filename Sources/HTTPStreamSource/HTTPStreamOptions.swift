@@ -1,4 +1,4 @@
-import MediaEngine
+import MediaEngineCore
 
 /// How an ``HTTPStreamSource`` talks to its server: headers, cookies, identity, timeouts,
 /// retries, TLS trust and credentials. The defaults suit most servers: certificates verified

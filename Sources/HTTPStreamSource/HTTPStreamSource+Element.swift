@@ -1,5 +1,5 @@
 internal import CNetworkProbe
-import MediaEngine
+import MediaEngineCore
 
 extension HTTPStreamSource: SourceElementConfiguring {
     /// Trusts ``HTTPStreamOptions/certificateAuthorityFile`` through the element's

@@ -1,4 +1,4 @@
-import MediaEngine
+import MediaEngineCore
 
 /// A DASH stream's switches: GStreamer 1.22's `dashdemux` does not report them, so the source
 /// reads the manifest the demuxer read (``DASHManifest``) and the player tells each segment's

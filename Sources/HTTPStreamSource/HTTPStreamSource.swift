@@ -1,5 +1,5 @@
 import Foundation
-import MediaEngine
+import MediaEngineCore
 
 /// A movie on an HTTP(S) server: a progressive download (MP4, WebM, MPEG-TS, ...), an HLS
 /// playlist or a DASH manifest, read by GStreamer's HTTP source (souphttpsrc, libsoup) and

@@ -1,4 +1,4 @@
-import MediaEngine
+import MediaEngineCore
 
 /// What a broken HLS playlist or DASH manifest becomes: `MediaError.Code.invalidPlaylist`.
 ///

@@ -1,6 +1,6 @@
 import FileSource
 import Foundation
-import MediaEngine
+import MediaEngineCore
 import Synchronization
 
 /// A conformance kit for `VideoSink` authors: plays a clip into a sink and checks the rules

@@ -1,4 +1,4 @@
-import MediaEngine
+import MediaEngineCore
 import Synchronization
 
 /// A sink under test, its frames handler wrapped to record what it gets: each frame's time, and

@@ -1,5 +1,5 @@
 import Foundation
-public import MediaEngine
+public import MediaEngineCore
 
 extension MoviePlayer {
     /// Plays a video ad before the movie (MPMoviePlayerController's `playPrerollAd`): fetches

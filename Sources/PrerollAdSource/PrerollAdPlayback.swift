@@ -1,5 +1,5 @@
 import Foundation
-import MediaEngine
+import MediaEngineCore
 import Synchronization
 
 /// One ad of a `playPrerollAd` request as it plays: turns what the player reports about it

@@ -1,5 +1,5 @@
 import Foundation
-public import MediaEngine
+public import MediaEngineCore
 
 /// What `MoviePlayer.playPrerollAd(_:)` plays: where the ad comes from, and the rules it plays by.
 public struct PrerollAdRequest: Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import MediaEngine
+import MediaEngineCore
 
 /// One `playPrerollAd` call from start to end: the player's readiness, the frequency cap, the
 /// VAST resolution, the choice of each ad's media file, the ads through the player (one after

@@ -89,7 +89,7 @@ struct SinkPluginTests {
             lines.contains { $0.hasPrefix("mediaplay: plugin libno-entry.so: refused: not a sink plugin") }, "\(lines)")
         #expect(
             lines.contains(
-                "mediaplay: plugin libwrong-abi.so: refused: built for sink plugin ABI 3; this engine loads ABI 2 (rebuild it)"
+                "mediaplay: plugin libwrong-abi.so: refused: built for sink plugin ABI 4; this engine loads ABI 3 (rebuild it)"
             ), "\(lines)")
         #expect(result.standardOutput.split(separator: "\n").filter { $0.hasPrefix("barcode ") }.count == 1)
     }

@@ -3,7 +3,7 @@ import Foundation
 import MediaTestSupport
 import Testing
 
-@testable import MediaEngine
+@testable import MediaEngineCore
 
 /// The picture behind the movie (`backgroundImage`): in the bars of the scaling, and over the
 /// whole window for a movie without video.

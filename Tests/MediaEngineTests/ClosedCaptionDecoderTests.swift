@@ -1,7 +1,7 @@
 import MediaTestSupport
 import Testing
 
-@testable import MediaEngine
+@testable import MediaEngineCore
 
 /// The closed-caption decoder without a movie. CEA-608: each caption mode, the character sets,
 /// channels and fields, parity, the repeats of control codes, XDS, and every way captions are

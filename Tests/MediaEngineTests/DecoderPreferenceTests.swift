@@ -3,7 +3,7 @@ import Foundation
 import MediaTestSupport
 import Testing
 
-@_spi(Benchmarks) @testable import MediaEngine
+@_spi(Benchmarks) @testable import MediaEngineCore
 
 /// The engine's decoders in someone else's process: preferred in the engine's own pipelines,
 /// not chosen by the app's own playbin unless the app opts in.

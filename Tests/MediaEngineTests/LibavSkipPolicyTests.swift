@@ -1,4 +1,4 @@
-import CGStreamerShim
+import CLibavDecoder
 import Testing
 
 /// The engine's decoders' quality-of-service policy (`me_libav_skip_policy`, libavdecoder.c), fed

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import MediaEngine
+@testable import MediaEngineCore
 
 /// The access and error logs, replayed with made-up times: no pipeline, no clock.
 @Suite("Network logs")

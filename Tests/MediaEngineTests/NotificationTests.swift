@@ -3,7 +3,7 @@ import Foundation
 import MediaTestSupport
 import Testing
 
-@testable import MediaEngine
+@testable import MediaEngineCore
 
 /// The `NotificationCenter` mirror as code ported from MPMoviePlayerController reads it: every
 /// name the engine posts, observed through `NotificationCenter`; the userInfo values it documents

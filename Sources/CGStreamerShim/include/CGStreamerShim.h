@@ -3,6 +3,7 @@
 // GStreamer's streaming threads without touching Swift. Every name is
 // prefixed `me_` so it never collides with GStreamer's own symbols.
 #pragma once
+#include <stdint.h>
 #include <gst/gst.h>
 #include <gst/app/gstappsink.h>
 #include <gst/app/gstappsrc.h>
@@ -257,29 +258,17 @@ void me_watch_pointer(GstElement *element, me_pointer_callback callback, me_key_
                       me_motion_callback motion_callback, gpointer data, GDestroyNotify destroy);
 
 // MARK: Decoders.
-/// What the engine's libav decoders skip decoding (libavcodec's `skip_frame`).
-typedef enum {
-    ME_SKIP_NOTHING = 0,
-    ME_SKIP_UNREFERENCED = 1, // pictures no other picture refers to
-    ME_SKIP_ALL_BUT_KEYFRAMES = 2,
-} MeSkip;
-
-/// The decoders' quality-of-service policy (libavdecoder.c), alone so that it is unit-tested: what
-/// to skip from the next picture on, given what is skipped now (`current`), the segment's trick
-/// mode (keyframes only, or any other), the time left to decode the picture before it is too
-/// late to show (`left`, nanoseconds, negative when late; G_MAXINT64 when downstream has said
-/// nothing), and whether the picture is a keyframe. `far_behind` counts the pictures in a row
-/// found far behind; the policy keeps it (start it at 0, and at 0 again after a flush).
-MeSkip me_libav_skip_policy(MeSkip current, gboolean key_units_trick_mode, gboolean trick_mode, gint64 left,
-                            gboolean keyframe, guint *far_behind);
-
 /// The rank a decoder element registers with: its factory name and the media type it decodes.
 typedef guint (*me_decoder_rank_callback)(const gchar *element, const gchar *media_type);
-/// Registers the engine's libav decoders (meh264dec, meh265dec) in-process, each with the rank
-/// `rank` gives it.
-/// Registers the decoders in `plugin`: at the rank `rank` gives them when `ranked` (a loadable
+/// Registers decoder elements in `plugin`: at the rank `rank` gives them when `ranked` (a loadable
 /// plugin), or at NONE with that rank kept as the engine's preference (decoderpreference.c).
-gboolean me_register_libav_decoders(GstPlugin *plugin, me_decoder_rank_callback rank, gboolean ranked);
+typedef gboolean (*me_decoder_registrar)(GstPlugin *plugin, me_decoder_rank_callback rank, gboolean ranked);
+/// Installs the engine's own decoders (the CLibavDecoder target's meh264dec and meh265dec, from
+/// its constructor, when linked): registered with the engine's other elements. The core alone
+/// (MediaEngineCore) has none, and GStreamer's own decoders (avdec_h264, ...) decode.
+void me_decoders_install(me_decoder_registrar registrar);
+/// Registers the installed decoders, if any, as `me_decoder_registrar` says (TRUE when none).
+gboolean me_register_decoders(GstPlugin *plugin, me_decoder_rank_callback rank, gboolean ranked);
 /// Keeps `rank` as the engine's preference for decoder `element` in its own pipelines.
 void me_decoder_preference_record(const gchar *element, guint rank);
 /// Makes the decodebins inside `pipeline` (at any depth, added later) try the engine's decoders
@@ -340,8 +329,48 @@ void me_orientation_set_automatic(MeOrientation *orientation);
 void me_orientation_set_fixed(MeOrientation *orientation, gint method);
 void me_orientation_unref(MeOrientation *orientation);
 
-// MARK: X11 windows (window.c).
+// MARK: The window system (windowsystem.c).
+// The engine's own X11 code (its windows, and the X error handling that keeps Xlib from ending
+// the app) lives in the CX11Window target, which links libX11 and installs itself here from a
+// constructor when it is linked (the MediaEngine product). The core alone (MediaEngineCore) has
+// no window system: me_window_open returns NULL, me_window_check says
+// ME_WINDOW_NO_WINDOW_SYSTEM, and the watches do nothing.
 typedef struct MeWindow MeWindow;
+typedef void (*me_window_click_callback)(int x, int y, int width, int height, gpointer data);
+typedef enum {
+    ME_WINDOW_USABLE,
+    ME_WINDOW_NO_DISPLAY,
+    ME_WINDOW_MISSING,
+    ME_WINDOW_REFUSED,
+    ME_WINDOW_NO_WINDOW_SYSTEM
+} MeWindowCheck;
+/// Called with X's error, for people, when a request on a watched window fails; inside Xlib's
+/// error handler, on whichever thread made the request: it must call no Xlib, take no lock that
+/// thread may hold, and hand the work to another thread.
+typedef void (*me_x_window_error_callback)(const char *detail, gpointer data);
+/// A window system's functions, each documented at its dispatcher below.
+typedef struct {
+    MeWindow *(*open)(const char *display_name, int width, int height, const char *title);
+    unsigned long (*xid)(MeWindow *window);
+    void (*move_resize)(MeWindow *window, int x, int y, int width, int height);
+    void (*geometry)(MeWindow *window, int *x, int *y, int *width, int *height);
+    void (*screen_size)(MeWindow *window, int *width, int *height);
+    gboolean (*has_window_manager)(MeWindow *window);
+    void (*set_fullscreen_hint)(MeWindow *window, gboolean fullscreen);
+    void (*close)(MeWindow *window);
+    gboolean (*watch_clicks)(MeWindow *window, const char *display_name, me_window_click_callback callback,
+                             gpointer data, GDestroyNotify destroy);
+    void (*errors_install)(void);
+    MeWindowCheck (*check)(const char *display_name, unsigned long xid, int *width, int *height, char **detail);
+    guint64 (*watch_window)(unsigned long xid, me_x_window_error_callback callback, gpointer data,
+                            GDestroyNotify destroy);
+    void (*unwatch_window)(guint64 token);
+} MeWindowSystem;
+/// Installs the window system (once, before main: from the CX11Window target's constructor).
+void me_window_system_install(const MeWindowSystem *system);
+/// Whether a window system is linked in.
+gboolean me_window_system_available(void);
+
 /// Opens `display_name` (NULL: $DISPLAY) and maps a black window; NULL when there is no display.
 MeWindow *me_window_open(const char *display_name, int width, int height, const char *title);
 unsigned long me_window_xid(MeWindow *window);
@@ -351,32 +380,26 @@ void me_window_screen_size(MeWindow *window, int *width, int *height);
 gboolean me_window_has_window_manager(MeWindow *window);
 void me_window_set_fullscreen_hint(MeWindow *window, gboolean fullscreen);
 void me_window_close(MeWindow *window);
-typedef void (*me_window_click_callback)(int x, int y, int width, int height, gpointer data);
 /// Calls `callback` on a thread of its own for each left-button click on the window (at the
 /// release), with the point and the window's size, until the window is closed.
 gboolean me_window_watch_clicks(MeWindow *window, const char *display_name, me_window_click_callback callback,
                                 gpointer data, GDestroyNotify destroy);
-
-// MARK: X errors (xerrors.c).
 /// Installs, once, the process's X error handlers that keep X errors of the engine's making from
 /// Xlib's default handler (which exits); errors of other connections go to the previous handler.
 void me_x_errors_install(void);
-typedef enum { ME_WINDOW_USABLE, ME_WINDOW_NO_DISPLAY, ME_WINDOW_MISSING, ME_WINDOW_REFUSED } MeWindowCheck;
 /// Whether window `xid` on `display_name` exists and can be drawn in (XGetWindowAttributes on a
 /// connection of the engine's), and its size. `detail` gets X's error, if any, for people (g_free it).
 MeWindowCheck me_window_check(const char *display_name, unsigned long xid, int *width, int *height, char **detail);
-/// Called with X's error, for people, when a request on a watched window fails; inside Xlib's
-/// error handler, on whichever thread made the request: it must call no Xlib, take no lock that
-/// thread may hold, and hand the work to another thread.
-typedef void (*me_x_window_error_callback)(const char *detail, gpointer data);
 /// Reports the first X error that names window `xid`, on any connection (ximagesink's own
 /// included), to `callback`, and keeps that error and later ones from the previous handler.
-/// Returns a token for me_x_unwatch_window; `destroy` frees `data` then.
+/// Returns a token for me_x_unwatch_window (0 and nothing watched without a window system);
+/// `destroy` frees `data` then.
 guint64 me_x_watch_window(unsigned long xid, me_x_window_error_callback callback, gpointer data,
                           GDestroyNotify destroy);
 /// Ends a watch: errors naming the window go to the previous handler again.
 void me_x_unwatch_window(guint64 token);
 
+// MARK: GstVideoOverlay (videooverlay.c).
 /// gst_video_overlay_set_window_handle and set_render_rectangle on the first element in `bin`
 /// (or `bin` itself) that implements GstVideoOverlay. Returns whether one did.
 gboolean me_video_overlay_attach(GstElement *bin, guintptr handle, int x, int y, int width, int height);
@@ -415,6 +438,38 @@ gboolean me_register_elements_in(GstPlugin *plugin);
 /// The plugin's description, for both ways of registering it.
 #define ME_PLUGIN_DESCRIPTION "swift-media-engine's elements: decoders that hand libavcodec's pictures over without a copy, the scaler, frame selection and the backdrop"
 
+
+// MARK: Text rendering (textrender.c).
+// Text to pixels for text overlays, subtitles, captions and the on-screen controls. The engine's
+// renderer (Pango and cairo) lives in the CTextRender target, which installs itself here from a
+// constructor when it is linked (the MediaEngine product); the core alone has none.
+
+/// How to draw a piece of text. Colours are 0xRRGGBBAA.
+typedef struct {
+    const char *text;        // UTF-8
+    int markup;              // text is Pango markup
+    const char *font;        // Pango font description ("Sans Bold 24")
+    uint32_t color;
+    uint32_t outline_color;
+    double outline_width;    // pixels; 0: none
+    uint32_t shadow_color;
+    double shadow_dx, shadow_dy; // pixels; both 0: no shadow
+    uint32_t background;     // behind the text box; alpha 0: none
+    int alignment;           // 0 left, 1 centre, 2 right (lines relative to each other)
+    int wrap_width;          // pixels; 0: no wrapping
+    int padding;             // pixels around the text
+} MeTextStyle;
+/// A text renderer: as me_text_render, its results allocated with malloc.
+typedef uint8_t *(*me_text_renderer)(const MeTextStyle *style, int *width, int *height, char **error);
+/// Installs the text renderer (once, before main: from the CTextRender target's constructor).
+void me_text_renderer_install(me_text_renderer renderer);
+/// Whether a text renderer is linked in.
+gboolean me_text_renderer_available(void);
+/// Draws `style->text`. On success returns width*height*4 bytes of RGBA (free with
+/// me_text_free) and sets the size; on failure returns NULL and sets `error` (free with
+/// me_text_free) to what went wrong, "no text renderer" included.
+uint8_t *me_text_render(const MeTextStyle *style, int *width, int *height, char **error);
+void me_text_free(void *pointer);
 
 // MARK: libyuv.
 struct YuvConstants;

@@ -1,26 +1,6 @@
-// Text to pixels for text overlays: one Pango layout drawn by cairo, with an outline and a
-// shadow, into straight-alpha RGBA. Kept apart from the GStreamer shim: it needs only Pango.
+// Text to pixels for the engine's text overlays, subtitles, captions and controls: one Pango
+// layout drawn by cairo, with an outline and a shadow, into straight-alpha RGBA (text.c). The only
+// target that links Pango and cairo; it installs itself in the core (me_text_renderer_install)
+// from a constructor, so linking it is all it takes.
 #pragma once
-#include <stdint.h>
-
-/// How to draw a piece of text. Colours are 0xRRGGBBAA.
-typedef struct {
-    const char *text;        // UTF-8
-    int markup;              // text is Pango markup
-    const char *font;        // Pango font description ("Sans Bold 24")
-    uint32_t color;
-    uint32_t outline_color;
-    double outline_width;    // pixels; 0: none
-    uint32_t shadow_color;
-    double shadow_dx, shadow_dy; // pixels; both 0: no shadow
-    uint32_t background;     // behind the text box; alpha 0: none
-    int alignment;           // 0 left, 1 centre, 2 right (lines relative to each other)
-    int wrap_width;          // pixels; 0: no wrapping
-    int padding;             // pixels around the text
-} MeTextStyle;
-
-/// Draws `style->text`. On success returns width*height*4 bytes of RGBA (free with
-/// me_text_free) and sets the size; on failure returns NULL and sets `error` (free with
-/// me_text_free) to what went wrong.
-uint8_t *me_text_render(const MeTextStyle *style, int *width, int *height, char **error);
-void me_text_free(void *pointer);
+#include "CGStreamerShim.h"

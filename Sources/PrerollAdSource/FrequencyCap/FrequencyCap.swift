@@ -1,5 +1,5 @@
 import Foundation
-public import MediaEngine
+public import MediaEngineCore
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,4 @@
-public import MediaEngine
+public import MediaEngineCore
 
 extension AdQuartile {
     /// The tracking event fired when the quartile is crossed.

@@ -1,5 +1,5 @@
 import Foundation
-public import MediaEngine
+public import MediaEngineCore
 import Synchronization
 
 /// Fires one ad's beacons as the player reports what happens to it: impression, quartiles and

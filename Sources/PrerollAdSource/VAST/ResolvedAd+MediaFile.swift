@@ -1,4 +1,4 @@
-public import MediaEngine
+public import MediaEngineCore
 
 extension ResolvedAd {
     /// The MIME types of streamed and interactive renditions, never chosen even when asked

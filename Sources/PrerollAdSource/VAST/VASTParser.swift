@@ -1,5 +1,5 @@
 import Foundation
-public import MediaEngine
+public import MediaEngineCore
 
 /// Reads VAST 2.0, 3.0 and 4.x documents into ``VASTDocument``: the ads, inline or wrapper,
 /// with what a linear pre-roll needs (impressions, errors, linear creatives with their media

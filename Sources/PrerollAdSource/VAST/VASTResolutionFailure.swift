@@ -1,4 +1,4 @@
-public import MediaEngine
+public import MediaEngineCore
 
 /// Why an ad tag, a document or one ad of it could not be resolved, with the Error URI
 /// templates the failure is to be reported to: those of every wrapper read on the way, of the

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import MediaEngine
+@testable import MediaEngineCore
 
 /// The controls' geometry and decisions without GStreamer: where each control goes for a style
 /// and an output size, what a click on it asks for, when the bars show, and when they are drawn

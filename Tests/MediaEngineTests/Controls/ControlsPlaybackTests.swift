@@ -3,7 +3,7 @@ import Foundation
 import MediaTestSupport
 import Testing
 
-@testable import MediaEngine
+@testable import MediaEngineCore
 
 /// The controls drawn into real frames, and worked by clicks at their pixels.
 @Suite("Controls in playback")

@@ -3,7 +3,7 @@ import Foundation
 import MediaTestSupport
 import Testing
 
-@testable import MediaEngine
+@testable import MediaEngineCore
 
 /// The controls in the player's own window on a virtual X server, worked with xdotool as a
 /// person would, and checked by screenshots.

@@ -1,7 +1,7 @@
 import Synchronization
 import Testing
 
-@testable import MediaEngine
+@testable import MediaEngineCore
 
 /// A ``PlayerMachine`` fed by hand, without GStreamer: inputs go in, and the events and actions
 /// they produced are kept for the test to check.

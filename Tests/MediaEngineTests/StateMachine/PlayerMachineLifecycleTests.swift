@@ -1,7 +1,7 @@
 import MediaTestSupport
 import Testing
 
-@testable import MediaEngine
+@testable import MediaEngineCore
 
 /// The player's decisions about preparing, stopping, failing, replacing and releasing, fed by
 /// hand: no GStreamer, no threads, no clocks.

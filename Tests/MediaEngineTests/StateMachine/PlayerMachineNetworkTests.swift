@@ -1,6 +1,6 @@
 import Testing
 
-@testable import MediaEngine
+@testable import MediaEngineCore
 
 /// Network movies in the state machine: buffering before the start, load states, source type
 /// from the content, and a server's challenge answered once.

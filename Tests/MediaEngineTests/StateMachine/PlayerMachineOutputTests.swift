@@ -1,7 +1,7 @@
 import MediaTestSupport
 import Testing
 
-@testable import MediaEngine
+@testable import MediaEngineCore
 
 /// The player's decisions about its video output, presentation and the rarer transitions:
 /// swaps, repeat turned off mid-loop, pause during a scan, a new source after the end.

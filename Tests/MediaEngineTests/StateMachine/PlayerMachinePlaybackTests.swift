@@ -1,7 +1,7 @@
 import MediaTestSupport
 import Testing
 
-@testable import MediaEngine
+@testable import MediaEngineCore
 
 /// The player's decisions about playing, pausing, rates, the end of the movie, repeat,
 /// buffering and scanning, fed by hand.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import MediaEngine
+@testable import MediaEngineCore
 
 /// Pre-rolls in the state machine: an ad plays first in the player's pipeline, nothing about it
 /// is the content's, and the content follows in the same pipeline (playing or paused).

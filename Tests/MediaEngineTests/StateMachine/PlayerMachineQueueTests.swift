@@ -1,6 +1,6 @@
 import Testing
 
-@testable import MediaEngine
+@testable import MediaEngineCore
 
 /// The queue's decisions at a new stream group, without GStreamer: the movie playbin went on to
 /// is announced when it is the queue's next, and ends the queue's current movie when the queue

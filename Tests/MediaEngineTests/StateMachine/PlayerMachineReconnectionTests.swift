@@ -1,6 +1,6 @@
 import Testing
 
-@testable import MediaEngine
+@testable import MediaEngineCore
 
 /// Failures that may pass, in the state machine: the movie is loaded again after the source's
 /// growing waits, at the position it had reached, with no new preparation; the last try's error

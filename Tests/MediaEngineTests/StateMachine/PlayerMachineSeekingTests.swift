@@ -1,7 +1,7 @@
 import MediaTestSupport
 import Testing
 
-@testable import MediaEngine
+@testable import MediaEngineCore
 
 /// The player's decisions about seeks: one in the pipeline at a time, coalescing, landing on
 /// the first frame and the preroll in either order, refusals.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import MediaEngine
+@testable import MediaEngineCore
 
 /// What streamed content (HLS, DASH) changes in the machine's decisions.
 @Suite("Player machine: streamed content")

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import MediaEngine
+@testable import MediaEngineCore
 
 /// Audio track switches without GStreamer: at once while playing; while paused, announced at once
 /// but switched just before the pipeline plays (playbin 1.22 deadlocks a flushing seek after a

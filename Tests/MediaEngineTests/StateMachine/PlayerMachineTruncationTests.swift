@@ -1,7 +1,7 @@
 import MediaTestSupport
 import Testing
 
-@testable import MediaEngine
+@testable import MediaEngineCore
 
 /// A movie whose file is cut short, as its source's tables tell: warned about when prepared,
 /// finished with `truncatedMovie` when playback reaches the cut, never `playbackEnded`.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import MediaEngine
+@testable import MediaEngineCore
 
 /// Volume and mute in the state machine: kept, clamped, announced, applied to the pipeline as a
 /// gain, and told to a pre-roll ad.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import MediaEngine
+@testable import MediaEngineCore
 
 /// What a pipeline goes on to without a gap, without GStreamer: which hand-over a change of the
 /// queue withdraws, counted from the last clear, whether or not the player has seen that movie

@@ -1,7 +1,7 @@
 import MediaTestSupport
 import Testing
 
-@testable import MediaEngine
+@testable import MediaEngineCore
 
 /// The bytes the engine reads itself: the PMT it rewrites for tsdemux and the ID3 frames libgsttag
 /// leaves raw, valid and hostile; and the queue that decides when items are due.

@@ -1,7 +1,12 @@
-internal import CTextRender
+internal import CGStreamerShim
 
-/// Draws text to an ``OverlayBitmap`` with Pango and cairo (`me_text_render`).
+/// Draws text to an ``OverlayBitmap`` (`me_text_render`): with Pango and cairo when the
+/// MediaEngine product links its text renderer (CTextRender); the core alone has none, and each
+/// text is an ``MediaError/Code/overlayFailed`` error.
 enum TextRenderer {
+    /// Whether a text renderer is linked in (the MediaEngine product), so text can be drawn.
+    static var isAvailable: Bool { me_text_renderer_available() != 0 }
+
     static func render(_ text: String, style: TextStyle) throws(MediaError) -> OverlayBitmap {
         var width: Int32 = 0
         var height: Int32 = 0

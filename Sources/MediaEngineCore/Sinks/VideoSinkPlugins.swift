@@ -6,11 +6,11 @@ import Foundation
 
 /// The contract between the engine and a video-sink plugin loaded at run time
 /// (``VideoSinkRegistry/loadPlugins(from:)``): a shared library built against this engine's
-/// `MediaEngine` module, whose MediaEngine symbols the host process provides (the host is linked
+/// `MediaEngineCore` module, whose engine symbols the host process provides (the host is linked
 /// with `--export-dynamic`, as `mediaplay` is), and which exports two C functions:
 ///
 /// ```swift
-/// import MediaEngine
+/// import MediaEngineCore
 ///
 /// @_cdecl("media_engine_sink_plugin_abi_version")
 /// public func abiVersion() -> Int32 { VideoSinkPluginABI.version }   // inlined: the version built against
@@ -34,7 +34,10 @@ public enum VideoSinkPluginABI {
     /// elements it needs (`requiredElements`), and `VideoSinkRegistry.register` reads them from the
     /// type; a sink compiled for 1 has another layout of the protocol's requirements, which the
     /// engine would misread.
-    @inlinable public static var version: Int32 { 2 }
+    ///
+    /// 3: the engine's types moved from the `MediaEngine` module to `MediaEngineCore` (the
+    /// `MediaEngine` product re-exports it), so their symbols have other names.
+    @inlinable public static var version: Int32 { 3 }
     /// The C name of the plugin's version function: `Int32 (void)`.
     public static let versionSymbol = "media_engine_sink_plugin_abi_version"
     /// The C name of the plugin's register function: `Int32 (Int)`, 0 when it registered its sinks.

@@ -1,4 +1,9 @@
+internal import CGStreamerShim
+
 /// Shows the video on screen, in an X11 window (`ximagesink`) or on Wayland (`waylandsink`).
+///
+/// On X11 it needs the engine's X11 window system, which the `MediaEngine` product links and
+/// `MediaEngineCore` alone does not: there, ``makeOutput()`` throws.
 ///
 /// By default the player opens a window of its own, sized to the movie, that it can make
 /// fullscreen (``MoviePlayer/setFullscreen(_:animated:)``). Give the player a window of yours
@@ -51,12 +56,27 @@ public struct WindowSink: VideoSink {
 
     /// ``display``, else `DISPLAY`, else `WAYLAND_DISPLAY`: what the registry's `window` factory
     /// checks, and ``makeOutput()`` again.
-    /// - Throws: ``MediaError/Code/unsupportedOperation`` when there is none.
+    /// - Throws: ``MediaError/Code/unsupportedOperation`` when there is none, or when it is an X11
+    ///   display and no X11 window system is linked (MediaEngineCore alone).
     func screen() throws(MediaError) -> Screen {
         let environment = ProcessEnvironment.current
-        if let x11 = display ?? environment["DISPLAY"], !x11.isEmpty { return .x11(x11) }
+        if let x11 = display ?? environment["DISPLAY"], !x11.isEmpty {
+            guard me_window_system_available() != 0 else { throw MediaError.noWindowSystem }
+            return .x11(x11)
+        }
         if let wayland = environment["WAYLAND_DISPLAY"], !wayland.isEmpty { return .wayland }
         throw MediaError(
             .unsupportedOperation, "no display for a window: set DISPLAY (X11) or WAYLAND_DISPLAY, or use another sink")
+    }
+}
+
+extension MediaError {
+    /// An X11 window wanted where no window system is linked: the core alone (MediaEngineCore)
+    /// has none; the MediaEngine product links the engine's (CX11Window).
+    static var noWindowSystem: MediaError {
+        MediaError(
+            .unsupportedOperation,
+            "X11 windows need the engine's window system, which MediaEngineCore alone does not link: "
+                + "depend on the MediaEngine product, or use another sink")
     }
 }

@@ -1,7 +1,7 @@
 // An X11 window for the `window` video sink: the engine creates it, hands its id to the video
 // sink (GstVideoOverlay), and moves and resizes it (fullscreen). The sink draws into it with its
 // own display connection; this one only manages the window.
-#include "CGStreamerShim.h"
+#include "CX11Window.h"
 #include "xerrors.h"
 #include <X11/Xatom.h>
 #include <X11/Xlib.h>
@@ -55,7 +55,7 @@ static gpointer watch_clicks(gpointer data) {
     return NULL;
 }
 
-gboolean me_window_watch_clicks(MeWindow *window, const char *display_name, me_window_click_callback callback,
+gboolean me_x11_window_watch_clicks(MeWindow *window, const char *display_name, me_window_click_callback callback,
                                 gpointer data, GDestroyNotify destroy) {
     if (window->clicks) {
         return FALSE;
@@ -96,7 +96,7 @@ static void stop_watching_clicks(ClickWatch *watch) {
     g_free(watch);
 }
 
-MeWindow *me_window_open(const char *display_name, int width, int height, const char *title) {
+MeWindow *me_x11_window_open(const char *display_name, int width, int height, const char *title) {
     Display *display = me_x_open_display(display_name);
     if (!display) {
         return NULL;
@@ -115,14 +115,14 @@ MeWindow *me_window_open(const char *display_name, int width, int height, const 
     return result;
 }
 
-unsigned long me_window_xid(MeWindow *window) { return (unsigned long)window->window; }
+unsigned long me_x11_window_xid(MeWindow *window) { return (unsigned long)window->window; }
 
-void me_window_move_resize(MeWindow *window, int x, int y, int width, int height) {
+void me_x11_window_move_resize(MeWindow *window, int x, int y, int width, int height) {
     XMoveResizeWindow(window->display, window->window, x, y, (unsigned)MAX(width, 1), (unsigned)MAX(height, 1));
     XSync(window->display, False);
 }
 
-void me_window_geometry(MeWindow *window, int *x, int *y, int *width, int *height) {
+void me_x11_window_geometry(MeWindow *window, int *x, int *y, int *width, int *height) {
     Window root, child;
     unsigned int w = 0, h = 0, border = 0, depth = 0;
     int gx = 0, gy = 0;
@@ -134,13 +134,13 @@ void me_window_geometry(MeWindow *window, int *x, int *y, int *width, int *heigh
     *height = (int)h;
 }
 
-void me_window_screen_size(MeWindow *window, int *width, int *height) {
+void me_x11_window_screen_size(MeWindow *window, int *width, int *height) {
     int screen = DefaultScreen(window->display);
     *width = DisplayWidth(window->display, screen);
     *height = DisplayHeight(window->display, screen);
 }
 
-gboolean me_window_has_window_manager(MeWindow *window) {
+gboolean me_x11_window_has_window_manager(MeWindow *window) {
     Atom supported = XInternAtom(window->display, "_NET_SUPPORTING_WM_CHECK", True);
     if (supported == None) {
         return FALSE;
@@ -158,7 +158,7 @@ gboolean me_window_has_window_manager(MeWindow *window) {
     return present;
 }
 
-void me_window_set_fullscreen_hint(MeWindow *window, gboolean fullscreen) {
+void me_x11_window_set_fullscreen_hint(MeWindow *window, gboolean fullscreen) {
     // EWMH: ask the window manager, which then resizes the window itself.
     XEvent event = {0};
     event.xclient.type = ClientMessage;
@@ -173,55 +173,11 @@ void me_window_set_fullscreen_hint(MeWindow *window, gboolean fullscreen) {
     XSync(window->display, False);
 }
 
-void me_window_close(MeWindow *window) {
+void me_x11_window_close(MeWindow *window) {
     if (window->clicks) {
         stop_watching_clicks(window->clicks);
     }
     XDestroyWindow(window->display, window->window);
     me_x_close_display(window->display);
     g_free(window);
-}
-
-// MARK: GstVideoOverlay
-
-#include <gst/video/videooverlay.h>
-
-static GstElement *find_video_overlay(GstElement *element) {
-    if (GST_IS_VIDEO_OVERLAY(element)) {
-        return gst_object_ref(element);
-    }
-    if (GST_IS_BIN(element)) {
-        return gst_bin_get_by_interface(GST_BIN(element), GST_TYPE_VIDEO_OVERLAY);
-    }
-    return NULL;
-}
-
-gboolean me_video_overlay_attach(GstElement *bin, guintptr handle, int x, int y, int width, int height) {
-    GstElement *overlay = find_video_overlay(bin);
-    if (!overlay) {
-        return FALSE;
-    }
-    gst_video_overlay_set_window_handle(GST_VIDEO_OVERLAY(overlay), handle);
-    if (width > 0 && height > 0) {
-        gst_video_overlay_set_render_rectangle(GST_VIDEO_OVERLAY(overlay), x, y, width, height);
-    }
-    gst_object_unref(overlay);
-    return TRUE;
-}
-
-gboolean me_has_video_overlay(GstElement *element) {
-    GstElement *overlay = find_video_overlay(element);
-    if (overlay) {
-        gst_object_unref(overlay);
-        return TRUE;
-    }
-    return FALSE;
-}
-
-void me_video_overlay_expose(GstElement *bin) {
-    GstElement *overlay = find_video_overlay(bin);
-    if (overlay) {
-        gst_video_overlay_expose(GST_VIDEO_OVERLAY(overlay));
-        gst_object_unref(overlay);
-    }
 }

@@ -5,7 +5,7 @@
 // request, which sorts each error:
 // - on a connection the engine opened (its own window, the click watcher, the probe that checks
 //   an app's window): recorded for the code that made the request (me_x_take_error);
-// - naming a window handed to a video sink (me_x_watch_window): reported, once, to whoever
+// - naming a window handed to a video sink (me_x11_watch_window): reported, once, to whoever
 //   watches it (the player, which ends playback with a typed error). This catches ximagesink's
 //   errors, made on a connection of its own that the engine cannot reach, by the window's id;
 // - anything else: passed on to the handler that was there before (the app's own, or Xlib's
@@ -13,7 +13,7 @@
 // A lost connection (the X server gone) on the engine's own connections does not exit either
 // (XSetIOErrorExitHandler, libX11 >= 1.7): the connection becomes unusable and
 // me_x_display_lost says so. ximagesink's connection still exits on that, as the app's would.
-#include "CGStreamerShim.h"
+#include "CX11Window.h"
 #include "xerrors.h"
 
 typedef struct {
@@ -141,7 +141,7 @@ static void own_connection_lost(Display *display, void *data) {
     // Returning leaves the connection unusable: its calls fail from now on, nothing exits.
 }
 
-void me_x_errors_install(void) {
+void me_x11_errors_install(void) {
     static gsize installed = 0;
     if (g_once_init_enter(&installed)) {
         // Video sinks use Xlib from their own threads; Xlib must know before any connection
@@ -164,7 +164,7 @@ void me_x_errors_install(void) {
 }
 
 Display *me_x_open_display(const char *display_name) {
-    me_x_errors_install();
+    me_x11_errors_install();
     Display *display = XOpenDisplay(display_name);
     if (!display) {
         return NULL;
@@ -212,9 +212,9 @@ gboolean me_x_display_lost(Display *display) {
     return lost;
 }
 
-guint64 me_x_watch_window(unsigned long xid, me_x_window_error_callback callback, gpointer data,
+guint64 me_x11_watch_window(unsigned long xid, me_x_window_error_callback callback, gpointer data,
                           GDestroyNotify destroy) {
-    me_x_errors_install();
+    me_x11_errors_install();
     WindowWatch *watch = g_new0(WindowWatch, 1);
     watch->window = (Window)xid;
     watch->callback = callback;
@@ -227,7 +227,7 @@ guint64 me_x_watch_window(unsigned long xid, me_x_window_error_callback callback
     return watch->token;
 }
 
-void me_x_unwatch_window(guint64 token) {
+void me_x11_unwatch_window(guint64 token) {
     WindowWatch *found = NULL;
     g_mutex_lock(&lock);
     for (guint i = 0; watches && i < watches->len; i++) {
@@ -247,7 +247,7 @@ void me_x_unwatch_window(guint64 token) {
     }
 }
 
-MeWindowCheck me_window_check(const char *display_name, unsigned long xid, int *width, int *height,
+MeWindowCheck me_x11_window_check(const char *display_name, unsigned long xid, int *width, int *height,
                               char **detail) {
     *detail = NULL;
     Display *display = me_x_open_display(display_name);

@@ -10,7 +10,7 @@
 //
 // MeLibavDecoder does the work; each codec is a type registered from the table at the end, with
 // its libav codec and its caps.
-#include "CGStreamerShim.h"
+#include "CLibavDecoder.h"
 #include <libavcodec/avcodec.h>
 #include <libavcodec/bsf.h>
 #include <libavutil/imgutils.h>

@@ -45,7 +45,8 @@ final class WindowErrorWatch: Sendable {
     /// size (`me_window_check`: XGetWindowAttributes on a connection of the engine's, its errors
     /// caught).
     /// - Throws: ``MediaError/Code/invalidWindow`` for a window that does not exist or cannot be
-    ///   drawn in; ``MediaError/Code/unsupportedOperation`` when the display cannot be reached.
+    ///   drawn in; ``MediaError/Code/unsupportedOperation`` when the display cannot be reached, or
+    ///   when no window system is linked (MediaEngineCore alone).
     static func checkedSize(ofWindow handle: UInt, display: String?) throws(MediaError) -> VideoSize {
         var width: Int32 = 0
         var height: Int32 = 0
@@ -55,6 +56,8 @@ final class WindowErrorWatch: Sendable {
         switch result {
         case ME_WINDOW_USABLE:
             return VideoSize(width: Int(width), height: Int(height))
+        case ME_WINDOW_NO_WINDOW_SYSTEM:
+            throw MediaError.noWindowSystem
         case ME_WINDOW_NO_DISPLAY:
             throw MediaError(
                 .unsupportedOperation, "cannot open the X display \(display ?? "$DISPLAY") for the app's window")
