@@ -18,6 +18,7 @@ typedef struct {
     GPtrArray *new_chain;
     guint width, height; // the upstream scaler's new output size (0: the input's)
     gint done;           // atomic: IDLE probes can fire more than once before they are removed
+    GThread *installer;  // the player's thread, which runs the probe itself when the pad is idle
 } SwapPlan;
 
 static void swap_plan_free(gpointer data) {
@@ -67,6 +68,65 @@ gboolean me_swap_remove_replaced(GstElement *bin, GstElement *element) {
     return TRUE;
 }
 
+static gboolean collect_sticky_event(GstPad *pad, GstEvent **event, gpointer events) {
+    (void)pad;
+    g_ptr_array_add(events, gst_event_ref(*event));
+    return TRUE;
+}
+
+// Gives the new output the stream's sticky events, EOS last, as the first push after the relink
+// would have, if the stream still ends there (a flush since, for a seek, takes the EOS off
+// `output`). Under the new input's stream lock, which the flush's FLUSH_STOP takes too: the EOS
+// goes in before that flush or not at all, never after it.
+static void deliver_end_now(GstPad *output, GstPad *input) {
+    GST_PAD_STREAM_LOCK(input);
+    GstEvent *eos = gst_pad_get_sticky_event(output, GST_EVENT_EOS, 0);
+    if (eos) {
+        gst_event_unref(eos);
+        GPtrArray *events = g_ptr_array_new_with_free_func((GDestroyNotify)gst_event_unref);
+        gst_pad_sticky_events_foreach(output, collect_sticky_event, events);
+        for (guint i = 0; i < events->len; i++) {
+            gst_pad_send_event(input, gst_event_ref(g_ptr_array_index(events, i)));
+        }
+        g_ptr_array_unref(events);
+    }
+    GST_PAD_STREAM_UNLOCK(input);
+}
+
+typedef struct {
+    GstPad *output;
+    GstPad *input;
+} EndDelivery;
+
+static gpointer deliver_end_thread(gpointer data) {
+    EndDelivery *delivery = data;
+    deliver_end_now(delivery->output, delivery->input);
+    gst_object_unref(delivery->output);
+    gst_object_unref(delivery->input);
+    g_free(delivery);
+    return NULL;
+}
+
+// A sink given EOS waits in it: for the clock when playing, for PLAYING when paused. On the
+// streaming thread that ran the probe, that is where the EOS would have waited anyway; the
+// player's thread (the probe ran at once, the pad was idle) must not wait: a thread of its own
+// delivers it.
+static void deliver_end(SwapPlan *plan, GstPad *output, GstPad *input) {
+    GstEvent *eos = gst_pad_get_sticky_event(output, GST_EVENT_EOS, 0);
+    if (!eos) {
+        return;
+    }
+    gst_event_unref(eos);
+    if (g_thread_self() != plan->installer) {
+        deliver_end_now(output, input);
+        return;
+    }
+    EndDelivery *delivery = g_new0(EndDelivery, 1);
+    delivery->output = gst_object_ref(output);
+    delivery->input = gst_object_ref(input);
+    g_thread_unref(g_thread_new("me-swap-eos", deliver_end_thread, delivery));
+}
+
 static GstPadProbeReturn on_idle_swap(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
     (void)info;
     SwapPlan *plan = data;
@@ -94,13 +154,18 @@ static GstPadProbeReturn on_idle_swap(GstPad *pad, GstPadProbeInfo *info, gpoint
     GstPad *new_input = gst_element_get_static_pad(g_ptr_array_index(plan->new_chain, 0), "sink");
     if (new_input) {
         gst_pad_link_full(pad, new_input, GST_PAD_LINK_CHECK_HIERARCHY | GST_PAD_LINK_CHECK_TEMPLATE_CAPS);
-        gst_object_unref(new_input);
     }
     // Linked, the output may preroll again like any other when the pipeline pauses.
     set_sinks_async(plan->new_chain, TRUE);
     gst_element_post_message(GST_ELEMENT(plan->bin),
                              gst_message_new_application(GST_OBJECT(plan->bin),
                                                          gst_structure_new_empty(ME_MESSAGE_OUTPUT_SWAPPED)));
+    // After the message: a paused output waits in its sink with the EOS until the repaint's seek
+    // (which the message leads to) flushes it.
+    if (new_input) {
+        deliver_end(plan, pad, new_input);
+        gst_object_unref(new_input);
+    }
     return GST_PAD_PROBE_REMOVE;
 }
 
@@ -119,6 +184,7 @@ void me_swap_chain(GstElement *bin, GstElement *upstream, GstElement **old_chain
     }
     plan->width = width;
     plan->height = height;
+    plan->installer = g_thread_self();
     // The new output is made ready here, off the streaming thread: added, linked inside, and
     // brought to the bin's state without waiting for a preroll (the pipeline is already running;
     // and unlinked, it would wait for ever). It is brought up before it is linked: linking sends

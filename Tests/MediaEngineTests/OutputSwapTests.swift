@@ -130,6 +130,65 @@ struct OutputSwapTests {
         #expect(numbers == Array(30...numbers.last!), "\(numbers)")
     }
 
+    /// Three frames at 2.5 fps (1.2 s), Motion JPEG in Matroska: the last frame is shown at 0.8 s
+    /// and a synchronized sink then holds the end of the stream until 1.2 s, 400 ms in which the
+    /// streaming thread is inside the old sink with the end.
+    static let slowEnd = TestMedia.Clip(
+        fileExtension: "mkv",
+        pipeline: """
+            videotestsrc num-buffers=3 pattern=smpte ! video/x-raw,width=320,height=240,framerate=5/2 ! jpegenc ! \
+            matroskamux ! filesink location=LOCATION
+            """)
+
+    @Test("a swap while the end of the stream waits in the old sink: the new sink gets the end, the movie finishes")
+    func swapAtEndOfStream() async throws {
+        let frames = FrameRecorder()
+        let player = MoviePlayer(
+            source: FileSource(url: try await TestMedia.url(for: Self.slowEnd)), videoSink: frames.sink(label: "A"),
+            audioOutput: .discard)
+        let recorder = EventRecorder(player)
+        try await player.play()
+        // The last frame is in: the end of the stream follows it into the old sink at once and
+        // waits there for the last frame's end. The swap's idle probe fires only once the end has
+        // gone through, and the new output is already in the bin.
+        try await frames.waitForFrames(3)
+        let swapDelay = ContinuousClock.now - frames.records[2].arrival
+        try await withDeadline(.seconds(5), "the swap") { try await player.setVideoSink(frames.sink(label: "B")) }
+        let (reason, error) = try await recorder.waitForFinish(within: .seconds(5))
+        player.stop()
+        #expect(reason == .playbackEnded && error == nil, "\(reason): \(String(describing: error))")
+        #expect(frames.records.map(\.sink) == ["A", "A", "A"])
+        // A machine so busy that the swap came a whole 400 ms late tested a swap after the end.
+        if swapDelay > .milliseconds(400) {
+            print("swapAtEndOfStream: the swap came \(swapDelay) after the last frame, after the end")
+        }
+    }
+
+    @Test("a swap after the movie ended: the new sink plays the movie again from the start to its end")
+    func swapAfterEnd() async throws {
+        let frames = FrameRecorder()
+        let player = MoviePlayer(
+            source: FileSource(url: try await TestMedia.url(for: Self.slowEnd)), videoSink: frames.sink(label: "A"),
+            audioOutput: .discard)
+        let recorder = EventRecorder(player)
+        try await player.play()
+        _ = try await recorder.waitForFinish(within: .seconds(5))
+        // The stream has ended and nothing flows: the output's pad is idle, and the player's
+        // thread relinks it at once; the new sink is handed the end without holding that thread.
+        try await withDeadline(.seconds(5), "the swap") { try await player.setVideoSink(frames.sink(label: "B")) }
+        let finishes = recorder.events.filter { $0.finish != nil }.count
+        // The seek flushes the end the new sink was handed; nothing of it may stop the frames.
+        try await withDeadline(.seconds(5), "the seek to the start") { try await player.seek(to: .zero) }
+        try await withDeadline(.seconds(5), "play() again") { try await player.play() }
+        try await recorder.waitUntil("a second finish", within: .seconds(5)) {
+            $0.filter { $0.finish != nil }.count > finishes
+        }
+        player.stop()
+        #expect(recorder.events.compactMap(\.finish).allSatisfy { $0.0 == .playbackEnded && $0.1 == nil })
+        #expect(frames.records.filter { $0.sink == "A" }.count == 3)
+        #expect(frames.records.filter { $0.sink == "B" }.count >= 3, "\(frames.records)")
+    }
+
     @Test("moving to and from an external sink is announced; it can be refused")
     func external() async throws {
         let player = MoviePlayer(
