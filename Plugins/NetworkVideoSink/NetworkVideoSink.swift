@@ -15,7 +15,7 @@ import MediaEngineCore
 /// try await player.setVideoSink(localSink)   // and back
 /// ```
 ///
-/// Built only from MediaEngine's public API: the output is a `gst-launch-1.0` description
+/// Built only from MediaEngineCore's public API: the output is a `gst-launch-1.0` description
 /// (`ElementDescription.bin(_:)`) into which every value of the caller's goes checked
 /// (numbers, hosts) or quoted (paths, URIs), so a folder named `a b ! filesink` stays a folder.
 public struct NetworkVideoSink: VideoSink {
