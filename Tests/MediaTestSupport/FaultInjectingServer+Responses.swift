@@ -86,6 +86,13 @@ extension FaultInjectingServer.Core {
             sentBody = slice.prefix(count)
         default: sentBody = head.method == "HEAD" ? [] : slice
         }
+        if case .pauseBeforeEnd(let bytes, let pause) = fault, head.method != "HEAD" {
+            let most = slice.dropLast(bytes)
+            guard send(connection, head: status, keepAlive: false, headers: headers, body: most) else { return .close }
+            Thread.sleep(forTimeInterval: pause / .seconds(1))
+            _ = Self.sendAll(connection, slice.dropFirst(most.count))
+            return .close
+        }
         let keepAlive = head.keepsAlive && fault == nil
         guard send(connection, head: status, keepAlive: keepAlive, headers: headers, body: sentBody) else {
             return .close

@@ -51,6 +51,10 @@ public final class FaultInjectingServer: Sendable {
         /// ``FaultInjectingServer/releaseHeldResponses()`` is called: data that stops arriving
         /// for exactly as long as a test wants (a stall), then comes whole.
         case holdThenContinue(bytes: Int)
+        /// The body (or range) but its last `bytes` bytes, then, after `pause`, those bytes: a
+        /// download that stops for a moment just before its end, so the movie starts playing
+        /// from a buffer that is still filling and the next buffering message is its 100 %.
+        case pauseBeforeEnd(bytes: Int, pause: Duration)
     }
 
     /// The user Digest authentication accepts.

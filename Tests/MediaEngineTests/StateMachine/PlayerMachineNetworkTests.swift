@@ -83,6 +83,37 @@ struct PlayerMachineNetworkTests {
         #expect(h.machine.playbackState == .playing)
     }
 
+    @Test("a stall after the download ended stands when the pipeline reports the earlier play late; 100 % plays it")
+    func stallAfterDownloadEnded() {
+        // A play reaches the pipeline twice: the play action's own report (the state change was
+        // synchronous) and the bus's state-changed message after it. A buffering dip can come
+        // between the two: a flushing seek (the reconnection's own) asks the server again after
+        // the source had already ended once, so `downloadComplete` is true while queue2 refills.
+        var h = MachineHarness(source: ChallengedSource())
+        h.prepared()
+        h.feed { $0.downloadCompleted(session: 1) }
+        h.feed { $0.buffering(session: 1, percent: 100, stats: BufferingStats()) }
+        _ = h.feed { $0.play() }
+        #expect(h.take().actions.contains("play 1"))
+        h.feed { $0.pipelineReached(session: 1, playing: true) }  // the play action's report
+        #expect(h.machine.playbackState == .playing)
+        _ = h.take()
+        h.feed { $0.buffering(session: 1, percent: 28, stats: BufferingStats()) }
+        var (events, actions) = h.take()
+        #expect(events.contains(.playbackStateChanged(.interrupted)))
+        #expect(actions == ["pause 1"])
+        h.feed { $0.pipelineReached(session: 1, playing: true) }  // the bus's, of the same play
+        (events, actions) = h.take()
+        #expect(!events.contains(.playbackStateChanged(.playing)), "\(events)")
+        #expect(h.machine.playbackState == .interrupted)
+        h.feed { $0.pipelineReached(session: 1, playing: false) }  // the dip's pause
+        h.feed { $0.buffering(session: 1, percent: 100, stats: BufferingStats()) }
+        (events, actions) = h.take()
+        #expect(actions.contains("play 1"), "the pipeline is paused: only this play takes it on to the end")
+        h.feed { $0.pipelineReached(session: 1, playing: true) }
+        #expect(h.machine.playbackState == .playing)
+    }
+
     @Test("a local file is playthroughOK when prepared and never waits for buffering")
     func localFile() {
         var h = MachineHarness()

@@ -88,8 +88,10 @@ extension PlayerMachine {
         if playing && target == .playing {
             // Buffering fell below 100 % while the play after the last 100 % was on its way (a
             // busy machine): that stall stands. The movie pauses and stays interrupted, and the
-            // next 100 % plays it, instead of playing on from an empty buffer unreported.
-            if playbackState == .interrupted, isStarved {
+            // next 100 % plays it, instead of playing on from an empty buffer unreported. So does
+            // a stall whose pause is sent (the report is of a play before it), even when the
+            // download had ended: the pipeline is on its way to PAUSED.
+            if playbackState == .interrupted, isStarved || pausedForBuffering {
                 perform(.pause(session: session))
                 return
             }
@@ -180,6 +182,7 @@ extension PlayerMachine {
             guard playbackState == .playing else { return }
             setPlaybackState(.interrupted)
             perform(.pause(session: session))
+            pausedForBuffering = true
             return
         }
         if !bufferedOnce {

@@ -101,6 +101,7 @@ extension PlayerMachine {
         if playbackState == .playing { setPlaybackState(.interrupted) }
         buffering = nil
         downloadComplete = false
+        pausedForBuffering = false
         perform(.reload(session: session, source: source, epoch: epoch, holdFirstFrame: needsPreparationSeek))
         perform(.scheduleTimeout(session: session, epoch: epoch))
     }

@@ -125,6 +125,11 @@ struct PlayerMachine {
     var bufferedOnce = false
     /// The network source delivered the whole movie: it can play through, whatever follows.
     var downloadComplete = false
+    /// A buffering dip paused the pipeline and no play has been sent since: a PLAYING the
+    /// pipeline reports now was reached before that pause (a play is reported twice, by the play
+    /// action and by the bus) and must not end the stall, or the 100 % that follows would find
+    /// the movie `playing` and never send the play the paused pipeline needs.
+    var pausedForBuffering = false
     /// Which variant each segment of an adaptive stream belongs to, read from its manifest by
     /// the source (``AdaptiveManifestReading``), for demuxers that do not report their switches.
     var segmentVariants: SegmentVariants?
@@ -206,6 +211,7 @@ struct PlayerMachine {
             deferredAudioTrack = nil
             output.actions.append(.selectAudioTrack(session: session, track))
         }
+        if case .play = action { pausedForBuffering = false }
         output.actions.append(action)
     }
 
@@ -348,6 +354,7 @@ struct PlayerMachine {
         buffering = nil
         bufferedOnce = false
         downloadComplete = false
+        pausedForBuffering = false
         segmentVariants = nil
         segmentVariant = nil
         contentGroup = nil
