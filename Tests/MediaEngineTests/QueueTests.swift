@@ -62,7 +62,9 @@ struct QueueTests {
         #expect(events.compactMap { if case .queueItemChanged(let i) = $0 { i } else { nil } } == [1, 2])
         #expect(events.filter { if case .playbackDidFinish = $0 { true } else { false } }.count == 1)
         let durations = events.compactMap { if case .durationAvailable(let d) = $0 { d } else { nil } }
-        #expect(durations == [.seconds(2), .seconds(1), .milliseconds(1500)], "\(durations)")
+        // The whole event order when it fails: under load a hand-over once announced the previous
+        // movie's duration before its own ([2, 1, 1, 1.5]), cause not found yet.
+        #expect(durations == [.seconds(2), .seconds(1), .milliseconds(1500)], "\(durations) in \(events)")
         #expect(player.queueIndex == 2)
     }
 
