@@ -85,15 +85,7 @@ struct ConnectionFaultTests {
         // player plays on what it has for the wait, then loads the movie again where it got to.
         let server = try FaultInjectingServer(
             serving: movie, faults: [.holdThenReset(bytes: size * 3 / 4), .status(503)])
-        let frames = FrameRecorder()
-        let player = MoviePlayer(
-            source: try HTTPStreamSource(string: server.url()), videoSink: frames.sink(synchronized: true),
-            audioOutput: .discard)
-        let recorder = EventRecorder(player)
-        try await withDeadline(.seconds(15), "play()") { try await player.play() }
-        server.releaseHeldResponses()
-        let (reason, error) = try await recorder.waitForFinish(within: .seconds(20))
-        #expect(reason == .playbackEnded && error == nil, "\(String(describing: error))")
+        let (player, frames, recorder) = try await Self.playToFinish(from: server)
         let numbers = frames.records.compactMap(\.number)
         // Once back, from the frame after the last one shown: none skipped, none shown twice.
         #expect(numbers == Array(0..<60), "\(frames.records)")
@@ -109,6 +101,23 @@ struct ConnectionFaultTests {
         #expect(recorder.events.filter { $0 == .preparedToPlayChanged(true) }.count == 1)
         #expect(player.accessLog.events.count == 1)
         #expect(player.accessLog.events.first?.numberOfStalls == states.filter { $0 == .interrupted }.count)
+    }
+
+    /// Plays the movie `server` serves into synchronized frames, lets its held responses go once
+    /// it plays, and expects a normal finish within 20 s.
+    static func playToFinish(
+        from server: FaultInjectingServer
+    ) async throws -> (MoviePlayer, FrameRecorder, EventRecorder) {
+        let frames = FrameRecorder()
+        let player = MoviePlayer(
+            source: try HTTPStreamSource(string: server.url()), videoSink: frames.sink(synchronized: true),
+            audioOutput: .discard)
+        let recorder = EventRecorder(player)
+        try await withDeadline(.seconds(15), "play()") { try await player.play() }
+        server.releaseHeldResponses()
+        let (reason, error) = try await recorder.waitForFinish(within: .seconds(20))
+        #expect(reason == .playbackEnded && error == nil, "\(String(describing: error)) \(recorder.events)")
+        return (player, frames, recorder)
     }
 
     @Test("a stall as the movie comes back, after its download had ended once, still ends with the movie played")
@@ -128,15 +137,7 @@ struct ConnectionFaultTests {
                 .holdThenReset(bytes: size * 3 / 4), .status(503), .none,
                 .pauseBeforeEnd(bytes: 1, pause: .milliseconds(300)),
             ])
-        let frames = FrameRecorder()
-        let player = MoviePlayer(
-            source: try HTTPStreamSource(string: server.url()), videoSink: frames.sink(synchronized: true),
-            audioOutput: .discard)
-        let recorder = EventRecorder(player)
-        try await withDeadline(.seconds(15), "play()") { try await player.play() }
-        server.releaseHeldResponses()
-        let (reason, error) = try await recorder.waitForFinish(within: .seconds(20))
-        #expect(reason == .playbackEnded && error == nil, "\(String(describing: error)) \(recorder.events)")
+        let (_, _, recorder) = try await Self.playToFinish(from: server)
         #expect(server.requests.count >= 4, "\(server.requests.map(\.status))")
         let states = recorder.events.compactMap { event -> PlaybackState? in
             guard case .playbackStateChanged(let state) = event else { return nil }
