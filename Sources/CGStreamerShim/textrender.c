@@ -10,8 +10,6 @@ static gpointer installed;
 
 void me_text_renderer_install(me_text_renderer renderer) { g_atomic_pointer_set(&installed, (gpointer)renderer); }
 
-gboolean me_text_renderer_available(void) { return g_atomic_pointer_get(&installed) != NULL; }
-
 uint8_t *me_text_render(const MeTextStyle *style, int *width, int *height, char **error) {
     me_text_renderer renderer = (me_text_renderer)g_atomic_pointer_get(&installed);
     if (!renderer) {

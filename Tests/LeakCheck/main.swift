@@ -176,15 +176,22 @@ func residentKilobytes() -> Int {
     return fields.count > 1 ? (Int(fields[1]) ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024 : 0
 }
 
+/// Waits until the process has at most `count` threads, or `limit` has passed. A thread's end
+/// sends no message that could be awaited (GLib's pool lets its idle ones go on their own, and
+/// /proc is all that shows it), so the count is read again every 250 ms.
+func waitForThreads(atMost count: Int, within limit: Duration) async {
+    let deadline = ContinuousClock.now + limit
+    while threadNames().count > count, ContinuousClock.now < deadline {
+        try? await Task.sleep(for: .milliseconds(250))
+    }
+}
+
 /// The resident memory of live data: once the threads GLib keeps idle for a while have ended
 /// (down to `threads`, or after 20 s) and malloc has given its free memory back (`malloc_trim`),
 /// so that what is compared is what the process still holds, not how the allocator's per-thread
 /// arenas happen to be cached at that moment. Memory that leaked is not free, and stays counted.
 func settledResidentKilobytes(threads: Int) async -> Int {
-    let deadline = ContinuousClock.now + .seconds(20)
-    while threadNames().count > threads, ContinuousClock.now < deadline {
-        try? await Task.sleep(for: .milliseconds(250))
-    }
+    await waitForThreads(atMost: threads, within: .seconds(20))
     // glibc's malloc_trim, which Swift's Glibc module does not declare.
     typealias Trim = @convention(c) (Int) -> Int32
     if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") {
@@ -218,10 +225,7 @@ func cycles(_ count: Int, file: String) async throws {
     // A joined streaming thread goes back to GLib's pool and ends there (past the pool's two
     // unused threads) when it next runs, which a busy machine can put off: up to 10 s for the
     // count to settle. A thread that leaked never does.
-    let settled = ContinuousClock.now + .seconds(10)
-    while threadNames().count > threadsBefore + allowedIdleThreads, ContinuousClock.now < settled {
-        try? await Task.sleep(for: .milliseconds(100))
-    }
+    await waitForThreads(atMost: threadsBefore + allowedIdleThreads, within: .seconds(10))
     let names = threadNames()
     emit([
         "summary": "cycles", "fdsBefore": fdsBefore, "fdsAfter": openDescriptors(), "threadsBefore": threadsBefore,

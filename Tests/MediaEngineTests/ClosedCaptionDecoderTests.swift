@@ -150,7 +150,7 @@ struct ClosedCaptionDecoderTests {
 
     @Test("any bytes in any carriage decode without a trap, and the text stays within the screen")
     func hostileBytes() {
-        var generator = SplitMix64(seed: 608)
+        var generator = SeededRandom(seed: 608)
         var decoder = ClosedCaptionDecoder()
         for round in 0..<4_000 {
             let count = Int(generator.next() % 64)
@@ -321,18 +321,5 @@ struct CEA708DecoderTests {
         for code in 0...255 {
             Self.feed([UInt8(code), 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07], into: &decoder)
         }
-    }
-}
-
-/// A small seeded generator (SplitMix64), so the hostile-bytes test repeats.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

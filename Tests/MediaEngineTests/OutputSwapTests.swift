@@ -140,14 +140,20 @@ struct OutputSwapTests {
             matroskamux ! filesink location=LOCATION
             """)
 
-    @Test("a swap while the end of the stream waits in the old sink: the new sink gets the end, the movie finishes")
-    func swapAtEndOfStream() async throws {
+    /// ``slowEnd`` playing into frames sink "A".
+    static func playSlowEnd() async throws -> (MoviePlayer, FrameRecorder, EventRecorder) {
         let frames = FrameRecorder()
         let player = MoviePlayer(
             source: FileSource(url: try await TestMedia.url(for: Self.slowEnd)), videoSink: frames.sink(label: "A"),
             audioOutput: .discard)
         let recorder = EventRecorder(player)
         try await player.play()
+        return (player, frames, recorder)
+    }
+
+    @Test("a swap while the end of the stream waits in the old sink: the new sink gets the end, the movie finishes")
+    func swapAtEndOfStream() async throws {
+        let (player, frames, recorder) = try await Self.playSlowEnd()
         // The last frame is in: the end of the stream follows it into the old sink at once and
         // waits there for the last frame's end. The swap's idle probe fires only once the end has
         // gone through, and the new output is already in the bin.
@@ -166,12 +172,7 @@ struct OutputSwapTests {
 
     @Test("a swap after the movie ended: the new sink plays the movie again from the start to its end")
     func swapAfterEnd() async throws {
-        let frames = FrameRecorder()
-        let player = MoviePlayer(
-            source: FileSource(url: try await TestMedia.url(for: Self.slowEnd)), videoSink: frames.sink(label: "A"),
-            audioOutput: .discard)
-        let recorder = EventRecorder(player)
-        try await player.play()
+        let (player, frames, recorder) = try await Self.playSlowEnd()
         _ = try await recorder.waitForFinish(within: .seconds(5))
         // The stream has ended and nothing flows: the output's pad is idle, and the player's
         // thread relinks it at once; the new sink is handed the end without holding that thread.

@@ -463,8 +463,6 @@ typedef struct {
 typedef uint8_t *(*me_text_renderer)(const MeTextStyle *style, int *width, int *height, char **error);
 /// Installs the text renderer (once, before main: from the CTextRender target's constructor).
 void me_text_renderer_install(me_text_renderer renderer);
-/// Whether a text renderer is linked in.
-gboolean me_text_renderer_available(void);
 /// Draws `style->text`. On success returns width*height*4 bytes of RGBA (free with
 /// me_text_free) and sets the size; on failure returns NULL and sets `error` (free with
 /// me_text_free) to what went wrong, "no text renderer" included.

@@ -4,8 +4,6 @@ internal import CGStreamerShim
 /// MediaEngine product links its text renderer (CTextRender); the core alone has none, and each
 /// text is an ``MediaError/Code/overlayFailed`` error.
 enum TextRenderer {
-    /// Whether a text renderer is linked in (the MediaEngine product), so text can be drawn.
-    static var isAvailable: Bool { me_text_renderer_available() != 0 }
 
     static func render(_ text: String, style: TextStyle) throws(MediaError) -> OverlayBitmap {
         var width: Int32 = 0
