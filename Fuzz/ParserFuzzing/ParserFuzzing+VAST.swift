@@ -29,7 +29,7 @@ extension ParserFuzzing {
                 let resolved = ResolvedAd(
                     id: ad.id, sequence: wrappers.first?.sequence ?? ad.sequence, adSystem: ad.adSystem,
                     title: ad.title, creativeID: linear.id, duration: linear.duration, skipOffset: linear.skipOffset,
-                    mediaFiles: linear.mediaFiles, clickThrough: linear.clickThrough.flatMap { URL(string: $0) },
+                    mediaFiles: linear.mediaFiles, clickThrough: linear.clickThrough,
                     impressions: wrappers.flatMap(\.impressions) + ad.impressions,
                     errors: document.errors + wrappers.flatMap(\.errors) + ad.errors,
                     tracking: wrapperCreatives.flatMap(\.tracking) + linear.tracking,
@@ -60,7 +60,9 @@ extension ParserFuzzing {
             }
         }
         let asset = ad.mediaFiles.first?.url
-        let templates = ad.impressions + ad.errors + ad.tracking.map(\.uri) + ad.clickTracking
+        let templates =
+            ad.impressions + ad.errors + ad.tracking.map(\.uri) + ad.clickTracking
+            + (ad.clickThrough.map { [$0] } ?? [])
         for (index, playhead) in playheads.enumerated() {
             let macros = VASTMacros(
                 errorCode: index == 0 ? 405 : nil, contentPlayhead: .zero, adPlayhead: playhead, assetURI: asset,

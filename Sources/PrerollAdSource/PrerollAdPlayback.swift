@@ -30,6 +30,8 @@ final class PrerollAdPlayback: Sendable {
 
     /// What the ad's info says now (its duration once the media told it).
     var info: PrerollAdInfo { state.withLock { $0.info } }
+    /// Whether the ad has shown its first frame (its impression went out).
+    var hasStarted: Bool { state.withLock { $0.started } }
     /// Whether the ad has shown its first frame and not ended.
     var isShowing: Bool { state.withLock { $0.started && $0.outcome == nil } }
     /// Whether `skipAd()` may end the ad now.

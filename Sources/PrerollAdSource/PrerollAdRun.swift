@@ -15,7 +15,11 @@ struct PrerollAdRun {
                 "the player is playing, set to autoplay or playing an ad; turn shouldAutoplay off and ask for the ad first"
             )
         }
-        if let cap = request.frequencyCap { try cap.reserve() }
+        // One ad reserved before anything is fetched; each given back below if its ad never starts.
+        var reservations: [FrequencyCap.Reservation] = []
+        var session: PrerollAdSession?
+        if let cap = request.frequencyCap { reservations.append(try cap.reserve()) }
+        defer { releaseUnplayed(reservations, of: session) }
         let contentStart = player.initialPlaybackTime ?? .zero
         let client = VASTClient(
             timeout: request.timeout, userAgent: request.userAgent, maximumWrapperDepth: request.maximumWrapperDepth)
@@ -27,15 +31,17 @@ struct PrerollAdRun {
             AdTracker.fireErrors(of: error, contentPlayhead: contentStart, using: beacons)
             throw error.error
         }
-        let session = try makeSession(
-            for: request.playsWholePod ? resolution.ads : Array(resolution.ads.prefix(1)), beacons: beacons)
-        player.prerollController.withLock { $0 = session }
-        defer { player.prerollController.withLock { if $0 === session { $0 = nil } } }
+        let made = try makeSession(
+            for: request.playsWholePod ? resolution.ads : Array(resolution.ads.prefix(1)), beacons: beacons,
+            reservations: &reservations)
+        session = made
+        player.prerollController.withLock { $0 = made }
+        defer { player.prerollController.withLock { if $0 === made { $0 = nil } } }
         do throws(MediaError) {
             _ = try await player.playPreroll(
-                session.playbacks.map { URISource(uri: $0.info.mediaURL.absoluteString) },
+                made.playbacks.map { URISource(uri: $0.info.mediaURL.absoluteString) },
                 playsContentAfter: request.playsContentAfterAd, timeout: request.mediaTimeout
-            ) { index, report in session.hear(index, report) }
+            ) { index, report in made.hear(index, report) }
         } catch {
             throw error.code == .cancelled
                 ? PrerollAdError(.cancelled, "the task waiting for the ad was cancelled", underlying: error)
@@ -43,7 +49,7 @@ struct PrerollAdRun {
         }
         // The player's last reports (the final quartiles, the end) are handled before the outcome.
         await player.drainPlayerThread()
-        guard let outcome = session.playbacks.last(where: { $0.outcome != nil })?.outcome else { return }
+        guard let outcome = made.playbacks.last(where: { $0.outcome != nil })?.outcome else { return }
         if case .failure(let error) = outcome {
             if error.code == .cancelled { _ = await beacons.flush(within: .seconds(2)) }
             throw error
@@ -57,9 +63,23 @@ struct PrerollAdRun {
         }
     }
 
+    /// Gives back to the frequency cap each reserved ad that never started (the first
+    /// reservation is the first ad's, and so on); all of them when no ad was played.
+    private func releaseUnplayed(_ reservations: [FrequencyCap.Reservation], of session: PrerollAdSession?) {
+        guard let cap = request.frequencyCap else { return }
+        for (index, reservation) in reservations.enumerated() {
+            let started = session.map { $0.playbacks.indices.contains(index) && $0.playbacks[index].hasStarted }
+            if started != true { cap.release(reservation) }
+        }
+    }
+
     /// Chooses each ad's media file and prepares its tracking. An ad with none that can play
-    /// here is told so (VAST 403) and left out; with none left, the request fails with it.
-    private func makeSession(for ads: [ResolvedAd], beacons: BeaconSender) throws(PrerollAdError) -> PrerollAdSession {
+    /// here is told so (VAST 403) and left out; with none left, the request fails with it. Each
+    /// ad after the first takes one more ad from the frequency cap; the pod ends where the cap
+    /// has no more room.
+    private func makeSession(
+        for ads: [ResolvedAd], beacons: BeaconSender, reservations: inout [FrequencyCap.Reservation]
+    ) throws(PrerollAdError) -> PrerollAdSession {
         let contentStart = player.initialPlaybackTime ?? .zero
         var chosen: [(ad: ResolvedAd, media: VASTMediaFile)] = []
         var firstError: PrerollAdError?
@@ -82,11 +102,21 @@ struct PrerollAdRun {
         guard !chosen.isEmpty else {
             throw firstError ?? PrerollAdError(.noInventory, "the ad server's answer has no ad")
         }
+        if let cap = request.frequencyCap {
+            var allowed = 1
+            while allowed < chosen.count, let reservation = try cap.reserveInSameBreak() {
+                reservations.append(reservation)
+                allowed += 1
+            }
+            chosen = Array(chosen.prefix(allowed))
+        }
         let playbacks = chosen.enumerated().map { index, pair in
             let (ad, media) = pair
             let info = PrerollAdInfo(
                 id: ad.id, title: ad.title, duration: ad.duration, skipOffset: ad.skipTime,
-                clickThrough: ad.clickThrough, mediaURL: media.url, position: index + 1, count: chosen.count)
+                clickThrough: ad.clickThrough.flatMap {
+                    VASTMacros(contentPlayhead: contentStart, adPlayhead: .zero, assetURI: media.url).url($0)
+                }, mediaURL: media.url, position: index + 1, count: chosen.count)
             let tracker = AdTracker(ad: ad, mediaFileURL: media.url, contentPlayhead: contentStart, beacons: beacons)
             return PrerollAdPlayback(
                 ad: ad, info: info, tracker: tracker, mediaTimeout: request.mediaTimeout, player: player)

@@ -119,6 +119,32 @@ struct AdTrackerTests {
         #expect(fired.first { $0.path == "/beacon/ad/firstQuartile" }?.query["ad"] == "00:00:04.250")
     }
 
+    @Test("the click-through's macros are replaced at each click: ad playhead, a new cache-busting number")
+    func clickThroughMacros() async throws {
+        let (_, resolved, _, beacons) = try await Self.tracked()
+        var ad = resolved
+        ad.clickThrough = " https://advertiser.invalid/landing?cb=[CACHEBUSTING]&at=[ADPLAYHEAD]&who=[UNKNOWN] "
+        let tracker = AdTracker(ad: ad, mediaFileURL: Self.asset, contentPlayhead: .zero, beacons: beacons)
+        tracker.impression()
+        tracker.progress(to: .milliseconds(2500))
+        let first = try #require(tracker.clickThrough())
+        let items = URLComponents(url: first, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        let query = Dictionary(items.map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { a, _ in a })
+        #expect(first.host == "advertiser.invalid" && first.path == "/landing")
+        #expect(query["cb"]?.wholeMatch(of: /\d{8}/) != nil, "\(first)")
+        #expect(query["at"] == "00:00:02.500", "\(first)")
+        // A macro VAST does not know stays as written (its brackets escaped in the URL).
+        #expect(query["who"] == "[UNKNOWN]", "\(first)")
+        // Each click is a new request for the page: a new cache-busting number (1 in 10^8 the same).
+        let numbers = Set(
+            (0..<3).compactMap { _ in
+                tracker.clickThrough().flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false) }?
+                    .queryItems?.first { $0.name == "cb" }?.value
+            })
+        #expect(numbers.count >= 2, "\(numbers)")
+        _ = await beacons.flush(within: .seconds(5).scaled)
+    }
+
     @Test("progress reported late fires every quartile at once, in order, and returns them")
     func late() async throws {
         let (server, _, tracker, beacons) = try await Self.tracked()

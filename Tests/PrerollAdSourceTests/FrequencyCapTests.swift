@@ -59,6 +59,29 @@ struct FrequencyCapTests {
         #expect(try Self.storedStarts(store).count == 2)
     }
 
+    @Test("a released ad no longer counts; the next ad of a pod ignores the spacing but not the maximum")
+    func releaseAndPods() throws {
+        let (folder, store) = try Self.scratchStore()
+        defer { try? FileManager.default.removeItem(at: folder) }  // Scratch litter only.
+        let cap = FrequencyCap(maximumAds: 3, per: .seconds(3600), minimumSpacing: .seconds(60), storeURL: store)
+        // Not a time a Double holds exactly in both epochs: the reservation still finds itself.
+        let start = Date(timeIntervalSinceReferenceDate: 720_000_000.123_456_7)
+        let first = try cap.reserve(now: start)
+        #expect(try cap.reserveInSameBreak(now: start.addingTimeInterval(15)) != nil)
+        #expect(try Self.storedStarts(store).count == 2)
+        // Given back: only the pod's second ad counts.
+        #expect(cap.release(first))
+        #expect(!cap.release(first))
+        #expect(try Self.storedStarts(store) == [start.addingTimeInterval(15).timeIntervalSince1970])
+        // A new break 20 s after the pod's last ad is still too soon; 60 s after is not.
+        #expect(throws: PrerollAdError.self) { try cap.reserve(now: start.addingTimeInterval(35)) }
+        try cap.reserve(now: start.addingTimeInterval(75))
+        #expect(try cap.reserveInSameBreak(now: start.addingTimeInterval(76)) != nil)
+        // The maximum holds within a pod: the fourth ad finds no room, and nothing is recorded.
+        #expect(try cap.reserveInSameBreak(now: start.addingTimeInterval(77)) == nil)
+        #expect(try Self.storedStarts(store).count == 3)
+    }
+
     @Test("a cap of zero allows nothing")
     func zero() throws {
         let (folder, store) = try Self.scratchStore()

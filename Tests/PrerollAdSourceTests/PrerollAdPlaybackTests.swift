@@ -336,6 +336,61 @@ struct PrerollAdPlaybackTests {
         #expect(try await second.server.settledLog().isEmpty)
     }
 
+    @Test("the frequency cap counts ads shown: a request without an ad gives its place back, a pod counts each ad")
+    func capCountsAdsShown() async throws {
+        let store = try TestMedia.scratchDirectory().appendingPathComponent("cap.json")
+        func capped(_ tag: URL, pod: Bool = false) -> PrerollAdRequest {
+            var request = PrerollAdRequest(adTag: tag)
+            request.frequencyCap = FrequencyCap(maximumAds: 3, per: .seconds(3600), storeURL: store)
+            request.playsWholePod = pod
+            return request
+        }
+        func counted() throws -> Int {
+            let object = try JSONSerialization.jsonObject(with: Data(contentsOf: store)) as? [String: Any]
+            return (object?["starts"] as? [Double])?.count ?? -1
+        }
+        // No inventory: nothing shown, nothing counted.
+        let empty = try await Setup()
+        let emptyTag = try empty.server.write("<VAST version=\"3.0\"/>", to: "vast.xml")
+        let error = await #expect(throws: PrerollAdError.self) {
+            try await empty.player.playPrerollAd(capped(emptyTag))
+        }
+        #expect(error?.code == .noInventory)
+        #expect(try counted() == 0)
+        // A pod of two, interrupted by play() during its first ad: only that ad counts.
+        let interrupted = try await Setup()
+        let podTag = try interrupted.server.write(
+            interrupted.vast(
+                interrupted.inline(id: "first", sequence: 1), interrupted.inline(id: "second", sequence: 2)),
+            to: "vast.xml")
+        let ad = Task { try await interrupted.player.playPrerollAd(capped(podTag, pod: true)) }
+        try await interrupted.recorder.waitFor("the ad's start") {
+            if case .prerollAd(.started) = $0 { true } else { false }
+        }
+        try await interrupted.player.play()
+        try await ad.value
+        #expect(try counted() == 1)
+        _ = try await interrupted.recorder.waitForFinish()
+        // A pod of three with room for two more: the first two play, the third is left out.
+        let full = try await Setup()
+        let threeTag = try full.server.write(
+            full.vast(
+                full.inline(id: "a", sequence: 1), full.inline(id: "b", sequence: 2), full.inline(id: "c", sequence: 3)),
+            to: "vast.xml")
+        try await full.player.playPrerollAd(capped(threeTag, pod: true))
+        _ = try await full.recorder.waitForFinish()
+        let started = full.adEvents.compactMap {
+            if case .started(let info) = $0 { "\(info.id ?? "") \(info.position)/\(info.count)" } else { nil }
+        }
+        #expect(started == ["a 1/2", "b 2/2"])
+        #expect(try counted() == 3)
+        // The cap is full now.
+        let refused = #expect(throws: PrerollAdError.self) {
+            try FrequencyCap(maximumAds: 3, per: .seconds(3600), storeURL: store).reserve()
+        }
+        #expect(refused?.code == .frequencyCapExceeded)
+    }
+
     @Test("the completion handler is called exactly once, with nil after the ad")
     func completionHandler() async throws {
         let s = try await Setup()

@@ -88,7 +88,8 @@ public struct PrerollAdInfo: Sendable, Hashable, CustomStringConvertible {
     public var duration: Duration?
     /// When `skipAd()` may end it; nil for an ad that cannot be skipped.
     public var skipOffset: Duration?
-    /// The advertiser's page.
+    /// The advertiser's page, its macros replaced as at the ad's start (a click asks
+    /// `requestAdClickThrough()` for the page with the values of that moment).
     public var clickThrough: URL?
     /// The media file played.
     public var mediaURL: URL

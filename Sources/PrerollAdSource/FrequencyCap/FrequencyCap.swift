@@ -9,6 +9,12 @@ public import MediaEngineCore
 /// every player and every process of the user through a small JSON file (the start times of
 /// recent ads), so that restarting the app does not reset it.
 ///
+/// What counts is an ad shown: `playPrerollAd` reserves one before it asks the ad server (so
+/// that a capped request fetches nothing), one more for each further ad of a pod it plays, and
+/// gives back (``release(_:)``) every one whose ad never started: a request that found no ad,
+/// failed, or was interrupted before that ad. ``minimumSpacing`` is kept between ad breaks
+/// (requests), not between the ads of one pod.
+///
 /// ``reserve(now:)`` checks the rule and records the ad in one step, under an exclusive
 /// `flock(2)` on a lock file beside the store (`preroll-frequency.json.lock`): two players,
 /// in one process or several, can never both take the last ad allowed. The store is replaced
@@ -62,6 +68,13 @@ public struct FrequencyCap: Sendable, Hashable {
         storeURL.deletingLastPathComponent().appendingPathComponent(storeURL.lastPathComponent + ".lock")
     }
 
+    /// One ad counted against the cap: its start, as recorded in the store. Given back with
+    /// ``release(_:)`` when the ad never started.
+    public struct Reservation: Sendable, Hashable {
+        /// When the ad was counted.
+        public let start: Date
+    }
+
     /// Takes one ad from the cap: checks that fewer than ``maximumAds`` ads started within
     /// ``interval`` before `now` and that the last started at least ``minimumSpacing`` ago,
     /// and records this one, atomically for every player and process sharing the store.
@@ -69,26 +82,78 @@ public struct FrequencyCap: Sendable, Hashable {
     /// Blocks the calling thread while another holder of the lock reads and writes the store
     /// (a small file: microseconds).
     /// - Parameter now: The ad's start.
+    /// - Returns: The ad's place in the store, for ``release(_:)``.
     /// - Throws: `PrerollAdError` `PrerollAdError.Code.frequencyCapExceeded` when the cap
     ///   allows no ad now, saying when the next is allowed (nothing is recorded);
     ///   `PrerollAdError.Code.configuration` when the store's folder, lock or file cannot be
     ///   created, read or written.
-    public func reserve(now: Date = Date()) throws(PrerollAdError) {
+    @discardableResult
+    public func reserve(now: Date = Date()) throws(PrerollAdError) -> Reservation {
+        guard let reservation = try take(now: now, spaced: true, throwing: true) else {
+            preconditionFailure("a refused reservation throws")
+        }
+        return reservation
+    }
+
+    /// Takes one more ad for the same ad break as an earlier ``reserve(now:)`` (the next ad of
+    /// an ad pod, which follows the one before without a pause): counts against
+    /// ``maximumAds`` only, since ``minimumSpacing`` is kept between breaks.
+    /// - Parameter now: The ad's start.
+    /// - Returns: The ad's place in the store; nil when the cap has no room for it (nothing is
+    ///   recorded).
+    /// - Throws: `PrerollAdError.Code.configuration` when the store cannot be read or written.
+    public func reserveInSameBreak(now: Date = Date()) throws(PrerollAdError) -> Reservation? {
+        try take(now: now, spaced: false, throwing: false)
+    }
+
+    /// Gives back an ad that never started (the request failed, was refused by the ad server,
+    /// or was interrupted before it), so that it does not count against the cap.
+    /// - Parameter reservation: What ``reserve(now:)`` or ``reserveInSameBreak(now:)`` returned.
+    /// - Returns: Whether it was given back; false when the store could not be read or
+    ///   written, or no longer has it (already given back, or out of the window). The ad then
+    ///   keeps counting: the cap errs toward fewer ads, never more.
+    @discardableResult
+    public func release(_ reservation: Reservation) -> Bool {
+        do throws(PrerollAdError) {
+            let lock = try FileLock(lockURL)
+            defer { lock.unlock() }
+            guard var starts = try readStarts(),
+                let index = starts.firstIndex(of: reservation.start)
+            else { return false }
+            starts.remove(at: index)
+            try write(starts)
+            return true
+        } catch {
+            // Documented above: an ad that cannot be given back keeps counting.
+            return false
+        }
+    }
+
+    /// Checks the rule (with or without the spacing) and records an ad at `now` under the lock;
+    /// a refusal throws or, with `throwing` off, returns nil.
+    private func take(now: Date, spaced: Bool, throwing: Bool) throws(PrerollAdError) -> Reservation? {
         let lock = try FileLock(lockURL)
         defer { lock.unlock() }
         let stored = try readStarts()
         let window = max(interval, minimumSpacing).inSeconds
         var starts = (stored ?? []).filter { now.timeIntervalSince($0) < window }.sorted()
-        let refusal = Self.nextAllowed(after: starts, now: now, rule: self)
+        let refusal = Self.nextAllowed(after: starts, now: now, rule: self, spaced: spaced)
         if refusal == nil { starts.append(now) }
         if refusal == nil || stored != starts {
             try write(starts)
         }
-        if let refusal { throw refusal }
+        if let refusal {
+            if throwing { throw refusal }
+            return nil
+        }
+        // The stored value, as read back (seconds since 1970 in a Double).
+        return Reservation(start: Date(timeIntervalSince1970: now.timeIntervalSince1970))
     }
 
     /// Why no ad may start at `now` with these starts (oldest first), or nil when one may.
-    private static func nextAllowed(after starts: [Date], now: Date, rule: FrequencyCap) -> PrerollAdError? {
+    private static func nextAllowed(after starts: [Date], now: Date, rule: FrequencyCap, spaced: Bool)
+        -> PrerollAdError?
+    {
         guard rule.maximumAds > 0 else {
             return PrerollAdError(
                 .frequencyCapExceeded, "the frequency cap allows no ad (at most 0 per \(rule.interval))")
@@ -102,7 +167,7 @@ public struct FrequencyCap: Sendable, Hashable {
             reasons.append(
                 "\(inWindow.count) ads started within the last \(rule.interval) (at most \(rule.maximumAds))")
         }
-        if let last = starts.last, now.timeIntervalSince(last) < rule.minimumSpacing.inSeconds {
+        if spaced, let last = starts.last, now.timeIntervalSince(last) < rule.minimumSpacing.inSeconds {
             let spaced = last.addingTimeInterval(rule.minimumSpacing.inSeconds)
             next = max(next ?? spaced, spaced)
             reasons.append(

@@ -170,10 +170,13 @@ public final class AdTracker: Sendable {
     }
 
     /// The user clicked the ad: fires its click tracking (each time).
-    /// - Returns: Where the click leads (``ResolvedAd/clickThrough``), for the app to open.
+    /// - Returns: Where the click leads, for the app to open: ``ResolvedAd/clickThrough`` with
+    ///   its macros replaced as in the beacons (the ad playhead now, a new cache-busting
+    ///   number); nil when the ad has none, or it is not an `http` or `https` URL.
     public func clickThrough() -> URL? {
-        fire(ad.clickTracking, "clickTracking", at: state.withLock { $0.playhead })
-        return ad.clickThrough
+        let playhead = state.withLock { $0.playhead }
+        fire(ad.clickTracking, "clickTracking", at: playhead)
+        return ad.clickThrough.flatMap { macros(at: playhead).url($0) }
     }
 
     /// The ad failed: fires its Error URIs with `[ERRORCODE]` set to the error's VAST code,

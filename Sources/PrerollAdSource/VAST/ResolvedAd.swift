@@ -22,8 +22,9 @@ public struct ResolvedAd: Sendable, Hashable {
     public var skipOffset: VASTOffset?
     /// The linear creative's media files, in the document's order (see ``mediaFile(supportedTypes:preferredSize:preferredBitrate:)``).
     public var mediaFiles: [VASTMediaFile]
-    /// Where a click on the ad leads: the inline ad's `<ClickThrough>`.
-    public var clickThrough: URL?
+    /// Where a click on the ad leads: the inline ad's `<ClickThrough>` URI template (its
+    /// macros, such as `[CACHEBUSTING]`, are replaced at the click: `AdTracker.clickThrough()`).
+    public var clickThrough: String?
     /// The `<Impression>` URI templates, merged.
     public var impressions: [String]
     /// The `<Error>` URI templates, merged.
@@ -46,7 +47,7 @@ public struct ResolvedAd: Sendable, Hashable {
     ///   - duration: The ad's length.
     ///   - skipOffset: When the ad may be skipped.
     ///   - mediaFiles: The media files.
-    ///   - clickThrough: Where a click leads.
+    ///   - clickThrough: Where a click leads (a URI template).
     ///   - impressions: The impression URI templates.
     ///   - errors: The error URI templates.
     ///   - tracking: The tracking events.
@@ -55,7 +56,8 @@ public struct ResolvedAd: Sendable, Hashable {
     public init(
         id: String? = nil, sequence: Int? = nil, adSystem: String? = nil, title: String? = nil,
         creativeID: String? = nil, duration: Duration? = nil, skipOffset: VASTOffset? = nil,
-        mediaFiles: [VASTMediaFile] = [], clickThrough: URL? = nil, impressions: [String] = [], errors: [String] = [],
+        mediaFiles: [VASTMediaFile] = [], clickThrough: String? = nil, impressions: [String] = [],
+        errors: [String] = [],
         tracking: [VASTTrackingEvent] = [], clickTracking: [String] = [], documentURLs: [URL] = []
     ) {
         self.id = id

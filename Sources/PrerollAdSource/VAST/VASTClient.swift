@@ -265,7 +265,7 @@ public final class VASTClient: Sendable {
             id: ad.id, sequence: path.wrappers.first?.sequence ?? ad.sequence, adSystem: ad.adSystem, title: ad.title,
             creativeID: linear.id, duration: linear.duration, skipOffset: linear.skipOffset,
             mediaFiles: linear.mediaFiles,
-            clickThrough: linear.clickThrough.flatMap { URL(string: $0) },
+            clickThrough: linear.clickThrough,
             impressions: path.wrappers.flatMap(\.impressions) + ad.impressions,
             errors: path.errorURIs + ad.errors,
             tracking: wrapperCreatives.flatMap(\.tracking) + linear.tracking,
