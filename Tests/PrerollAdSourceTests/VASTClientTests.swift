@@ -128,6 +128,36 @@ struct VASTClientTests {
         #expect(try await server.settledLog().map(\.uri) == ["/a.xml", "/b.xml"])
     }
 
+    @Test("a wrapper's <VASTAdTagURI> is fetched with its macros replaced; a loop is found by the URI as written")
+    func wrapperMacros() async throws {
+        let server = try await VASTTestServer()
+        let base = server.baseURL
+        try server.write(VASTSamples.inline(name: "inline", base: base), to: "inline.xml")
+        let tag = try server.write(
+            VASTSamples.wrapper(
+                name: "w",
+                next: server.url("inline.xml").absoluteString + "?cb=[CACHEBUSTING]&ts=[TIMESTAMP]&x=[OTHER]",
+                base: base),
+            to: "w.xml")
+        #expect(try await Self.client().resolve(tag: tag).ads.map(\.id) == ["inline"])
+        let log = try await server.settledLog()
+        #expect(log.map(\.path) == ["/w.xml", "/inline.xml"])
+        let fetched = try #require(log.last)
+        #expect(fetched.query["cb"]?.wholeMatch(of: /\d{8}/) != nil, "\(fetched.uri)")
+        let parser = ISO8601DateFormatter()
+        parser.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        #expect(fetched.query["ts"].flatMap { parser.date(from: $0) } != nil, "\(fetched.uri)")
+        #expect(fetched.query["x"] == "[OTHER]", "\(fetched.uri)")
+        // Each fetch has a new cache-busting number; the chain still loops as written.
+        try server.write(
+            VASTSamples.wrapper(name: "a", next: server.url("b.xml").absoluteString + "?cb=[CACHEBUSTING]", base: base),
+            to: "a.xml")
+        try server.write(VASTSamples.wrapper(name: "b", next: "a.xml", base: base), to: "b.xml")
+        let failure = try #require(await Self.failure(Self.client(), tag: server.url("a.xml")))
+        #expect(failure.error.code == .wrapperLimitReached && failure.error.message.contains("loops"))
+        #expect(try await server.settledLog().suffix(2).map(\.path) == ["/a.xml", "/b.xml"])
+    }
+
     @Test("a wrapper leading to an empty VAST is no inventory (303), reported to the wrappers and the root error")
     func emptyAfterWrapper() async throws {
         let server = try await VASTTestServer()

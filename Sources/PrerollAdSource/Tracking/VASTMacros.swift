@@ -111,16 +111,26 @@ public struct VASTMacros: Sendable, Hashable {
     /// host percent-encoded (the brackets of an unknown macro left as written, spaces, quotes,
     /// a `%` that starts no escape; escapes already there are kept), and an absolute `http` or
     /// `https` URL with a host.
-    /// - Parameter template: A URI template from a VAST document.
+    /// - Parameters:
+    ///   - template: A URI template from a VAST document.
+    ///   - base: What a relative template is read against (a wrapper's `<VASTAdTagURI>` against
+    ///     its document's URL); nil: the template must be absolute.
     /// - Returns: The URL, or nil when the result is not such a URL (the beacon is not sent).
-    public func url(_ template: String) -> URL? {
+    public func url(_ template: String, relativeTo base: URL? = nil) -> URL? {
         let expanded = expand(template)
-        guard let separator = expanded.range(of: "://") else { return nil }
-        // The scheme and authority as written (an IPv6 host keeps its brackets); the rest made
-        // valid.
-        let authorityEnd = expanded[separator.upperBound...].firstIndex { "/?#".contains($0) } ?? expanded.endIndex
-        let text = String(expanded[..<authorityEnd]) + Self.escapingInvalid(expanded[authorityEnd...])
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+        let text: String
+        if let separator = expanded.range(of: "://") {
+            // The scheme and authority as written (an IPv6 host keeps its brackets); the rest
+            // made valid.
+            let authorityEnd =
+                expanded[separator.upperBound...].firstIndex { "/?#".contains($0) } ?? expanded.endIndex
+            text = String(expanded[..<authorityEnd]) + Self.escapingInvalid(expanded[authorityEnd...])
+        } else if base != nil {
+            text = Self.escapingInvalid(expanded[...])
+        } else {
+            return nil
+        }
+        guard let url = URL(string: text, relativeTo: base)?.absoluteURL, let scheme = url.scheme?.lowercased(),
             scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
         else { return nil }
         return url

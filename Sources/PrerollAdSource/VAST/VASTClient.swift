@@ -18,7 +18,9 @@ public import MediaEngineCore
 ///   back to a document it already read is refused as a loop (VAST 302), and a wrapper with
 ///   `followAdditionalWrappers="false"` may lead only to inline ads (VAST 302 otherwise). A
 ///   wrapper leads to the first ad its document resolves to, or to all of them with
-///   `allowMultipleAds="true"`. A relative `<VASTAdTagURI>` is read against its document's URL.
+///   `allowMultipleAds="true"`. A relative `<VASTAdTagURI>` is read against its document's URL;
+///   its macros (`[CACHEBUSTING]`, `[TIMESTAMP]`; see `VASTMacros`) are replaced when it is
+///   fetched, and a loop is found by the URI as written.
 /// - Pods: ads with a `sequence` form a pod, played in `sequence` order; stand-alone ads (no
 ///   `sequence`) are then fallbacks, each replacing a pod ad that cannot be resolved. With no
 ///   pod, the stand-alone ads are tried in order and the first that resolves is the ad.
@@ -131,16 +133,22 @@ public final class VASTClient: Sendable {
         var errorURIs: [String] { wrappers.flatMap(\.errors) }
     }
 
-    private func fetchAndResolve(_ url: URL, path: Path) async throws(VASTResolutionFailure) -> VASTResolution {
+    /// Fetches `url` and resolves what it answers, as the document `identity` (the URL as
+    /// written, before its macros were replaced): relative URIs are read against it and loops
+    /// are found with it.
+    private func fetchAndResolve(_ url: URL, readAs identity: URL? = nil, path: Path)
+        async throws(VASTResolutionFailure) -> VASTResolution
+    {
         let data: Data
         do {
             data = try await fetch(url)
         } catch {
             throw VASTResolutionFailure(error, errorURIs: path.errorURIs)
         }
+        let identity = identity ?? url
         var path = path
-        path.documentURLs.append(url)
-        return try await resolve(data, at: url, path: path)
+        path.documentURLs.append(identity)
+        return try await resolve(data, at: identity, path: path)
     }
 
     private func resolve(_ data: Data, at url: URL?, path: Path) async throws(VASTResolutionFailure)
@@ -238,7 +246,12 @@ public final class VASTClient: Sendable {
                     "more than \(maximumWrapperDepth) wrappers lead to the ad: \(name)\(source) is wrapper number "
                         + "\(path.wrappers.count + 1)")
             }
-            guard let next = URL(string: wrapper.adTagURI, relativeTo: url)?.absoluteURL, Self.isHTTP(next) else {
+            // Read as written for the loop check; fetched with its macros ([CACHEBUSTING],
+            // [TIMESTAMP], ...) replaced, as the beacons are.
+            let template = wrapper.adTagURI.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard let next = URL(string: template, relativeTo: url)?.absoluteURL, Self.isHTTP(next),
+                let fetched = VASTMacros(contentPlayhead: .zero).url(template, relativeTo: url)
+            else {
                 throw failure(
                     .vastTimeout, "the <VASTAdTagURI> of \(name)\(source), \"\(wrapper.adTagURI)\", is not an http URL")
             }
@@ -252,7 +265,7 @@ public final class VASTClient: Sendable {
             var nextPath = path
             nextPath.wrappers.append(ad)
             nextPath.followsWrappers = wrapper.followAdditionalWrappers
-            let resolution = try await fetchAndResolve(next, path: nextPath)
+            let resolution = try await fetchAndResolve(fetched, readAs: next, path: nextPath)
             return wrapper.allowMultipleAds
                 ? resolution : VASTResolution(ads: Array(resolution.ads.prefix(1)), failures: resolution.failures)
         }
