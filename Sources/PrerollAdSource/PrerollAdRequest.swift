@@ -24,8 +24,10 @@ public struct PrerollAdRequest: Sendable {
     /// Play every ad of an ad pod in sequence (true), or only the first (false, the default).
     public var playsWholePod = false
     /// The MIME types of media files the engine may choose (progressive delivery only).
+    /// The default: the containers GStreamer's demuxers in the engine's Debian packages read.
     public var supportedMediaTypes: Set<String> = [
-        "video/mp4", "video/webm", "video/ogg", "video/x-matroska", "video/quicktime",
+        "video/mp4", "video/webm", "video/ogg", "video/x-matroska", "video/quicktime", "video/x-flv", "video/3gpp",
+        "video/mp2t",
     ]
     /// The output size media files are chosen for (closest in size); nil: the largest that fits
     /// the bitrate.

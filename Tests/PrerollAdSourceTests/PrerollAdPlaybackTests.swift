@@ -186,6 +186,31 @@ struct PrerollAdPlaybackTests {
             .malformedVAST, vastCode: 100, { _ in "<VAST version=\"3.0\"><Ad><InLine>" }, errorBeacons: [])
     }
 
+    /// The ball in FLV (H.264 with AAC), the container of many VAST 2 ads.
+    static let flvAd = TestMedia.Clip(
+        fileExtension: "flv",
+        pipeline: """
+            videotestsrc num-buffers=45 pattern=ball ! video/x-raw,format=I420,width=328,height=184,framerate=30/1 ! \
+            x264enc key-int-max=15 speed-preset=superfast ! h264parse ! flvmux name=mux ! filesink location=LOCATION \
+            audiotestsrc num-buffers=65 samplesperbuffer=1024 ! audio/x-raw,rate=44100 ! avenc_aac ! aacparse ! mux.
+            """)
+
+    @Test("an FLV ad (video/x-flv, as VAST 2 ad servers send) plays with the default media types, then the content")
+    func flvAd() async throws {
+        let s = try await Setup()
+        try FileManager.default.createSymbolicLink(
+            at: s.server.documents.appendingPathComponent("ad.flv"),
+            withDestinationURL: try await TestMedia.url(for: Self.flvAd))
+        let tag = try s.server.write(
+            s.vast(s.inline(media: s.server.url("ad.flv").absoluteString, type: "video/x-flv")), to: "vast.xml")
+        try await s.player.playPrerollAd(PrerollAdRequest(adTag: tag))
+        let (reason, _) = try await s.recorder.waitForFinish()
+        #expect(reason == .playbackEnded)
+        let widths = s.widths.withLock { $0 }
+        #expect(widths.prefix { $0 == 328 }.count == 45 && widths.drop { $0 == 328 }.count == 60, "\(widths.count)")
+        #expect(s.adEvents.last == .finished(.completed, nil))
+    }
+
     @Test("a media file that is not on its server is mediaFileNotFound (401)")
     func missingMedia() async throws {
         try await expectFailure(

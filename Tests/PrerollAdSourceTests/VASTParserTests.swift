@@ -170,6 +170,27 @@ struct VASTParserTests {
         #expect(error?.message.contains(version) == true)
     }
 
+    @Test("VAST 1.0's <VideoAdServingTemplate> is an unsupported version (102), not malformed")
+    func vastOne() {
+        let error = #expect(throws: PrerollAdError.self) {
+            try VASTParser.parse(
+                Data(
+                    """
+                    <?xml version="1.0" encoding="UTF-8"?>
+                    <VideoAdServingTemplate xsi:noNamespaceSchemaLocation="vast.xsd"
+                      xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+                      <Ad id="preroll-1"><InLine><AdSystem>2.0</AdSystem><AdTitle>5748406</AdTitle>
+                        <Video><Duration>00:00:30</Duration><MediaFiles>
+                          <MediaFile delivery="progressive" bitrate="500" width="400" height="300" type="video/x-flv">
+                            <URL><![CDATA[http://cdn.invalid/ad.flv]]></URL></MediaFile></MediaFiles></Video>
+                      </InLine></Ad>
+                    </VideoAdServingTemplate>
+                    """.utf8))
+        }
+        #expect(error?.code == .configuration && error?.vastErrorCode == 102)
+        #expect(error?.message.contains("1.0") == true, "\(error?.message ?? "")")
+    }
+
     @Test("unreadable optional values read as missing")
     func lenient() throws {
         let document = try VASTParser.parse(

@@ -24,7 +24,7 @@ public enum VASTParser {
     ///   converted, or have a DOCTYPE), the root is not `<VAST>`, the `version` attribute is
     ///   missing, or an `<Ad>` has neither `<InLine>` nor `<Wrapper>` or a wrapper no
     ///   `<VASTAdTagURI>`; `PrerollAdError.Code.configuration` (VAST 102) for a version
-    ///   other than 2, 3 or 4.
+    ///   other than 2, 3 or 4, VAST 1.0's `<VideoAdServingTemplate>` root included.
     /// - Returns: The document.
     public static func parse(_ data: Data) throws(PrerollAdError) -> VASTDocument {
         let root: VASTXMLElement
@@ -32,6 +32,11 @@ public enum VASTParser {
             root = try VASTXMLElement.parse(data)
         } catch {
             throw PrerollAdError(.malformedVAST, "the VAST document is not well-formed XML (\(error.message))")
+        }
+        guard root.name != "VideoAdServingTemplate" else {
+            // VAST 1.0's root: a document of a version this parser does not read, not a broken one.
+            throw PrerollAdError(
+                .configuration, "VAST version 1.0 (<VideoAdServingTemplate>) is not supported (2.0, 3.0 and 4.x are)")
         }
         guard root.name == "VAST" else {
             throw PrerollAdError(.malformedVAST, "the document's root element is <\(root.name)>, not <VAST>")
