@@ -200,6 +200,43 @@ func settledResidentKilobytes(threads: Int) async -> Int {
     return residentKilobytes()
 }
 
+/// What glibc's `malloc_info` says of all its arenas: the bytes taken from the system, the
+/// bytes in use (taken minus free), and how many free chunks lie between chunks in use. Growth
+/// in use is live data (a leak raises it); more free chunks with the same use is fragmentation:
+/// pages pinned by scattered small blocks, which `malloc_trim` cannot give back.
+struct MallocSummary {
+    var systemKB = 0
+    var inUseKB = 0
+    var freeChunks = 0
+
+    static func read() -> MallocSummary? {
+        // glibc's malloc_info, which Swift's Glibc module does not declare.
+        typealias Info = @convention(c) (Int32, UnsafeMutablePointer<FILE>?) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_info") else { return nil }
+        var buffer: UnsafeMutablePointer<CChar>?
+        var size = 0
+        guard let stream = open_memstream(&buffer, &size) else { return nil }
+        _ = unsafeBitCast(symbol, to: Info.self)(0, stream)
+        fclose(stream)
+        defer { free(buffer) }
+        guard let buffer else { return nil }
+        // The document's last lines: the totals over every arena.
+        let text = String(cString: buffer)
+        func attribute(_ name: String, ofLast prefix: String) -> Int? {
+            guard let line = text.split(separator: "\n").last(where: { $0.contains(prefix) }),
+                let range = line.range(of: name + "=\"")
+            else { return nil }
+            return Int(line[range.upperBound...].prefix { $0.isNumber })
+        }
+        guard let system = attribute("size", ofLast: "<system type=\"current\""),
+            let rest = attribute("size", ofLast: "<total type=\"rest\""),
+            let fast = attribute("size", ofLast: "<total type=\"fast\""),
+            let chunks = attribute("count", ofLast: "<total type=\"rest\"")
+        else { return nil }
+        return MallocSummary(systemKB: system / 1024, inUseKB: (system - rest - fast) / 1024, freeChunks: chunks)
+    }
+}
+
 /// Threads GStreamer and GLib may keep idle after the players are gone (GLib's thread pool keeps
 /// two unused threads; GStreamer's task pool and the system clock's thread start on first use):
 /// what ResourceTests allows over the starting count.
@@ -245,6 +282,7 @@ func soak(_ count: Int, settle: Int, file: String) async throws {
     let threadsBefore = threadNames().count
     let rssBefore = await settledResidentKilobytes(threads: threadsBefore)
     let splitBefore = residentSplitKilobytes()
+    let mallocBefore = MallocSummary.read()
     let start = ContinuousClock.now
     var samples: [(cycle: Double, kilobytes: Double)] = []
     for cycle in 0..<count {
@@ -268,11 +306,16 @@ func soak(_ count: Int, settle: Int, file: String) async throws {
     let names = threadNames()
     let rssAfter = await settledResidentKilobytes(threads: threadsBefore)
     let splitAfter = residentSplitKilobytes()
+    let mallocAfter = MallocSummary.read()
     emit([
         "summary": "soak", "cycles": count, "residentKBBefore": rssBefore, "residentKBAfter": rssAfter,
         // Of the growth: anonymous memory (what a leak raises) and pages of libraries first touched.
         "anonymousGrowthKB": splitAfter.anonymous - splitBefore.anonymous,
         "fileGrowthKB": splitAfter.files - splitBefore.files,
+        // Of the anonymous growth: malloc's live data, and its free chunks (fragmentation).
+        "mallocInUseKBBefore": mallocBefore?.inUseKB ?? -1, "mallocInUseKBAfter": mallocAfter?.inUseKB ?? -1,
+        "mallocFreeChunksBefore": mallocBefore?.freeChunks ?? -1,
+        "mallocFreeChunksAfter": mallocAfter?.freeChunks ?? -1,
         "growthKB": rssAfter - rssBefore, "growthBytesPerCycle": (rssAfter - rssBefore) * 1024 / max(count, 1),
         "trendKBPer1000Cycles": trendKBPer1000,
         "fdsBefore": fdsBefore, "fdsAfter": fdsAfter, "threadsBefore": threadsBefore,
