@@ -114,6 +114,26 @@ struct PlayerMachineNetworkTests {
         #expect(h.machine.playbackState == .playing)
     }
 
+    @Test("a seek in a streamed (not downloaded) movie whose source had ended: the rest must arrive again")
+    func seekAfterDownloadEnded() {
+        var h = MachineHarness(source: ChallengedSource())
+        h.prepared()
+        h.feed { $0.buffering(session: 1, percent: 100, stats: BufferingStats()) }
+        h.feed { $0.downloadCompleted(session: 1) }
+        #expect(h.machine.wholeMovieArrived && h.machine.loadState == [.playable, .playthroughOK])
+        _ = h.feed { $0.seek(to: .seconds(5), exact: false) }
+        #expect(!h.machine.wholeMovieArrived, "the source asks the server again from the new place")
+        h.feed { $0.buffering(session: 1, percent: 40, stats: BufferingStats()) }
+        #expect(h.machine.isStarved)
+        // Downloaded to a file, a seek reads the file: the movie stays whole.
+        var d = MachineHarness(source: ChallengedSource())
+        d.prepared()
+        d.feed { $0.buffering(session: 1, percent: 100, stats: BufferingStats(mode: .download, remaining: .zero)) }
+        d.feed { $0.downloadCompleted(session: 1) }
+        _ = d.feed { $0.seek(to: .seconds(5), exact: false) }
+        #expect(d.machine.wholeMovieArrived && !d.machine.isStarved)
+    }
+
     @Test("a local file is playthroughOK when prepared and never waits for buffering")
     func localFile() {
         var h = MachineHarness()

@@ -83,6 +83,11 @@ extension PlayerMachine {
         segmentRate = plan.rate
         looping = plan.looping
         atEnd = false
+        if plan.flush, isNetworkSource, buffering?.stats.mode != .download {
+            // Streamed, not downloaded to a file: the source asks the server again from the new
+            // place, and what it had delivered is flushed. Its new end says so again.
+            downloadComplete = false
+        }
         perform(.seek(session: sessionID, plan: plan, seqnum: seqnum))
     }
 
