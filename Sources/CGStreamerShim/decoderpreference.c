@@ -37,8 +37,35 @@ void me_decoder_preference_record(const gchar *element, guint rank) {
 }
 
 G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-// decodebin's candidates for `caps`, with each engine decoder that takes them inserted before the
-// first candidate of a lower rank; NULL (keep the list) when none applies.
+// Where `factory` belongs among `list`'s candidates at `rank`: before the first other candidate
+// of a lower rank (its own entry, if there, not counted). Sets `*current` to where it is, or -1.
+static guint place_for(GValueArray *list, GstElementFactory *factory, guint rank, gint *current) {
+    guint place = 0;
+    gboolean found = FALSE;
+    *current = -1;
+    for (guint item = 0; item < list->n_values; item++) {
+        GstPluginFeature *other = g_value_get_object(g_value_array_get_nth(list, item));
+        if (other == (gpointer)factory) {
+            *current = (gint)item;
+            continue;
+        }
+        if (!found && gst_plugin_feature_get_rank(other) < rank) {
+            found = TRUE;
+        }
+        if (!found) place++;
+    }
+    return place;
+}
+
+// decodebin's candidates for `caps`, with each engine decoder that takes them at the place its
+// preferred rank gives it: before the first candidate of a lower rank; NULL (keep the list) when
+// none applies or each already is there.
+//
+// Its place is set here whether or not the list already holds it: playbin lists its candidates
+// once per pipeline (while the registry's cookie stands, and a change of rank does not move it)
+// but orders them by the ranks of the moment. A pipeline that listed them while the decoders were
+// ranked (me_prefer_engine_decoders_everywhere) and reaches its decoder after they went back to
+// NONE holds the engine's decoder at the end of its list, behind avdec_h264.
 static GValueArray *sort_with_engine_decoders(GstElement *decodebin, GstPad *pad, GstCaps *caps,
                                               GValueArray *factories, gpointer data) {
     (void)decodebin;
@@ -50,22 +77,19 @@ static GValueArray *sort_with_engine_decoders(GstElement *decodebin, GstPad *pad
         if (preferences[index].rank == GST_RANK_NONE) continue;
         GstElementFactory *factory = gst_element_factory_find(preferences[index].element);
         if (!factory) continue;
-        GValueArray *list = sorted ? sorted : factories;
-        gboolean present = FALSE;
-        for (guint item = 0; item < list->n_values && !present; item++) {
-            present = g_value_get_object(g_value_array_get_nth(list, item)) == (gpointer)factory;
+        if (!gst_element_factory_can_sink_all_caps(factory, caps)) {
+            gst_object_unref(factory);
+            continue;
         }
-        if (present || !gst_element_factory_can_sink_all_caps(factory, caps)) {
+        gint current;
+        guint place = place_for(sorted ? sorted : factories, factory, preferences[index].rank, &current);
+        // Already where it belongs: in a list without it, `place` counts every candidate before it.
+        if (current >= 0 && (guint)current == place) {
             gst_object_unref(factory);
             continue;
         }
         if (!sorted) sorted = g_value_array_copy(factories);
-        guint place = 0;
-        while (place < sorted->n_values) {
-            GstPluginFeature *other = g_value_get_object(g_value_array_get_nth(sorted, place));
-            if (gst_plugin_feature_get_rank(other) < preferences[index].rank) break;
-            place++;
-        }
+        if (current >= 0) g_value_array_remove(sorted, (guint)current);
         GValue value = G_VALUE_INIT;
         g_value_init(&value, GST_TYPE_ELEMENT_FACTORY);
         g_value_set_object(&value, factory);

@@ -37,4 +37,28 @@ struct DecoderPreferenceTests {
             try PlaybinBaseline.videoDecoder(uri: movie.absoluteString, preferringEngineDecoders: false) == "avdec_h264"
         )
     }
+
+    /// playbin lists its candidates once (while the registry's cookie stands, which a change of
+    /// rank does not move) and sorts them by the ranks of the moment at each pad. A pipeline that
+    /// listed them while the engine's decoders were ranked, and decodes after they went back to
+    /// NONE, holds meh264dec at the end of its list: the engine must still put it first. (In the
+    /// parallel suites this was a rare LibavDecoderTests failure: an engine pipeline that started
+    /// while `everywhere()` had the decoders ranked chose avdec_h264.)
+    @Test("an engine pipeline that listed its decoders while they were ranked everywhere still uses meh264dec after")
+    func rankTakenBackUnderAPipeline() async throws {
+        let first = try await TestMedia.url(for: TestMedia.numbered)
+        let second = try await TestMedia.url(for: TestMedia.ballWithBFrames)
+        try GStreamer.preferEngineDecodersEverywhere()
+        defer { GStreamer.preferEngineDecodersInEnginePipelinesOnly() }
+        let player = MoviePlayer(source: FileSource(url: first), videoSink: NullVideoSink(), audioOutput: .discard)
+        player.shouldAutoplay = false
+        try await player.prepareToPlay()
+        #expect(player.videoDecoder == "meh264dec")
+        GStreamer.preferEngineDecodersInEnginePipelinesOnly()
+        // The next movie loads in the same pipeline, with the list playbin made for the first.
+        player.source = FileSource(url: second)
+        try await player.prepareToPlay()
+        #expect(player.videoDecoder == "meh264dec")
+        await player.shutdown()
+    }
 }
