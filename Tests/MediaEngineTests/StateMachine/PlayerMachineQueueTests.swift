@@ -88,6 +88,34 @@ struct PlayerMachineQueueTests {
         #expect(h.machine.queueIndex == 1 && h.machine.source.uri == "file:///c.mp4")
     }
 
+    @Test("the next movie's parser revising its duration before that movie starts: each movie's own, announced once")
+    func nextMoviesDurationBeforeItStarts() {
+        var h = Self.playingQueue(["file:///a.mp4", "file:///b.mp4"])
+        let session = h.machine.sessionID
+        // Read ahead by playbin, b's parser posts while a's last frames are still on their way;
+        // on a busy machine the player hears of it after playbin has gone on to b.
+        h.feed { $0.durationChanged(session: session, group: 2, duration: .seconds(1)) }
+        #expect(h.take().events.isEmpty, "b's duration is not a's")
+        var facts = Self.started(h.machine.queueIDs[1])
+        facts.duration = .seconds(1)
+        h.feed { $0.contentStreamStarted(session: session, group: 2, facts: facts) }
+        let durations = h.take().events.filter { if case .durationAvailable = $0 { true } else { false } }
+        #expect(durations == [.durationAvailable(.seconds(1))])
+        h.feed { $0.durationChanged(session: session, group: 1, duration: .seconds(10)) }
+        #expect(h.take().events.isEmpty, "a late one of a's stream is not b's")
+        h.feed { $0.durationChanged(session: session, group: 2, duration: .seconds(3)) }
+        #expect(h.take().events == [.durationAvailable(.seconds(3))], "b's own revision is b's")
+    }
+
+    @Test("a new group of the same movie (an adaptive stream's next period) is the one its durations come from")
+    func sameMoviesNextGroup() {
+        var h = Self.playingQueue(["file:///a.mp4"])
+        let session = h.machine.sessionID
+        h.feed { $0.contentStreamStarted(session: session, group: 2, facts: Self.started(nil)) }
+        h.feed { $0.durationChanged(session: session, group: 2, duration: .seconds(12)) }
+        #expect(h.take().events == [.durationAvailable(.seconds(12))])
+    }
+
     @Test("a new stream group the pipeline was handed no movie for changes nothing")
     func groupWithoutHandOver() {
         var h = Self.playingQueue(["file:///a.mp4", "file:///b.mp4"])

@@ -158,9 +158,15 @@ extension PlayerMachine {
     }
 
     /// The duration changed. During preparation it is read once, when preparation ends, so the
-    /// order of the preparation's events does not depend on when demuxers revise it.
-    mutating func durationChanged(session: Int, duration: Duration?) {
+    /// order of the preparation's events does not depend on when demuxers revise it. A change
+    /// from another stream `group` than the movie's at the output (nil: the element that posted
+    /// it carried none) is not this movie's: a queue's next movie, whose parser posts while the
+    /// last frames of the one before are still on their way (and a busy player's thread handles
+    /// it after playbin has gone on to that movie), or the one before. A next movie's duration is
+    /// read from its own stream when it starts.
+    mutating func durationChanged(session: Int, group: UInt32? = nil, duration: Duration?) {
         guard accepts(session), phase == .prepared else { return }
+        if let group, let contentGroup, group != contentGroup { return }
         setDuration(duration)
     }
 

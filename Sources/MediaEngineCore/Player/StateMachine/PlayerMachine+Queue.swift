@@ -97,14 +97,20 @@ extension PlayerMachine {
     /// The movie playing now has its stream group: noted the first time; a new group afterwards
     /// is the next item, which the pipeline went on to without a gap: it is announced and
     /// prepared from the pipeline's facts while it plays. A movie the pipeline had been handed
-    /// that is no longer next (the queue changed after playbin took it) ends the one before.
+    /// that is no longer next (the queue changed after playbin took it) ends the one before. A
+    /// new group with no movie handed is the same movie's (an adaptive stream's next period), now
+    /// the one at the output.
     mutating func contentStreamStarted(session: Int, group: UInt32, facts: PipelineFacts) {
         guard accepts(session) else { return }
         guard let seen = contentGroup else {
             contentGroup = group
             return
         }
-        guard group != seen, let started = facts.startedItem else { return }
+        guard group != seen else { return }
+        guard let started = facts.startedItem else {
+            contentGroup = group
+            return
+        }
         guard queuedGapless, let next = nextQueueIndex, queueIDs[next] == started else {
             return withdrawnMovieStarted(session: session)
         }

@@ -154,6 +154,8 @@ struct PlayerMachine {
     /// Where ids for ``UpNext`` items come from.
     var lastItemID = 0
     var queuedGapless = false
+    /// The stream group at the output: the movie's (a queue's item's) whose stream start the
+    /// bus reported last. Durations are taken only from elements of this group.
     var contentGroup: UInt32?
     /// The pre-roll playing before the content (``beginPreroll(_:playsContentAfter:timeout:observer:)``).
     var preroll: Preroll?
