@@ -61,10 +61,14 @@ struct QueueTests {
         let events = recorder.events
         #expect(events.compactMap { if case .queueItemChanged(let i) = $0 { i } else { nil } } == [1, 2])
         #expect(events.filter { if case .playbackDidFinish = $0 { true } else { false } }.count == 1)
-        let durations = events.compactMap { if case .durationAvailable(let d) = $0 { d } else { nil } }
-        // The whole event order when it fails: under load a hand-over once announced the previous
-        // movie's duration before its own ([2, 1, 1, 1.5]), cause not found yet.
-        #expect(durations == [.seconds(2), .seconds(1), .milliseconds(1500)], "\(durations) in \(events)")
+        // Each movie's own duration, announced once, after it became the queue's item. (Under load
+        // the next movie's parser, read ahead, used to post its duration change so late that the
+        // player read playbin's answer, already the next movie's, as the current one's:
+        // [[2, 1], [1], [1.5]] or [[2], [1, 1.5], [1.5]]; durationsWithPlayerThreadBehind makes it
+        // happen every time.)
+        #expect(
+            Self.durationsPerItem(events) == [[.seconds(2)], [.seconds(1)], [.milliseconds(1500)]],
+            "\(events)")
         #expect(player.queueIndex == 2)
     }
 

@@ -191,6 +191,12 @@ gulong me_connect_about_to_finish(GstElement *playbin, me_about_to_finish_callba
                                   GClosureNotify destroy);
 /// A STREAM_START message's group id (0 when it has none).
 guint me_message_group_id(GstMessage *message);
+/// The stream group of the element that posted `message` (a DURATION_CHANGED): the group id of
+/// the stream start its pads carry, 0 when it has none (gapless.c).
+guint me_message_source_group_id(GstMessage *message);
+/// The duration (time) of stream group `group` in `pipeline`, asked of the elements that carry
+/// that group's stream start outside playsink; FALSE when none answers (gapless.c).
+gboolean me_stream_group_duration(GstElement *pipeline, guint group, gint64 *duration);
 
 /// Lets playbin's gapless hand-over work for movies with several streams (gaplessgate.c): drops a
 /// stream's EOS at playsink while another stream runs and a next movie may follow, where 1.22's

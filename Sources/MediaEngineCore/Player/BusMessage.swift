@@ -13,7 +13,9 @@ enum BusMessage: Sendable {
     case segmentDone
     case error(PipelineFailure)
     case warning(PipelineFailure)
-    case durationChanged
+    /// An element revised its duration: `group` is the stream group its pads carry (0 for none),
+    /// which tells a queue's next movie, read ahead by playbin, from the one shown.
+    case durationChanged(group: UInt32)
     case tags([String: String])
     /// The items of an ID3 tag the stream carries (a TS metadata stream, the start of packed
     /// audio), at their presentation time, read in the segment numbered `seqnum`.
@@ -95,7 +97,7 @@ enum BusMessage: Sendable {
         case GST_MESSAGE_WARNING:
             self = .warning(PipelineFailure(parsing: message, isError: false))
         case GST_MESSAGE_DURATION_CHANGED:
-            self = .durationChanged
+            self = .durationChanged(group: me_message_source_group_id(message.pointer))
         case GST_MESSAGE_TAG:
             self = .tags(Self.tags(in: message))
         case GST_MESSAGE_BUFFERING:

@@ -360,13 +360,18 @@ final class PipelineSession: Sendable {
         playbin.queryDuration().flatMap(Duration.init(clockTime:))
     }
 
-    /// The duration of the movie whose stream has reached the video output: asked upstream
-    /// from the output, past playbin. At a gapless hand-over playbin answers from a cache of
-    /// the previous movie's duration until the new movie's decodebin has exposed all its pads
-    /// (a busy machine can start the new stream first); the stream itself knows. Movies without
-    /// video fall back on playbin.
-    var streamDuration: Duration? {
-        (videoOutput.bin.queryDuration() ?? playbin.queryDuration()).flatMap(Duration.init(clockTime:))
+    /// The duration of the movie of stream group `group`, from its own stream: asked of the
+    /// elements upstream of playsink that carry that group (`me_stream_group_duration`). playbin
+    /// answers for the movie it plays at the moment of the query, and at a gapless hand-over from a
+    /// cache of the previous movie's duration until the next movie's decodebin has exposed its
+    /// pads; a query upstream from the video output reaches the next movie as soon as it is linked,
+    /// before its frames are shown. Nil when no element of the group knows; playbin's answer
+    /// for a group of 0 (a stream without group ids).
+    func duration(ofStreamGroup group: UInt32) -> Duration? {
+        guard group != 0 else { return duration }
+        var time: gint64 = -1
+        guard me_stream_group_duration(playbin.pointer, guint(group), &time) != 0, time >= 0 else { return nil }
+        return Duration(clockTime: GstClockTime(time))
     }
 
     /// The kinds of streams playbin found.

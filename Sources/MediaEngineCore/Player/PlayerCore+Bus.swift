@@ -67,9 +67,12 @@ extension PlayerCore {
             apply { $0.videoDecoderChosen(session: id, factory: factory) }
         case .missingPlugin(let description, let caps):
             apply { $0.missingPlugin(session: id, description: description, caps: caps) }
-        case .durationChanged:
-            let duration = session.duration
-            apply { $0.durationChanged(session: id, duration: duration) }
+        case .durationChanged(let group):
+            // Read from the posting element's own stream: at a gapless hand-over the next movie's
+            // parser posts this before that movie is shown, and playbin answers for whichever movie
+            // it plays at the moment of the query, which can be later than this message.
+            let duration = session.duration(ofStreamGroup: group)
+            apply { $0.durationChanged(session: id, group: group == 0 ? nil : group, duration: duration) }
         case .tags(let tags):
             let position = read { $0.phase == .prepared || $0.isICYStream } ? session.position : nil
             apply { $0.tagsArrived(session: id, tags, position: position) }
@@ -111,7 +114,7 @@ extension PlayerCore {
         case .streamStarted(let group):
             // A queue's next movie, gone on to without a gap, or the movie's own first stream.
             let needed = read { $0.queuedGapless && $0.contentGroup != nil }
-            var facts = needed ? handOverFacts(of: session) : PlayerMachine.PipelineFacts()
+            var facts = needed ? handOverFacts(of: session, group: group) : PlayerMachine.PipelineFacts()
             facts.startedItem = session.startingItem
             apply { $0.contentStreamStarted(session: id, group: group, facts: facts) }
             // A new movie's tracks were just forgotten: its caption channels found so far (on
@@ -122,12 +125,13 @@ extension PlayerCore {
         return state.withLock { $0.session === session } ? .carryOn : .exit
     }
 
-    /// Everything the pipeline knows of the movie it has just gone on to without a gap (what a
-    /// preparation reads), for the machine to prepare it while it plays.
-    func handOverFacts(of session: PipelineSession) -> PlayerMachine.PipelineFacts {
+    /// Everything the pipeline knows of the movie it has just gone on to without a gap, its stream
+    /// `group` (what a preparation reads), for the machine to prepare it while it plays. Its
+    /// duration is its own stream's, not playbin's.
+    func handOverFacts(of session: PipelineSession, group: UInt32) -> PlayerMachine.PipelineFacts {
         PlayerMachine.PipelineFacts(
-            position: session.position, duration: session.streamDuration, mediaTypes: session.mediaTypes,
-            truncation: session.truncation, tracks: session.tracks)
+            position: session.position, duration: session.duration(ofStreamGroup: group),
+            mediaTypes: session.mediaTypes, truncation: session.truncation, tracks: session.tracks)
     }
 
     /// What the pipeline knows now, when the machine may need it.

@@ -52,7 +52,7 @@ extension PlayerCore {
             // The next movie's facts, if this is its start after a gapless hand-over.
             let facts =
                 read { $0.prerollHandsOver(session: id, group: group) }
-                ? handOverFacts(of: session) : PlayerMachine.PipelineFacts()
+                ? handOverFacts(of: session, group: group) : PlayerMachine.PipelineFacts()
             apply { $0.prerollStreamStarted(session: id, group: group, facts: facts) }
         case .endOfStream:
             let position = session.position
