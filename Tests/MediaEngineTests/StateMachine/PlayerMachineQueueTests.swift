@@ -116,6 +116,16 @@ struct PlayerMachineQueueTests {
         #expect(h.take().events == [.durationAvailable(.seconds(12))])
     }
 
+    @Test("a stream start without a group (the sinks' streams carried different ones) does not hold durations back")
+    func streamStartWithoutGroup() {
+        var h = MachineHarness()
+        h.prepared()
+        let session = h.machine.sessionID
+        h.feed { $0.contentStreamStarted(session: session, group: 0, facts: .init()) }
+        h.feed { $0.durationChanged(session: session, group: 7, duration: .seconds(12)) }
+        #expect(h.take().events == [.durationAvailable(.seconds(12))])
+    }
+
     @Test("a new stream group the pipeline was handed no movie for changes nothing")
     func groupWithoutHandOver() {
         var h = Self.playingQueue(["file:///a.mp4", "file:///b.mp4"])

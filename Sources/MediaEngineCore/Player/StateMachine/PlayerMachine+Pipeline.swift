@@ -163,10 +163,11 @@ extension PlayerMachine {
     /// it carried none) is not this movie's: a queue's next movie, whose parser posts while the
     /// last frames of the one before are still on their way (and a busy player's thread handles
     /// it after playbin has gone on to that movie), or the one before. A next movie's duration is
-    /// read from its own stream when it starts.
+    /// read from its own stream when it starts. A stream start of group 0 (the sinks' streams
+    /// carried different groups, or none) tells nothing.
     mutating func durationChanged(session: Int, group: UInt32? = nil, duration: Duration?) {
         guard accepts(session), phase == .prepared else { return }
-        if let group, let contentGroup, group != contentGroup { return }
+        if let group, let contentGroup, contentGroup != 0, group != contentGroup { return }
         setDuration(duration)
     }
 
