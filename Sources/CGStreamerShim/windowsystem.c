@@ -40,9 +40,9 @@ void me_window_set_fullscreen_hint(MeWindow *window, gboolean fullscreen) {
 
 void me_window_close(MeWindow *window) { window_system()->close(window); }
 
-gboolean me_window_watch_clicks(MeWindow *window, const char *display_name, me_window_click_callback callback,
-                                gpointer data, GDestroyNotify destroy) {
-    return window_system()->watch_clicks(window, display_name, callback, data, destroy);
+gboolean me_window_watch_input(MeWindow *window, const char *display_name, me_window_click_callback clicks,
+                               me_window_key_callback keys, gpointer data, GDestroyNotify destroy) {
+    return window_system()->watch_input(window, display_name, clicks, keys, data, destroy);
 }
 
 void me_x_errors_install(void) {

@@ -3,6 +3,7 @@
 // own display connection; this one only manages the window.
 #include "CX11Window.h"
 #include "xerrors.h"
+#include <X11/XKBlib.h>
 #include <X11/Xatom.h>
 #include <X11/Xlib.h>
 #include <X11/Xutil.h>
@@ -11,27 +12,38 @@
 #include <poll.h>
 #include <unistd.h>
 
-// Clicks on the window, read on a thread of their own over a second display connection
-// (ximagesink selects no button events on a window it did not create, so clicks on the
-// engine's own window would reach nobody).
+// Clicks and keys on the window, read on a thread of their own over a second display
+// connection. ximagesink selects no button events on a window it did not create, so clicks on
+// the engine's own window would reach nobody; and it reads keys on its drawing connection, whose
+// event queue it drains after redrawing a resized window, throwing away a key press that arrived
+// meanwhile (GStreamer 1.22's gst_x_image_sink_handle_xevents). Here every event read is handled.
 typedef struct {
     Display *display;
     Window window;
     int wake[2]; // a pipe: writing to it ends the thread
     GThread *thread;
-    me_window_click_callback callback;
+    me_window_click_callback clicks;
+    me_window_key_callback keys;
     gpointer data;
     GDestroyNotify destroy;
-} ClickWatch;
+} InputWatch;
 
 struct MeWindow {
     Display *display;
     Window window;
-    ClickWatch *clicks;
+    InputWatch *input;
 };
 
-static gpointer watch_clicks(gpointer data) {
-    ClickWatch *watch = data;
+// A key's name as ximagesink gives it: the keysym of the key's first level (unshifted), so
+// that Shift+Right is "Right" with Shift held; "unknown" for a key without one.
+static const char *key_name(Display *display, unsigned int keycode) {
+    KeySym keysym = XkbKeycodeToKeysym(display, (KeyCode)keycode, 0, 0);
+    const char *name = keysym != NoSymbol ? XKeysymToString(keysym) : NULL;
+    return name ? name : "unknown";
+}
+
+static gpointer watch_input(gpointer data) {
+    InputWatch *watch = data;
     struct pollfd fds[2] = {{ConnectionNumber(watch->display), POLLIN, 0}, {watch->wake[0], POLLIN, 0}};
     for (;;) {
         while (!me_x_display_lost(watch->display) && XPending(watch->display) > 0) {
@@ -41,7 +53,10 @@ static gpointer watch_clicks(gpointer data) {
                 // Zero if the window is gone (the error is recorded on this connection, not fatal).
                 XWindowAttributes attributes = {0};
                 XGetWindowAttributes(watch->display, watch->window, &attributes);
-                watch->callback(event.xbutton.x, event.xbutton.y, attributes.width, attributes.height, watch->data);
+                watch->clicks(event.xbutton.x, event.xbutton.y, attributes.width, attributes.height, watch->data);
+            } else if (event.type == KeyPress && watch->keys) {
+                watch->keys(key_name(watch->display, event.xkey.keycode), (event.xkey.state & ShiftMask) != 0,
+                            watch->data);
             }
         }
         if (me_x_display_lost(watch->display)) {
@@ -55,19 +70,20 @@ static gpointer watch_clicks(gpointer data) {
     return NULL;
 }
 
-gboolean me_x11_window_watch_clicks(MeWindow *window, const char *display_name, me_window_click_callback callback,
-                                gpointer data, GDestroyNotify destroy) {
-    if (window->clicks) {
+gboolean me_x11_window_watch_input(MeWindow *window, const char *display_name, me_window_click_callback clicks,
+                                   me_window_key_callback keys, gpointer data, GDestroyNotify destroy) {
+    if (window->input) {
         return FALSE;
     }
     Display *display = me_x_open_display(display_name);
     if (!display) {
         return FALSE;
     }
-    ClickWatch *watch = g_new0(ClickWatch, 1);
+    InputWatch *watch = g_new0(InputWatch, 1);
     watch->display = display;
     watch->window = window->window;
-    watch->callback = callback;
+    watch->clicks = clicks;
+    watch->keys = keys;
     watch->data = data;
     watch->destroy = destroy;
     if (pipe(watch->wake) != 0) {
@@ -75,14 +91,14 @@ gboolean me_x11_window_watch_clicks(MeWindow *window, const char *display_name, 
         g_free(watch);
         return FALSE;
     }
-    XSelectInput(display, window->window, ButtonPressMask | ButtonReleaseMask);
+    XSelectInput(display, window->window, ButtonPressMask | ButtonReleaseMask | (keys ? KeyPressMask : 0));
     XSync(display, False);
-    watch->thread = g_thread_new("me-window-clicks", watch_clicks, watch);
-    window->clicks = watch;
+    watch->thread = g_thread_new("me-window-input", watch_input, watch);
+    window->input = watch;
     return TRUE;
 }
 
-static void stop_watching_clicks(ClickWatch *watch) {
+static void stop_watching_input(InputWatch *watch) {
     if (write(watch->wake[1], "x", 1) < 0) {
         // The pipe cannot be full: nothing else writes to it.
     }
@@ -174,8 +190,8 @@ void me_x11_window_set_fullscreen_hint(MeWindow *window, gboolean fullscreen) {
 }
 
 void me_x11_window_close(MeWindow *window) {
-    if (window->clicks) {
-        stop_watching_clicks(window->clicks);
+    if (window->input) {
+        stop_watching_input(window->input);
     }
     XDestroyWindow(window->display, window->window);
     me_x_close_display(window->display);

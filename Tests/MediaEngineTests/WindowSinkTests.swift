@@ -124,6 +124,39 @@ struct WindowSinkTests {
         withExtendedLifetime(display) {}
     }
 
+    @Test("no key is lost while the window is resized: each of 100 keys typed between resizes is announced once")
+    func keysWhileResizing() async throws {
+        // ximagesink 1.22 redraws a resized window and then drains its connection's events,
+        // throwing away a key press that came meanwhile; the player's window reads its keys
+        // over a connection of its own.
+        let display = try await VirtualDisplay()
+        let player = MoviePlayer(
+            source: FileSource(url: try await TestMedia.url(for: TestMedia.bars)),
+            videoSink: WindowSink(display: display.name), audioOutput: .discard)
+        player.shouldAutoplay = false
+        let recorder = EventRecorder(player)
+        try await player.prepareToPlay()
+        let search = try await ProcessRunner.run(
+            "xdotool", ["search", "--name", "swift-media-engine"], environment: ["DISPLAY": display.name])
+        let window = try #require(search.standardOutput.split(separator: "\n").first.map(String.init), "no window")
+        var commands = ["mousemove", "20", "20"]
+        for _ in 0..<50 {
+            commands += [
+                "windowsize", window, "200", "150", "key", "a", "windowsize", window, "160", "120", "key", "b",
+            ]
+        }
+        let typed = try await ProcessRunner.run("xdotool", commands, environment: ["DISPLAY": display.name])
+        #expect(typed.status == 0, "\(typed.standardError)")
+        @Sendable func keys(_ events: [PlayerEvent]) -> [String] {
+            events.compactMap { if case .windowKeyPressed(let key, _) = $0 { key } else { nil } }
+        }
+        // Every key comes, or the wait ends with what came.
+        try? await recorder.waitUntil("100 keys", within: .seconds(5)) { keys($0).count >= 100 }
+        #expect(keys(recorder.events) == Array(repeating: ["a", "b"], count: 50).flatMap { $0 })
+        await player.shutdown()
+        withExtendedLifetime(display) {}
+    }
+
     @Test("fullscreen fits the movie to the screen with bars in the background colour, and back")
     func fullscreen() async throws {
         let display = try await VirtualDisplay()

@@ -343,6 +343,9 @@ void me_orientation_unref(MeOrientation *orientation);
 // ME_WINDOW_NO_WINDOW_SYSTEM, and the watches do nothing.
 typedef struct MeWindow MeWindow;
 typedef void (*me_window_click_callback)(int x, int y, int width, int height, gpointer data);
+/// A key pressed in the window: its unshifted keysym's name (as ximagesink names them: "space",
+/// "Right", "q", "Shift_L") and whether Shift was held.
+typedef void (*me_window_key_callback)(const char *key, gboolean shift, gpointer data);
 typedef enum {
     ME_WINDOW_USABLE,
     ME_WINDOW_NO_DISPLAY,
@@ -364,8 +367,8 @@ typedef struct {
     gboolean (*has_window_manager)(MeWindow *window);
     void (*set_fullscreen_hint)(MeWindow *window, gboolean fullscreen);
     void (*close)(MeWindow *window);
-    gboolean (*watch_clicks)(MeWindow *window, const char *display_name, me_window_click_callback callback,
-                             gpointer data, GDestroyNotify destroy);
+    gboolean (*watch_input)(MeWindow *window, const char *display_name, me_window_click_callback clicks,
+                            me_window_key_callback keys, gpointer data, GDestroyNotify destroy);
     void (*errors_install)(void);
     MeWindowCheck (*check)(const char *display_name, unsigned long xid, int *width, int *height, char **detail);
     guint64 (*watch_window)(unsigned long xid, me_x_window_error_callback callback, gpointer data,
@@ -386,10 +389,13 @@ void me_window_screen_size(MeWindow *window, int *width, int *height);
 gboolean me_window_has_window_manager(MeWindow *window);
 void me_window_set_fullscreen_hint(MeWindow *window, gboolean fullscreen);
 void me_window_close(MeWindow *window);
-/// Calls `callback` on a thread of its own for each left-button click on the window (at the
-/// release), with the point and the window's size, until the window is closed.
-gboolean me_window_watch_clicks(MeWindow *window, const char *display_name, me_window_click_callback callback,
-                                gpointer data, GDestroyNotify destroy);
+/// Calls `clicks` on a thread of its own for each left-button click on the window (at the
+/// release), with the point and the window's size, and `keys` for each key pressed in it, until
+/// the window is closed. Over a display connection of its own: a video sink's connection that
+/// drains its events may drop some (ximagesink 1.22 throws away a key press that arrives while it
+/// redraws the window after a resize).
+gboolean me_window_watch_input(MeWindow *window, const char *display_name, me_window_click_callback clicks,
+                               me_window_key_callback keys, gpointer data, GDestroyNotify destroy);
 /// Installs, once, the process's X error handlers that keep X errors of the engine's making from
 /// Xlib's default handler (which exits); errors of other connections go to the previous handler.
 void me_x_errors_install(void);

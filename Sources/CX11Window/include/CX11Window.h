@@ -12,8 +12,8 @@ void me_x11_window_screen_size(MeWindow *window, int *width, int *height);
 gboolean me_x11_window_has_window_manager(MeWindow *window);
 void me_x11_window_set_fullscreen_hint(MeWindow *window, gboolean fullscreen);
 void me_x11_window_close(MeWindow *window);
-gboolean me_x11_window_watch_clicks(MeWindow *window, const char *display_name, me_window_click_callback callback,
-                                    gpointer data, GDestroyNotify destroy);
+gboolean me_x11_window_watch_input(MeWindow *window, const char *display_name, me_window_click_callback clicks,
+                                   me_window_key_callback keys, gpointer data, GDestroyNotify destroy);
 void me_x11_errors_install(void);
 MeWindowCheck me_x11_window_check(const char *display_name, unsigned long xid, int *width, int *height,
                                   char **detail);

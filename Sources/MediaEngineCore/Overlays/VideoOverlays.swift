@@ -48,6 +48,10 @@ public final class VideoOverlays: Sendable {
     let announce: @Sendable ([PlayerEvent]) -> Void
     /// What the latest composited frame showed, for hit tests.
     let layout = Locked<OverlayLayout?>(nil)
+    /// Whether the output draws into the player's own window, whose keys its own display
+    /// connection reports (``PlayerWindow/watchInput(clicks:keys:)``): the window sink's
+    /// navigation key events are then not announced a second time.
+    let ownWindowReportsKeys = Locked(false)
 
     init(announce: @escaping @Sendable ([PlayerEvent]) -> Void = { _ in }) {
         self.announce = announce

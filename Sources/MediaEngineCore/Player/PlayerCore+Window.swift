@@ -32,17 +32,23 @@ extension PlayerCore {
                 state.withLock { $0.ownWindow = window }
                 // ximagesink shows the frame unscaled, centred (or from its top left when the
                 // window is smaller): undo that, and the click is in the output frame's pixels.
-                window.watchClicks { [overlays] x, y, size in
-                    guard let canvas = overlays.latestGeometry?.viewSize else { return }
-                    let left = (size.width - min(size.width, canvas.width)) / 2
-                    let top = (size.height - min(size.height, canvas.height)) / 2
-                    overlays.click(viewX: Double(x - left), y: Double(y - top))
-                }
+                let watching = window.watchInput(
+                    clicks: { [overlays] x, y, size in
+                        guard let canvas = overlays.latestGeometry?.viewSize else { return }
+                        let left = (size.width - min(size.width, canvas.width)) / 2
+                        let top = (size.height - min(size.height, canvas.height)) / 2
+                        overlays.click(viewX: Double(x - left), y: Double(y - top))
+                    },
+                    keys: { [overlays] key, shift in overlays.windowKeyPressed(key, shift: shift) })
+                state.withLock { $0.ownWindowReportsKeys = watching }
             }
             if existing == nil, state.withLock({ $0.fullscreenRequested }) { openFullscreen(window) }
             handle = window.handle
             canvas = window.frame.size
         }
+        // The player's own window reports its keys itself; an app's window, through the sink.
+        let ownKeys = presentation.windowHandle == nil && state.withLock { $0.ownWindowReportsKeys }
+        overlays.ownWindowReportsKeys.withLock { $0 = ownKeys }
         let updated = state.withLock { owned -> VideoPresentation in
             owned.machine.presentation.windowCanvas = canvas
             return owned.machine.presentation

@@ -28,6 +28,8 @@ final class PlayerCore: Sendable {
         var scanTimer: RepeatingTimer?
         /// The window the player opened for a window sink (when the app gave it none).
         var ownWindow: PlayerWindow?
+        /// Whether ``ownWindow``'s keys come from its own display connection.
+        var ownWindowReportsKeys = false
         /// The own window's frame before it went fullscreen.
         var windowedFrame: ViewRect?
         /// Fullscreen was asked for before the player's own window opened: it opens fullscreen.

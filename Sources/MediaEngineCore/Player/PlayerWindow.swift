@@ -16,21 +16,40 @@ final class PlayerWindow: @unchecked Sendable {
         self.display = display
     }
 
-    /// Calls `handler` (on a thread of its own) with each left click's point and the window's
-    /// size then, until the window closes.
-    func watchClicks(_ handler: @escaping @Sendable (_ x: Int, _ y: Int, _ size: VideoSize) -> Void) {
+    /// Calls `clicks` (on a thread of its own) with each left click's point and the window's
+    /// size then, and `keys` with each key pressed in the window (its name as ximagesink gives
+    /// it, and whether Shift was held), until the window closes; read over a display connection
+    /// of the window's own, which loses none.
+    /// - Returns: Whether the watch started (false: the display could not be opened again, or
+    ///   the window is watched already).
+    @discardableResult
+    func watchInput(
+        clicks: @escaping @Sendable (_ x: Int, _ y: Int, _ size: VideoSize) -> Void,
+        keys: @escaping @Sendable (_ key: String, _ shift: Bool) -> Void
+    ) -> Bool {
         final class Box: Sendable {
-            let handler: @Sendable (Int, Int, VideoSize) -> Void
-            init(_ handler: @escaping @Sendable (Int, Int, VideoSize) -> Void) { self.handler = handler }
+            let clicks: @Sendable (Int, Int, VideoSize) -> Void
+            let keys: @Sendable (String, Bool) -> Void
+            init(
+                _ clicks: @escaping @Sendable (Int, Int, VideoSize) -> Void,
+                _ keys: @escaping @Sendable (String, Bool) -> Void
+            ) {
+                self.clicks = clicks
+                self.keys = keys
+            }
         }
-        let box = Unmanaged.passRetained(Box(handler)).toOpaque()
+        let box = Unmanaged.passRetained(Box(clicks, keys)).toOpaque()
         let started = lock.withLock { _ in
-            me_window_watch_clicks(
+            me_window_watch_input(
                 window, display,
                 { x, y, width, height, data in
                     guard let data else { return }
-                    Unmanaged<Box>.fromOpaque(data).takeUnretainedValue().handler(
+                    Unmanaged<Box>.fromOpaque(data).takeUnretainedValue().clicks(
                         Int(x), Int(y), VideoSize(width: Int(width), height: Int(height)))
+                },
+                { key, shift, data in
+                    guard let data, let key else { return }
+                    Unmanaged<Box>.fromOpaque(data).takeUnretainedValue().keys(String(cString: key), shift != 0)
                 }, box,
                 { data in
                     guard let data else { return }
@@ -38,6 +57,7 @@ final class PlayerWindow: @unchecked Sendable {
                 })
         }
         if started == 0 { Unmanaged<Box>.fromOpaque(box).release() }
+        return started != 0
     }
 
     deinit {
