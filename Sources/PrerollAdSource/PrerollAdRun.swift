@@ -23,7 +23,12 @@ struct PrerollAdRun {
         let contentStart = player.initialPlaybackTime ?? .zero
         let client = VASTClient(
             timeout: request.timeout, userAgent: request.userAgent, maximumWrapperDepth: request.maximumWrapperDepth)
-        let beacons = BeaconSender(userAgent: request.userAgent)
+        // A beacon that fails never holds the ad up: it goes to the player's error log.
+        let beacons = BeaconSender(userAgent: request.userAgent) { [weak player = self.player] failure in
+            player?.logPrerollRequestFailure(
+                uri: failure.url?.absoluteString ?? failure.template ?? "", statusCode: failure.status,
+                comment: "the ad's \(failure.event) beacon failed: \(failure.reason)")
+        }
         let resolution: VASTResolution
         do throws(VASTResolutionFailure) {
             resolution = try await resolve(with: client)

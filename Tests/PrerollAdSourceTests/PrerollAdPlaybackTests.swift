@@ -416,6 +416,27 @@ struct PrerollAdPlaybackTests {
         #expect(refused?.code == .frequencyCapExceeded)
     }
 
+    @Test("a tracking beacon that fails goes to the player's error log; the ad and the content play on")
+    func failedBeaconLogged() async throws {
+        let s = try await Setup()
+        let missing = "\(s.server.baseURL)/nowhere/impression"
+        let document = s.vast(s.inline()).replacingOccurrences(
+            of: "<Impression>", with: "<Impression><![CDATA[\(missing)]]></Impression><Impression>")
+        let tag = try s.server.write(document, to: "vast.xml")
+        try await s.player.playPrerollAd(PrerollAdRequest(adTag: tag))
+        let (reason, _) = try await s.recorder.waitForFinish()
+        #expect(reason == .playbackEnded)
+        #expect(s.adEvents.last == .finished(.completed, nil))
+        try await s.recorder.waitUntil("the failed beacon's error entry") { events in
+            events.contains { if case .errorLogEntryAdded = $0 { true } else { false } }
+        }
+        let entries = s.player.errorLog.events
+        #expect(entries.count == 1, "\(entries)")
+        #expect(entries.first?.uri == missing && entries.first?.statusCode == 404 && entries.first?.domain == "HTTP")
+        #expect(entries.first?.comment.contains("impression") == true, "\(entries.first?.comment ?? "")")
+        #expect(try await s.beacons().contains("/beacon/ad-1/complete"))
+    }
+
     @Test("the completion handler is called exactly once, with nil after the ad")
     func completionHandler() async throws {
         let s = try await Setup()

@@ -207,6 +207,13 @@ struct NetworkLogRecorder {
         accessEvents[accessEvents.count - 1].durationWatched += .seconds(max(0, now.timeIntervalSince(playingSince)))
     }
 
+    /// A request the player made besides the movie's failed (a pre-roll ad's tracking beacon):
+    /// an error entry of its own.
+    /// - Returns: The event to publish.
+    mutating func requestFailed(_ event: ErrorLogEvent) -> [PlayerEvent] {
+        addError(event)
+    }
+
     private mutating func addError(_ event: ErrorLogEvent) -> [PlayerEvent] {
         errorEvents.append(event)
         if errorEvents.count > Self.capacity { errorEvents.removeFirst() }

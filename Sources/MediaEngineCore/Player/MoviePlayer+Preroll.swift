@@ -1,3 +1,5 @@
+import Foundation
+
 /// The core's side of pre-roll ads: another movie played before the content through the same
 /// output. `PrerollAdSource` builds `playPrerollAd` (VAST, tracking, frequency cap) on these.
 extension MoviePlayer {
@@ -50,6 +52,20 @@ extension MoviePlayer {
     package func announce(_ event: PrerollAdEvent) {
         // Under the player's lock, as the player's own events are: one order for every subscriber.
         core.state.withLock { _ in core.hub.publish([.prerollAd(event)]) }
+    }
+
+    /// Adds a request of the pre-roll's that failed (a tracking beacon) to ``errorLog``,
+    /// announced as ``PlayerEvent/errorLogEntryAdded(_:)``.
+    /// - Parameters:
+    ///   - uri: What was requested.
+    ///   - statusCode: The server's status, when it answered.
+    ///   - comment: What the request was for and what went wrong.
+    package func logPrerollRequestFailure(uri: String, statusCode: Int?, comment: String) {
+        let event = ErrorLogEvent(
+            date: Date(), uri: uri, statusCode: statusCode, domain: statusCode == nil ? "MediaEngine" : "HTTP",
+            comment: comment, playbackSessionID: "\(core.logID)-preroll")
+        // Under the player's lock, as the player's own events are: one order for every subscriber.
+        core.state.withLock { owned in core.hub.publish(owned.networkLog.requestFailed(event)) }
     }
 
     /// Whether `shouldAutoplay` or a `play()` on its way would start the content.
