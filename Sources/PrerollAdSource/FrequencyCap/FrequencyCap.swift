@@ -89,10 +89,7 @@ public struct FrequencyCap: Sendable, Hashable {
     ///   created, read or written.
     @discardableResult
     public func reserve(now: Date = Date()) throws(PrerollAdError) -> Reservation {
-        guard let reservation = try take(now: now, spaced: true, throwing: true) else {
-            preconditionFailure("a refused reservation throws")
-        }
-        return reservation
+        try take(now: now, spaced: true).get()
     }
 
     /// Takes one more ad for the same ad break as an earlier ``reserve(now:)`` (the next ad of
@@ -103,7 +100,8 @@ public struct FrequencyCap: Sendable, Hashable {
     ///   recorded).
     /// - Throws: `PrerollAdError.Code.configuration` when the store cannot be read or written.
     public func reserveInSameBreak(now: Date = Date()) throws(PrerollAdError) -> Reservation? {
-        try take(now: now, spaced: false, throwing: false)
+        guard case .success(let reservation) = try take(now: now, spaced: false) else { return nil }
+        return reservation
     }
 
     /// Gives back an ad that never started (the request failed, was refused by the ad server,
@@ -129,9 +127,10 @@ public struct FrequencyCap: Sendable, Hashable {
         }
     }
 
-    /// Checks the rule (with or without the spacing) and records an ad at `now` under the lock;
-    /// a refusal throws or, with `throwing` off, returns nil.
-    private func take(now: Date, spaced: Bool, throwing: Bool) throws(PrerollAdError) -> Reservation? {
+    /// Checks the rule (with or without the spacing) and records an ad at `now` under the lock:
+    /// the reservation, or why the cap allows none (nothing recorded then).
+    /// - Throws: When the store cannot be read or written.
+    private func take(now: Date, spaced: Bool) throws(PrerollAdError) -> Result<Reservation, PrerollAdError> {
         let lock = try FileLock(lockURL)
         defer { lock.unlock() }
         let stored = try readStarts()
@@ -142,12 +141,9 @@ public struct FrequencyCap: Sendable, Hashable {
         if refusal == nil || stored != starts {
             try write(starts)
         }
-        if let refusal {
-            if throwing { throw refusal }
-            return nil
-        }
+        if let refusal { return .failure(refusal) }
         // The stored value, as read back (seconds since 1970 in a Double).
-        return Reservation(start: Date(timeIntervalSince1970: now.timeIntervalSince1970))
+        return .success(Reservation(start: Date(timeIntervalSince1970: now.timeIntervalSince1970)))
     }
 
     /// Why no ad may start at `now` with these starts (oldest first), or nil when one may.
