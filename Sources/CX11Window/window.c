@@ -3,7 +3,6 @@
 // own display connection; this one only manages the window.
 #include "CX11Window.h"
 #include "xerrors.h"
-#include <X11/XKBlib.h>
 #include <X11/Xatom.h>
 #include <X11/Xlib.h>
 #include <X11/Xutil.h>
@@ -36,8 +35,8 @@ struct MeWindow {
 
 // A key's name as ximagesink gives it: the keysym of the key's first level (unshifted), so
 // that Shift+Right is "Right" with Shift held; "unknown" for a key without one.
-static const char *key_name(Display *display, unsigned int keycode) {
-    KeySym keysym = XkbKeycodeToKeysym(display, (KeyCode)keycode, 0, 0);
+static const char *key_name(XKeyEvent *key) {
+    KeySym keysym = XLookupKeysym(key, 0);
     const char *name = keysym != NoSymbol ? XKeysymToString(keysym) : NULL;
     return name ? name : "unknown";
 }
@@ -55,8 +54,7 @@ static gpointer watch_input(gpointer data) {
                 XGetWindowAttributes(watch->display, watch->window, &attributes);
                 watch->clicks(event.xbutton.x, event.xbutton.y, attributes.width, attributes.height, watch->data);
             } else if (event.type == KeyPress && watch->keys) {
-                watch->keys(key_name(watch->display, event.xkey.keycode), (event.xkey.state & ShiftMask) != 0,
-                            watch->data);
+                watch->keys(key_name(&event.xkey), (event.xkey.state & ShiftMask) != 0, watch->data);
             }
         }
         if (me_x_display_lost(watch->display)) {
