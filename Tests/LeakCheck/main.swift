@@ -26,11 +26,14 @@ func openDescriptors() -> Int {
     ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).count
 }
 
-/// Where each open descriptor points, for reports.
+/// Where each open descriptor points, for reports. A file removed while open reads as its
+/// path with " (deleted)" after it: the suffix is left out, so that a descriptor open at both
+/// ends (one this process inherited, whose file the parent removed meanwhile) compares equal.
 func descriptorTargets() -> [String] {
     let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
     return fds.sorted().map { fd in
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)")) ?? "?"
+        let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)")) ?? "?"
+        return target.hasSuffix(" (deleted)") ? String(target.dropLast(" (deleted)".count)) : target
     }
 }
 
