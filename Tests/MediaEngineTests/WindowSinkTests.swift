@@ -7,6 +7,15 @@ import Testing
 /// The window sink on a virtual X server (Xvfb, no window manager), checked by screenshots.
 @Suite("Window sink", .serialized)
 struct WindowSinkTests {
+    /// A player of `clip` in a window of its own on `display`, not playing by itself.
+    static func windowPlayer(_ clip: TestMedia.Clip, on display: VirtualDisplay) async throws -> MoviePlayer {
+        let player = MoviePlayer(
+            source: FileSource(url: try await TestMedia.url(for: clip)),
+            videoSink: WindowSink(display: display.name), audioOutput: .discard)
+        player.shouldAutoplay = false
+        return player
+    }
+
     static let orange = RGBAColor(red: 255, green: 128, blue: 0)
 
     private func expect(_ shot: Screenshot, _ x: Int, _ y: Int, _ color: RGBAColor, _ note: String) {
@@ -36,10 +45,7 @@ struct WindowSinkTests {
     @Test("a click on the window (xdotool) lands in an overlay's hit region")
     func clickOnOverlay() async throws {
         let display = try await VirtualDisplay()
-        let player = MoviePlayer(
-            source: FileSource(url: try await TestMedia.url(for: TestMedia.bars)),
-            videoSink: WindowSink(display: display.name), audioOutput: .discard)
-        player.shouldAutoplay = false
+        let player = try await Self.windowPlayer(TestMedia.bars, on: display)
         // Two 60x40 buttons side by side at (180, 20) on the 320x240 movie, in its own window at (0, 0).
         let buttons = try DrawingOverlay(
             size: VideoSize(width: 120, height: 40), placement: .absolute(x: 180, y: 20),
@@ -80,10 +86,7 @@ struct WindowSinkTests {
         "keys typed into the player's window (xdotool) are announced with their names and Shift, as notifications too")
     func keys() async throws {
         let display = try await VirtualDisplay()
-        let player = MoviePlayer(
-            source: FileSource(url: try await TestMedia.url(for: TestMedia.bars)),
-            videoSink: WindowSink(display: display.name), audioOutput: .discard)
-        player.shouldAutoplay = false
+        let player = try await Self.windowPlayer(TestMedia.bars, on: display)
         let recorder = EventRecorder(player)
         let (notified, delivery) = AsyncStream.makeStream(of: PlayerEvent.self)
         let observer = NotificationCenter.default.addObserver(
@@ -130,10 +133,7 @@ struct WindowSinkTests {
         // throwing away a key press that came meanwhile; the player's window reads its keys
         // over a connection of its own.
         let display = try await VirtualDisplay()
-        let player = MoviePlayer(
-            source: FileSource(url: try await TestMedia.url(for: TestMedia.bars)),
-            videoSink: WindowSink(display: display.name), audioOutput: .discard)
-        player.shouldAutoplay = false
+        let player = try await Self.windowPlayer(TestMedia.bars, on: display)
         let recorder = EventRecorder(player)
         try await player.prepareToPlay()
         let search = try await ProcessRunner.run(
@@ -160,10 +160,7 @@ struct WindowSinkTests {
     @Test("fullscreen fits the movie to the screen with bars in the background colour, and back")
     func fullscreen() async throws {
         let display = try await VirtualDisplay()
-        let player = MoviePlayer(
-            source: FileSource(url: try await TestMedia.url(for: TestMedia.wideBars)),
-            videoSink: WindowSink(display: display.name), audioOutput: .discard)
-        player.shouldAutoplay = false
+        let player = try await Self.windowPlayer(TestMedia.wideBars, on: display)
         player.backgroundColor = Self.orange
         let recorder = EventRecorder(player)
         try await player.prepareToPlay()
@@ -233,10 +230,7 @@ extension WindowSinkTests {
     /// A player of `clip` into a window of its own on `display`, on the orange background, not
     /// playing by itself.
     static func orangeWindowPlayer(_ clip: TestMedia.Clip, on display: VirtualDisplay) async throws -> MoviePlayer {
-        let player = MoviePlayer(
-            source: FileSource(url: try await TestMedia.url(for: clip)),
-            videoSink: WindowSink(display: display.name), audioOutput: .discard)
-        player.shouldAutoplay = false
+        let player = try await Self.windowPlayer(clip, on: display)
         player.backgroundColor = orange
         return player
     }
