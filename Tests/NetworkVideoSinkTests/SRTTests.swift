@@ -78,6 +78,30 @@ struct SRTTests {
     }
 
     @Test(
+        "a listener sink's stream goes on through 20 pauses, each of which completes",
+        .enabled(if: srtInstalled, "needs srtsink and srtsrc (gstreamer1.0-plugins-bad with libsrt)"))
+    func pauses() async throws {
+        let port = try LoopbackPorts.freeUDP()[0]
+        // GstBaseSink cancels srtsink's socket wait when it pauses and clears that before it
+        // returns; a frame rendered in between made srtsink say FLUSHING, mpegtsmux stopped for
+        // good, and the pause waited for a frame that never came (sinkflowguard.c).
+        let sender = try await Self.sender("srt:port=\(port),latency=50", repeating: true)
+        try await sender.play()
+        let receiver = try await FrameReceiver.start(Self.receiver("srt://127.0.0.1:\(port)?mode=caller"))
+        defer { receiver.kill() }
+        try await receiver.waitUntil("10 frames received", within: .seconds(15)) { $0.count >= 10 }
+        for pause in 1...20 {
+            try await withDeadline(.seconds(5), "pause \(pause)") { try await sender.pause() }
+            try await sender.play()
+            let count = receiver.frames.count
+            try await receiver.waitUntil("2 more frames after pause \(pause)", within: .seconds(5)) {
+                $0.count >= count + 2
+            }
+        }
+        sender.stop()
+    }
+
+    @Test(
         "a caller sink, given by URI, calls a listening receiver",
         .enabled(if: srtInstalled, "needs srtsink and srtsrc (gstreamer1.0-plugins-bad with libsrt)"))
     func caller() async throws {

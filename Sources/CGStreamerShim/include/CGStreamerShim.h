@@ -248,6 +248,12 @@ guint me_video_frame_plane_count(GstVideoFrame *frame);
 GstSample *me_decode_image(
     const guint8 *data, gsize size, guint64 timeout_ns, guint max_side, guint64 max_pixels, gchar **error);
 
+// sinkflowguard.c: wraps the sink pad's chain functions of every GstBaseSink in `output` (the
+// element itself, or any depth of a bin) so that a GST_FLOW_FLUSHING returned while that pad is
+// not flushing (srtsink's render racing its ::unlock on a pause) drops that buffer instead of
+// stopping the stream for good. Call before the output receives data.
+void me_guard_sink_flow(GstElement *output);
+
 // framelimit.c: refuses raw video caps over max_side a side or max_pixels in all (ACCEPT_CAPS
 // answered "no" on `pad`), posting one error on `poster` (debug detail "me-frame-too-large").
 void me_limit_frame_size(GstPad *pad, GstElement *poster, guint max_side, guint64 max_pixels);

@@ -127,7 +127,11 @@ final class VideoOutputBin: Sendable {
             if let size, size.width <= 0 || size.height <= 0 {
                 throw MediaError(.invalidArgument, "an output size must be positive, not \(size)")
             }
-            return OutputChain(elements: [try makeElement(description)], sinkSize: size)
+            let element = try makeElement(description)
+            // A sink inside that says FLUSHING outside a flush drops that frame instead of
+            // stopping the stream for good (srtsink on a pause: see sinkflowguard.c).
+            me_guard_sink_flow(element.pointer)
+            return OutputChain(elements: [element], sinkSize: size)
         case .frames(let consumer):
             if let size = consumer.size, size.width <= 0 || size.height <= 0 {
                 throw MediaError(.invalidArgument, "a frame size must be positive, not \(size)")

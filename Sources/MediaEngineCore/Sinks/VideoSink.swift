@@ -86,6 +86,11 @@ public struct VideoSinkCapabilities: OptionSet, Sendable, Hashable, CustomString
 public enum VideoOutput: Sendable {
     /// A GStreamer element or bin, which the engine builds and links. With a `size`, frames reach
     /// it at that size, fitted by the player's scaling mode (unless the player has a view frame).
+    ///
+    /// A base sink in it (at any depth) that returns `GST_FLOW_FLUSHING` while its pad is not
+    /// flushing has that one frame dropped instead of stopping the stream for good: GStreamer
+    /// 1.22's `srtsink` does so when a pause's unlock races a frame it renders, and the pause then
+    /// waited for ever.
     case element(ElementDescription, size: VideoSize? = nil)
     /// Decoded frames delivered to Swift code.
     case frames(FrameConsumer)
