@@ -15,8 +15,14 @@ import Synchronization
 /// One window's worst wake-up is a tail figure: on an idle 2-core machine it ranges from about 1
 /// to 9 ms from one window to the next, whatever runs. So the windows are measured in `rounds`
 /// interleaved rounds (no player; 20 playing; those stopped and released; 20 paused ones stopped
-/// and released; each batch starts once every player of the last one is gone), and the medians
-/// are compared. A teardown that blocked a cooperative thread (tens of milliseconds, as before
+/// and released; no player again; each batch starts once every player of the last one is gone),
+/// and the medians are compared. The two quiet windows of each round give the yardstick:
+/// `quiet-vs-quiet` is the ratio of their medians, what two runs of the same nothing differ by.
+/// `paused-20-stopped-later-than-quiet` compares every teardown window with every quiet one: the
+/// share of those pairs in which the teardown window's worst wake-up was the later (ties count
+/// half), 0.5 when the two cannot be told apart; its baseline is the same share for the second
+/// quiet windows against the first. A run has 9 rounds; `ENGINE_BENCH_TEARDOWN_ROUNDS=N` asks
+/// for more, for a share that one run can stand on (54 rounds take about 7 minutes). A teardown that blocked a cooperative thread (tens of milliseconds, as before
 /// the player's own thread took it over) would show in every teardown window, so in the median
 /// too. `longest-stop-and-release` is the wall time of the longest `stop()` and release on the
 /// task, preemption included.
@@ -27,12 +33,16 @@ import Synchronization
 /// the playing teardown's (20 decoders on 2 cores wind down during that window).
 enum TeardownBenchmark {
     static let players = 20
-    static let rounds = 5
+    static let rounds: Int = {
+        let asked = ProcessInfo.processInfo.environment["ENGINE_BENCH_TEARDOWN_ROUNDS"].flatMap { Int($0) }
+        return asked.map { min(max($0, 1), 1000) } ?? 9
+    }()
     static let window = Duration.milliseconds(1500)
 
     static func run() async throws -> [Measurement] {
         let movie = try BenchmarkMedia.hd720()
         var quiet: [Double] = []
+        var quietAgain: [Double] = []
         var busy: [Double] = []
         var stoppingPlaying: [Double] = []
         var stoppingPaused: [Double] = []
@@ -49,10 +59,12 @@ enum TeardownBenchmark {
             stoppingPaused.append(pausedDelay)
             longest = max(longest, held, pausedHeld)
             await waitForPlayersToEnd()
+            quietAgain.append(await worstWatchdogDelay(over: window) {})
         }
         FileHandle.standardError.write(
             Data(
-                ("teardown: worst delays per round, ms: quiet \(format(quiet)); 20 prepared, paused, stopped "
+                ("teardown: worst delays per round, ms: quiet \(format(quiet)); quiet again \(format(quietAgain)); "
+                    + "20 prepared, paused, stopped "
                     + "\(format(stoppingPaused)); 20 playing \(format(busy)); 20 playing, stopped "
                     + "\(format(stoppingPlaying))\n").utf8))
         return [
@@ -65,6 +77,12 @@ enum TeardownBenchmark {
             Measurement(
                 "teardown", "playing-20-stopped-vs-quiet", stoppingPlaying.median, "ms", baseline: quiet.median,
                 ratio: max(quiet.median, 0.001) / max(stoppingPlaying.median, 0.001)),
+            Measurement(
+                "teardown", "quiet-vs-quiet", quietAgain.median, "ms", baseline: quiet.median,
+                ratio: max(quiet.median, 0.001) / max(quietAgain.median, 0.001)),
+            Measurement(
+                "teardown", "paused-20-stopped-later-than-quiet", laterShare(stoppingPaused, than: quiet + quietAgain),
+                "share", baseline: laterShare(quietAgain, than: quiet)),
             Measurement("teardown", "longest-stop-and-release", longest.milliseconds, "ms"),
         ]
     }
@@ -107,6 +125,19 @@ enum TeardownBenchmark {
             }
         }
         return (delay, longestCall.withLock { $0 })
+    }
+
+    /// The share of pairs (one of `values`, one of `others`) in which the first is the larger,
+    /// ties counting half: the probability that a window of `values` was the later.
+    private static func laterShare(_ values: [Double], than others: [Double]) -> Double {
+        guard !values.isEmpty, !others.isEmpty else { return .nan }
+        var later = 0.0
+        for value in values {
+            for other in others {
+                later += value > other ? 1 : (value == other ? 0.5 : 0)
+            }
+        }
+        return later / Double(values.count * others.count)
     }
 
     private static func format(_ values: [Double]) -> String {

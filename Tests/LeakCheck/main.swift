@@ -190,16 +190,13 @@ func waitForThreads(atMost count: Int, within limit: Duration) async {
 }
 
 /// The resident memory of live data: once the threads GLib keeps idle for a while have ended
-/// (down to `threads`, or after 20 s) and malloc has given its free memory back (`malloc_trim`),
-/// so that what is compared is what the process still holds, not how the allocator's per-thread
-/// arenas happen to be cached at that moment. Memory that leaked is not free, and stays counted.
+/// (down to `threads`, or after 20 s) and malloc has given its free memory back
+/// (`GStreamer.returnFreeMemory()`), so that what is compared is what the process still holds,
+/// not how the allocator's per-thread arenas happen to be cached at that moment. Memory that
+/// leaked is not free, and stays counted.
 func settledResidentKilobytes(threads: Int) async -> Int {
     await waitForThreads(atMost: threads, within: .seconds(20))
-    // glibc's malloc_trim, which Swift's Glibc module does not declare.
-    typealias Trim = @convention(c) (Int) -> Int32
-    if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") {
-        _ = unsafeBitCast(symbol, to: Trim.self)(0)
-    }
+    await GStreamer.returnFreeMemory()
     return residentKilobytes()
 }
 
@@ -291,6 +288,9 @@ func soak(_ count: Int, settle: Int, file: String) async throws {
     for cycle in 0..<count {
         try await oneCycle(cycle, file: file)
         if (cycle + 1) % 50 == 0 {
+            // As a long-lived app would between its players: the engine leaves freed memory with
+            // malloc until asked, and the samples are of what the process holds.
+            await GStreamer.returnFreeMemory()
             let resident = residentKilobytes()
             samples.append((Double(cycle + 1), Double(resident)))
             emit(["cycle": cycle + 1, "residentKB": resident, "ms": milliseconds(since: start)])

@@ -41,6 +41,24 @@ public enum GStreamer {
         me_prefer_engine_decoders_everywhere(0)
     }
 
+    /// Gives the memory the process's allocator holds free back to the system (glibc's
+    /// `malloc_trim`), once the pipelines of the players already handed to the engine's teardown
+    /// thread are torn down. Await ``MoviePlayer/shutdown()`` on the players you released first to
+    /// include theirs.
+    ///
+    /// The engine does not do this by itself. What a released player frees (decoded pictures,
+    /// buffer pools, decoder contexts: tens of MB for a 1080p movie) stays with malloc, which
+    /// reuses it for the next players, so the resident size settles at what the busiest moment
+    /// needed. Call this when that memory should go back, at a moment when a short stall does not
+    /// matter: glibc trims each arena under that arena's lock, so for as long as it runs (about
+    /// 30 ms after twenty 720p players) any thread of the process that allocates may wait. The
+    /// work runs on the teardown thread, never on the caller's.
+    public static func returnFreeMemory() async {
+        await withCheckedContinuation { continuation in
+            PipelineTeardown.returnFreeMemory { continuation.resume() }
+        }
+    }
+
     /// The version of the GStreamer library in use, for example `"GStreamer 1.22.0"`.
     public static var version: String {
         String(cString: gst_version_string())

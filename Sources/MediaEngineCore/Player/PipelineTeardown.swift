@@ -20,6 +20,13 @@ import Synchronization
 /// pipeline of the same player is built only once the player's earlier teardowns are done (its
 /// thread waits for them), so two of its pipelines never hold the same resources (a window, a
 /// file); ``MoviePlayer/shutdown()`` and the end of a released player wait for them too.
+///
+/// What a teardown frees (pictures, pools, decoder contexts) stays with malloc, which reuses it
+/// for the next pipelines; the thread does not give it back to the system by itself. It did, once
+/// after each burst of teardowns (`malloc_trim`), and that held every thread of the process that
+/// allocated meanwhile: glibc trims an arena under its lock, and after twenty 720p players that
+/// took about 30 ms (`engine-bench --only teardown`). ``GStreamer/returnFreeMemory()`` does it
+/// when the app asks.
 enum PipelineTeardown {
     /// The thread: it lives as long as the process and sleeps when there is nothing to tear down.
     private static let thread = PlayerExecutor(named: "me-teardown", counting: DispatchGroup())
@@ -40,11 +47,7 @@ enum PipelineTeardown {
         thread.enqueue { session.close() }
         // A work item of its own: the one before, and the pipeline it held, are released by now.
         thread.enqueue {
-            // The last of a burst of teardowns: what the pipelines freed (pictures, pools, decoder
-            // contexts, spread over malloc's per-thread arenas) goes back to the system, once.
-            if queued.subtract(1, ordering: .relaxed).newValue == 0 {
-                me_return_free_memory()
-            } else {
+            if queued.subtract(1, ordering: .relaxed).newValue > 0 {
                 // More to tear down: a pause between them, so that a burst (twenty players
                 // stopped at once) never keeps this thread and the streaming threads it stops on
                 // both cores for its whole length.
@@ -52,6 +55,15 @@ enum PipelineTeardown {
             }
             pending.leave()
             PlayerLifetimes.teardowns.leave()
+        }
+    }
+
+    /// Gives malloc's free memory back to the system on the teardown thread, after every teardown
+    /// handed over before it, then calls `done`.
+    static func returnFreeMemory(then done: @escaping @Sendable () -> Void) {
+        thread.enqueue {
+            me_return_free_memory()
+            done()
         }
     }
 }
