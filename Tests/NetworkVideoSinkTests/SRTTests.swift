@@ -45,6 +45,26 @@ struct SRTTests {
         return player
     }
 
+    /// A looping player sending to a listener sink on a free port (the default mode), its events
+    /// recorded from the start, and a receiver that calls it once the movie plays and joins at the
+    /// next keyframe, once `frames` frames have arrived. The caller kills the receiver.
+    static func playingListener(untilFrames frames: Int) async throws -> (
+        sender: MoviePlayer, events: EventRecorder, receiver: FrameReceiver
+    ) {
+        let port = try LoopbackPorts.freeUDP()[0]
+        let sender = try await Self.sender("srt:port=\(port),latency=50", repeating: true)
+        let events = EventRecorder(sender)
+        try await sender.play()
+        let receiver = try await FrameReceiver.start(Self.receiver("srt://127.0.0.1:\(port)?mode=caller"))
+        do {
+            try await receiver.waitUntil("\(frames) frames received", within: .seconds(15)) { $0.count >= frames }
+        } catch {
+            receiver.kill()
+            throw error
+        }
+        return (sender, events, receiver)
+    }
+
     /// The frames are all the clip's, in order, from a keyframe (frame 0 or 30) on.
     static func check(_ frames: [FrameReceiver.Frame]) {
         let numbers = frames.compactMap(\.number)
@@ -57,15 +77,9 @@ struct SRTTests {
         "a listener sink is called by a receiver that joins late, and goes on through a pause and a seek",
         .enabled(if: srtInstalled, "needs srtsink and srtsrc (gstreamer1.0-plugins-bad with libsrt)"))
     func listener() async throws {
-        let port = try LoopbackPorts.freeUDP()[0]
-        // The sink listens (the default mode); the receiver calls it once the movie plays, and
-        // joins at the next keyframe. The clip loops, so the movie outlasts a slow start.
-        let sender = try await Self.sender("srt:port=\(port),latency=50", repeating: true)
-        let events = EventRecorder(sender)
-        try await sender.play()
-        let receiver = try await FrameReceiver.start(Self.receiver("srt://127.0.0.1:\(port)?mode=caller"))
+        // The clip loops, so the movie outlasts a slow start of the receiver.
+        let (sender, events, receiver) = try await Self.playingListener(untilFrames: 30)
         defer { receiver.kill() }
-        try await receiver.waitUntil("30 frames received", within: .seconds(15)) { $0.count >= 30 }
         Self.check(receiver.frames)
         // A pause and a seek (each a flush of the sink) do not end the connection.
         try await sender.pause()
@@ -81,15 +95,11 @@ struct SRTTests {
         "a listener sink's stream goes on through 20 pauses, each of which completes",
         .enabled(if: srtInstalled, "needs srtsink and srtsrc (gstreamer1.0-plugins-bad with libsrt)"))
     func pauses() async throws {
-        let port = try LoopbackPorts.freeUDP()[0]
         // GstBaseSink cancels srtsink's socket wait when it pauses and clears that before it
         // returns; a frame rendered in between made srtsink say FLUSHING, mpegtsmux stopped for
         // good, and the pause waited for a frame that never came (sinkflowguard.c).
-        let sender = try await Self.sender("srt:port=\(port),latency=50", repeating: true)
-        try await sender.play()
-        let receiver = try await FrameReceiver.start(Self.receiver("srt://127.0.0.1:\(port)?mode=caller"))
+        let (sender, _, receiver) = try await Self.playingListener(untilFrames: 10)
         defer { receiver.kill() }
-        try await receiver.waitUntil("10 frames received", within: .seconds(15)) { $0.count >= 10 }
         for pause in 1...20 {
             try await withDeadline(.seconds(5), "pause \(pause)") { try await sender.pause() }
             try await sender.play()
