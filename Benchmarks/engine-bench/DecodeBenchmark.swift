@@ -1,6 +1,7 @@
 import FileSource
 import Foundation
 import MediaEngine
+import Synchronization
 
 /// `decode`: a 1080p H.264 movie decoded as fast as possible into the `frames` sink (I420 and
 /// RGBA), and the same in H.265 (I420), against `gst-launch-1.0 filesrc ! decodebin [! videoconvert
@@ -36,7 +37,45 @@ enum DecodeBenchmark {
     static func engineFramesPerSecond(
         _ movie: URL, format: PixelFormat, overlays: [any VideoOverlay] = [], controls: MovieControlStyle = .none
     ) async throws -> Double {
-        let sink = FrameSink(format: format, synchronized: false)
+        try await enginePlayback(movie, format: format, overlays: overlays, controls: controls).framesPerSecond
+    }
+
+    /// One flat-out playback: frames per second, and the process's CPU time per frame delivered
+    /// (user and system, all threads, from `play()` to the finish event).
+    struct Playback {
+        let framesPerSecond: Double
+        let cpuMillisecondsPerFrame: Double
+        /// The CPU time of the thread that delivers the frames (after the decoder's queue: the
+        /// scaler, the overlays, the sink) per frame, from the first frame to the last.
+        let deliveryMillisecondsPerFrame: Double
+    }
+
+    /// The delivering thread's CPU clock at the first and the last frame, and the frames between.
+    final class DeliveryClock: Sendable {
+        private let state = Mutex<(first: Double?, last: Double, frames: Int)>((nil, 0, 0))
+
+        func tick() {
+            let now = ProcessCPUTime.currentThread()
+            state.withLock { state in
+                if state.first == nil { state.first = now } else { state.frames += 1 }
+                state.last = now
+            }
+        }
+
+        var millisecondsPerFrame: Double {
+            state.withLock { state in
+                guard let first = state.first, state.frames > 0 else { return .nan }
+                return (state.last - first) * 1000 / Double(state.frames)
+            }
+        }
+    }
+
+    /// Plays the movie to the end into a frames sink that does not wait for the clock.
+    static func enginePlayback(
+        _ movie: URL, format: PixelFormat, overlays: [any VideoOverlay] = [], controls: MovieControlStyle = .none
+    ) async throws -> Playback {
+        let delivery = DeliveryClock()
+        let sink = FrameSink(format: format, synchronized: false) { _ in delivery.tick() }
         let player = MoviePlayer(source: FileSource(url: movie), videoSink: sink, audioOutput: .discard)
         for overlay in overlays { player.overlays.add(overlay) }
         player.controlStyle = controls
@@ -51,6 +90,7 @@ enum DecodeBenchmark {
         let events = player.events
         let clock = ContinuousClock()
         let start = clock.now
+        let cpuStart = ProcessCPUTime.now()
         try await player.play()
         for await event in events {
             if case .overlayFailed(_, let error) = event { throw BenchmarkError("an overlay failed: \(error)") }
@@ -59,7 +99,11 @@ enum DecodeBenchmark {
             break
         }
         let elapsed = clock.now - start
-        return Double(sink.framesDelivered) / elapsed.seconds
+        let cpu = ProcessCPUTime.now() - cpuStart
+        let frames = Double(sink.framesDelivered)
+        return Playback(
+            framesPerSecond: frames / elapsed.seconds, cpuMillisecondsPerFrame: cpu * 1000 / frames,
+            deliveryMillisecondsPerFrame: delivery.millisecondsPerFrame)
     }
 
     /// The same work in gst-launch-1.0; its process start-up (measured alone) is not counted.

@@ -37,6 +37,7 @@ typedef struct {
     gpointer compose_data;
     GDestroyNotify compose_destroy;
     GstBufferPool *copy_pool; // streaming thread: buffers for frames copied before blending
+    GstBuffer *copy_source;   // streaming thread: the read-only frame the next transform_ip copies
 } MeScaler;
 
 typedef struct {
@@ -349,6 +350,7 @@ static gboolean me_scaler_configure(MeScaler *self) {
 }
 
 static void release_copy_pool(MeScaler *self) {
+    gst_clear_buffer(&self->copy_source);
     if (self->copy_pool) {
         gst_buffer_pool_set_active(self->copy_pool, FALSE);
         gst_clear_object(&self->copy_pool);
@@ -364,8 +366,8 @@ static gboolean me_scaler_set_caps(GstBaseTransform *trans, GstCaps *incaps, Gst
     return me_scaler_configure(self);
 }
 
-// Blends one rectangle: 4:2:0 frames by blend.c, others with gst_video_blend on a view of just
-// the part of the frame the rectangle covers.
+// Blends one rectangle onto a frame of a format blend.c does not take (RGB, 4:2:2, 4:4:4) with
+// gst_video_blend, on a view of just the part of the frame the rectangle covers.
 // gst_video_blend unpacks and packs the destination's whole width for every row it touches
 // (GStreamer 1.22), so a 320-pixel-wide picture on a 1920-pixel frame cost six times its area;
 // and it mishandles rectangles that start above or left of the frame. The view starts on even
@@ -403,9 +405,6 @@ static void blend_rectangle(GstVideoOverlayRectangle *rectangle, GstVideoFrame *
         source_info.offset[0] = meta->offset[0];
     }
     gfloat global_alpha = gst_video_overlay_rectangle_get_global_alpha(rectangle);
-    if (yuv && me_blend_ayuv_420(frame, pixels, source_info.stride[0], (gint)width, (gint)height, x, y, global_alpha)) {
-        return; // the decoders' 4:2:0 formats: see blend.c
-    }
     GstVideoFrame source;
     if (!gst_video_frame_map(&source, &source_info, pixels, GST_MAP_READ)) {
         return;
@@ -434,23 +433,67 @@ static void blend_rectangle(GstVideoOverlayRectangle *rectangle, GstVideoFrame *
     gst_video_frame_unmap(&source);
 }
 
-// Asks the callback for this frame's overlays and blends them onto `frame`.
-static void me_scaler_blend(MeScaler *self, GstBuffer *buffer, GstVideoFrame *frame) {
-    if (!g_atomic_int_get(&self->compositing) || !self->compose) {
+// The decoders' 4:2:0 formats go to blend.c (me_blend_420) all rectangles at once, copying
+// `source` on the way when there is one; false for other formats.
+static gboolean blend_composition_420(GstVideoOverlayComposition *composition, GstVideoFrame *frame,
+                                      const GstVideoFrame *source) {
+    GstVideoFormat format = GST_VIDEO_FRAME_FORMAT(frame);
+    if (format != GST_VIDEO_FORMAT_I420 && format != GST_VIDEO_FORMAT_YV12 && format != GST_VIDEO_FORMAT_NV12 &&
+        format != GST_VIDEO_FORMAT_NV21) {
+        return FALSE;
+    }
+    guint count = composition ? gst_video_overlay_composition_n_rectangles(composition) : 0;
+    MeBlendSource *sources = g_new0(MeBlendSource, MAX(count, 1));
+    guint used = 0;
+    for (guint index = 0; index < count; index++) {
+        GstVideoOverlayRectangle *rectangle = gst_video_overlay_composition_get_rectangle(composition, index);
+        gint x = 0, y = 0;
+        guint width = 0, height = 0;
+        gst_video_overlay_rectangle_get_render_rectangle(rectangle, &x, &y, &width, &height);
+        if (width == 0 || height == 0 || width > G_MAXINT / 8 || height > G_MAXINT / 8) {
+            continue;
+        }
+        // GLOBAL_ALPHA: the pixels without the rectangle's opacity, which the blend applies.
+        GstBuffer *pixels =
+            gst_video_overlay_rectangle_get_pixels_ayuv(rectangle, GST_VIDEO_OVERLAY_FORMAT_FLAG_GLOBAL_ALPHA);
+        if (!pixels) {
+            continue;
+        }
+        GstVideoMeta *meta = gst_buffer_get_video_meta(pixels);
+        sources[used++] = (MeBlendSource){pixels, meta ? meta->stride[0] : (gint)width * 4, (gint)width, (gint)height,
+                                          x, y, gst_video_overlay_rectangle_get_global_alpha(rectangle)};
+    }
+    gboolean done = me_blend_420(frame, source, sources, used);
+    g_free(sources);
+    return done;
+}
+
+// Asks the callback for this frame's overlays and blends them onto `frame`; with a `source`,
+// `frame` is first filled with a copy of it.
+static void me_scaler_blend(MeScaler *self, GstBuffer *buffer, GstVideoFrame *frame, const GstVideoFrame *source) {
+    GstVideoOverlayComposition *composition = NULL;
+    if (g_atomic_int_get(&self->compositing) && self->compose) {
+        g_mutex_lock(&self->lock);
+        MeScalerGeometry geometry = self->geometry;
+        g_mutex_unlock(&self->lock);
+        GstBaseTransform *trans = GST_BASE_TRANSFORM(self);
+        geometry.stream_time = GST_BUFFER_PTS_IS_VALID(buffer)
+                                   ? gst_segment_to_stream_time(&trans->segment, GST_FORMAT_TIME, GST_BUFFER_PTS(buffer))
+                                   : GST_CLOCK_TIME_NONE;
+        composition = self->compose(&geometry, self->compose_data);
+    }
+    if (!composition && !source) {
         return;
     }
-    g_mutex_lock(&self->lock);
-    MeScalerGeometry geometry = self->geometry;
-    g_mutex_unlock(&self->lock);
-    GstBaseTransform *trans = GST_BASE_TRANSFORM(self);
-    geometry.stream_time = GST_BUFFER_PTS_IS_VALID(buffer)
-                               ? gst_segment_to_stream_time(&trans->segment, GST_FORMAT_TIME, GST_BUFFER_PTS(buffer))
-                               : GST_CLOCK_TIME_NONE;
-    GstVideoOverlayComposition *composition = self->compose(&geometry, self->compose_data);
-    if (composition) {
-        for (guint index = 0; index < gst_video_overlay_composition_n_rectangles(composition); index++) {
+    if (!blend_composition_420(composition, frame, source)) {
+        if (source) {
+            gst_video_frame_copy(frame, source);
+        }
+        for (guint index = 0; composition && index < gst_video_overlay_composition_n_rectangles(composition); index++) {
             blend_rectangle(gst_video_overlay_composition_get_rectangle(composition, index), frame);
         }
+    }
+    if (composition) {
         gst_video_overlay_composition_unref(composition);
     }
 }
@@ -464,12 +507,17 @@ static void me_scaler_before_transform(GstBaseTransform *trans, GstBuffer *buffe
     }
 }
 
+// Whether the frame can be written where it is. gst_memory_is_writable() answers only whether
+// the memory is shared: the decoder's READONLY memories, held by nobody else, pass it, and mapping
+// them for writing then makes GStreamer replace each with a fresh copy (a new allocation and its
+// page faults for every plane of every frame).
 static gboolean memories_writable(GstBuffer *buffer) {
     if (!gst_buffer_is_writable(buffer)) {
         return FALSE;
     }
     for (guint index = 0; index < gst_buffer_n_memory(buffer); index++) {
-        if (!gst_memory_is_writable(gst_buffer_peek_memory(buffer, index))) {
+        GstMemory *memory = gst_buffer_peek_memory(buffer, index);
+        if (!gst_memory_is_writable(memory) || GST_MEMORY_IS_READONLY(memory)) {
             return FALSE;
         }
     }
@@ -478,11 +526,13 @@ static gboolean memories_writable(GstBuffer *buffer) {
 
 // Blending in place needs a frame it may write to. The decoder's pictures are read-only (libav
 // still uses them as references), and GStreamer's copy-on-write would allocate fresh memory for
-// every plane of every frame (page faults included); copying into buffers of a pool of our own,
-// reused frame after frame, costs only the copy.
+// every plane of every frame (page faults included) and copy it in a pass of its own. Instead the
+// frame gets a buffer of a pool of our own, reused frame after frame, which transform_ip fills
+// from the picture before it blends.
 static GstFlowReturn me_scaler_prepare_output_buffer(GstBaseTransform *trans, GstBuffer *input, GstBuffer **output) {
     MeScaler *self = (MeScaler *)trans;
     GstBaseTransformClass *parent = GST_BASE_TRANSFORM_CLASS(me_scaler_parent_class);
+    gst_clear_buffer(&self->copy_source);
     if (!gst_base_transform_is_in_place(trans) || gst_base_transform_is_passthrough(trans) ||
         memories_writable(input)) {
         return parent->prepare_output_buffer(trans, input, output);
@@ -502,20 +552,8 @@ static GstFlowReturn me_scaler_prepare_output_buffer(GstBaseTransform *trans, Gs
     if (gst_buffer_pool_acquire_buffer(self->copy_pool, &copy, NULL) != GST_FLOW_OK) {
         return parent->prepare_output_buffer(trans, input, output);
     }
-    GstVideoFrame source, target;
-    gboolean copied = FALSE;
-    if (gst_video_frame_map(&source, &self->in_info, input, GST_MAP_READ)) {
-        if (gst_video_frame_map(&target, &self->in_info, copy, GST_MAP_WRITE)) {
-            copied = gst_video_frame_copy(&target, &source);
-            gst_video_frame_unmap(&target);
-        }
-        gst_video_frame_unmap(&source);
-    }
-    if (!copied) {
-        gst_buffer_unref(copy);
-        return parent->prepare_output_buffer(trans, input, output);
-    }
     parent->copy_metadata(trans, input, copy);
+    self->copy_source = gst_buffer_ref(input);
     *output = copy;
     return GST_FLOW_OK;
 }
@@ -527,12 +565,25 @@ static gboolean me_scaler_stop(GstBaseTransform *trans) {
 
 static GstFlowReturn me_scaler_transform_ip(GstBaseTransform *trans, GstBuffer *buffer) {
     MeScaler *self = (MeScaler *)trans;
-    GstVideoFrame frame;
-    if (!gst_video_frame_map(&frame, &self->in_info, buffer, GST_MAP_READWRITE)) {
+    GstBuffer *copy_source = g_steal_pointer(&self->copy_source);
+    GstVideoFrame frame, source;
+    if (copy_source && !gst_video_frame_map(&source, &self->in_info, copy_source, GST_MAP_READ)) {
+        gst_buffer_unref(copy_source);
         return GST_FLOW_ERROR;
     }
-    me_scaler_blend(self, buffer, &frame);
+    if (!gst_video_frame_map(&frame, &self->in_info, buffer, copy_source ? GST_MAP_WRITE : GST_MAP_READWRITE)) {
+        if (copy_source) {
+            gst_video_frame_unmap(&source);
+            gst_buffer_unref(copy_source);
+        }
+        return GST_FLOW_ERROR;
+    }
+    me_scaler_blend(self, buffer, &frame, copy_source ? &source : NULL);
     gst_video_frame_unmap(&frame);
+    if (copy_source) {
+        gst_video_frame_unmap(&source);
+        gst_buffer_unref(copy_source);
+    }
     return GST_FLOW_OK;
 }
 
@@ -550,7 +601,7 @@ static GstFlowReturn me_scaler_transform(GstBaseTransform *trans, GstBuffer *inb
         return GST_FLOW_ERROR;
     }
     gst_video_converter_frame(self->converter, &in, &out);
-    me_scaler_blend(self, inbuf, &out);
+    me_scaler_blend(self, inbuf, &out, NULL);
     gst_video_frame_unmap(&out);
     gst_video_frame_unmap(&in);
     return GST_FLOW_OK;

@@ -441,10 +441,18 @@ typedef GstVideoOverlayComposition *(*me_compose_callback)(const MeScalerGeometr
 /// Sets the scaler's compose callback, once, before it starts; `destroy` runs when it is freed.
 void me_scaler_set_compositor(GstElement *scaler, me_compose_callback compose, gpointer user_data,
                               GDestroyNotify destroy);
-/// Blends AYUV pixels (`width`x`height`, rows of `stride` bytes, straight alpha) at (`x`, `y`)
-/// onto an 8-bit 4:2:0 frame (blend.c); false, doing nothing, for other formats.
-gboolean me_blend_ayuv_420(GstVideoFrame *frame, GstBuffer *pixels, gint stride, gint width, gint height, gint x,
-                           gint y, gfloat global_alpha);
+/// One overlay rectangle for me_blend_420: AYUV pixels (`width`x`height`, rows of `stride`
+/// bytes, straight alpha) to place at (`x`, `y`) with the opacity `global_alpha`.
+typedef struct {
+    GstBuffer *pixels;
+    gint stride, width, height, x, y;
+    gfloat global_alpha;
+} MeBlendSource;
+/// Blends `count` rectangles, in order, onto an 8-bit 4:2:0 frame (blend.c). With a `source`
+/// frame (same format and size), `destination` gets a copy of it with the rectangles blended;
+/// without, `destination` is blended in place. False, doing nothing, for other formats.
+gboolean me_blend_420(GstVideoFrame *destination, const GstVideoFrame *source, const MeBlendSource *sources,
+                      guint count);
 /// The geometry of the latest frame; false before the first.
 gboolean me_scaler_geometry(GstElement *scaler, MeScalerGeometry *geometry);
 
