@@ -144,8 +144,11 @@ struct SeekingTests {
         #expect(completed.count < 25, "seeks must coalesce: \(completed.count) landed")
         #expect(completed.last == .milliseconds(1700))
         #expect(frames.records.last?.number == 51)
-        // The positions that did land went in the order they were asked for.
-        #expect(completed == completed.sorted(), "\(completed)")
+        // The positions that did land went in the order they were asked for. The five seeks to
+        // 1400-1404 ms are asked from concurrent tasks, in whatever order those run (a busy
+        // machine once ran 1401 before 1400): they are one frame, and compared as frames.
+        let frames30 = completed.map { Int(($0 / .milliseconds(1)) * 30 / 1000) }
+        #expect(frames30 == frames30.sorted(), "\(completed)")
         #expect(player.currentPlaybackTime == .milliseconds(1700))
     }
 
