@@ -305,7 +305,7 @@ public final class VASTClient: Sendable {
         let outcome = await withTaskGroup(of: FetchOutcome.self) { group in
             group.addTask { [session, request] in
                 do {
-                    let (data, response) = try await session.data(for: request)
+                    let (data, response) = try await session.cancellableData(for: request)
                     return .answered(data, status: (response as? HTTPURLResponse)?.statusCode ?? 0)
                 } catch {
                     if Task.isCancelled { return .cancelled }
