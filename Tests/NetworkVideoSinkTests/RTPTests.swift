@@ -108,10 +108,13 @@ struct RTPTests {
         // comes home with the frame after the last one sent.
         let first = try #require(received.first)
         #expect(FrameRun.distance(from: FrameRun.after(lastLocal), to: first) % 30 == 0, "\(lastLocal) -> \(received)")
-        let localNumbers = local.records.compactMap(\.number)
-        #expect(localNumbers.count == local.records.count, "\(local.records.map { "\($0.sink)\($0)" })")
-        #expect(FrameRun.isConsecutive(local.records.filter { $0.sink == "before" }.compactMap(\.number)))
-        #expect(FrameRun.isConsecutive(local.records.filter { $0.sink == "after" }.compactMap(\.number)))
+        // One reading of the frames: stop() does not wait for the pipeline to go, so a frame
+        // already on its way may still arrive (once, under load, between two readings).
+        let records = local.records
+        let localNumbers = records.compactMap(\.number)
+        #expect(localNumbers.count == records.count, "\(records.map { "\($0.sink)\($0)" })")
+        #expect(FrameRun.isConsecutive(records.filter { $0.sink == "before" }.compactMap(\.number)))
+        #expect(FrameRun.isConsecutive(records.filter { $0.sink == "after" }.compactMap(\.number)))
 
         let external = recorder.events.compactMap { event -> Bool? in
             if case .externalPlaybackActiveChanged(let active) = event { return active }
