@@ -1,12 +1,13 @@
 // Blending overlay rectangles onto the decoders' own formats (8-bit 4:2:0: I420, YV12, NV12,
-// NV21). GStreamer scales each rectangle and converts it to AYUV once
-// (gst_video_overlay_rectangle_get_pixels_ayuv keeps the result with the rectangle); this file
-// splits those pixels once more into planes (luma, alpha, and chroma with its alpha sampled at
-// the frame's 2x2 grid), kept with the AYUV buffer together with each row's span of visible
-// pixels, and blends them row by row with loops the compiler vectorizes. gst_video_blend, which
-// unpacks every frame row to AYUV, blends in plain C and packs it back, cost about 5 ns a pixel
-// here: 8 overlays over a quarter of a 1080p frame took 2.5 ms a frame, as long as decoding it
-// (engine-bench --only overlays).
+// NV21). Each rectangle's pixels are split once into planes (luma, alpha, and chroma with its
+// alpha sampled at the frame's 2x2 grid), kept with the rectangle together with each row's span
+// of visible pixels, and blended row by row with loops the compiler vectorizes. The pixels are
+// the overlay's own ARGB when the rectangle is drawn at their size (converted to YUV here, with
+// GStreamer's own arithmetic), or the AYUV GStreamer scales and converts them to
+// (gst_video_overlay_rectangle_get_pixels_ayuv). gst_video_blend, which unpacks every frame row
+// to AYUV, blends in plain C and packs it back, cost about 5 ns a pixel here: 8 overlays over a
+// quarter of a 1080p frame took 2.5 ms a frame, as long as decoding it (engine-bench --only
+// overlays).
 //
 // A decoder's picture is read-only (libav still uses it as a reference), so the frame that gets
 // the overlays is a copy: me_blend_420 copies it into the frame it is given, then blends.
@@ -55,8 +56,30 @@ static Span visible_span(const guint8 *alpha, gint count) {
     return (Span){first, end};
 }
 
-// Splits AYUV into planes; chroma from the pixels that land on even frame columns and rows.
-static Planes *planes_new(const guint8 *ayuv, gint stride, gint width, gint height, gint parity_x, gint parity_y) {
+// One pixel of GStreamer's overlay ARGB (native-endian 32 bits) in YUV, with the arithmetic of
+// GStreamer 1.22's gst_video_overlay_rectangle_convert, so the result is the AYUV it would make.
+static inline guint32 argb_pixel(const guint8 *pixel) {
+    guint32 argb;
+    memcpy(&argb, pixel, sizeof argb);
+    return argb;
+}
+static inline guint8 argb_luma(guint32 argb) {
+    gint r = (argb >> 16) & 0xff, g = (argb >> 8) & 0xff, b = argb & 0xff;
+    return (guint8)CLAMP((47 * r + 157 * g + 16 * b + 4096) >> 8, 0, 255);
+}
+static inline guint8 argb_u(guint32 argb) {
+    gint r = (argb >> 16) & 0xff, g = (argb >> 8) & 0xff, b = argb & 0xff;
+    return (guint8)CLAMP((-26 * r - 87 * g + 112 * b + 32768) >> 8, 0, 255);
+}
+static inline guint8 argb_v(guint32 argb) {
+    gint r = (argb >> 16) & 0xff, g = (argb >> 8) & 0xff, b = argb & 0xff;
+    return (guint8)CLAMP((112 * r - 102 * g - 10 * b + 32768) >> 8, 0, 255);
+}
+
+// Splits AYUV, or ARGB converted on the way, into planes; chroma from the pixels that land on
+// even frame columns and rows.
+static Planes *planes_new(const guint8 *pixels, gboolean argb, gint stride, gint width, gint height, gint parity_x,
+                          gint parity_y) {
     Planes *planes = g_new0(Planes, 1);
     planes->width = width;
     planes->height = height;
@@ -65,10 +88,19 @@ static Planes *planes_new(const guint8 *ayuv, gint stride, gint width, gint heig
     planes->luma = g_malloc((gsize)width * height * 2);
     planes->alpha = planes->luma + (gsize)width * height;
     for (gint row = 0; row < height; row++) {
-        const guint8 *pixel = ayuv + (gsize)row * stride;
-        for (gint column = 0; column < width; column++) {
-            planes->alpha[row * width + column] = pixel[column * 4];
-            planes->luma[row * width + column] = pixel[column * 4 + 1];
+        const guint8 *pixel = pixels + (gsize)row * stride;
+        guint8 *alpha = planes->alpha + (gsize)row * width, *luma = planes->luma + (gsize)row * width;
+        if (argb) {
+            for (gint column = 0; column < width; column++) {
+                guint32 value = argb_pixel(pixel + column * 4);
+                alpha[column] = (guint8)(value >> 24);
+                luma[column] = argb_luma(value);
+            }
+        } else {
+            for (gint column = 0; column < width; column++) {
+                alpha[column] = pixel[column * 4];
+                luma[column] = pixel[column * 4 + 1];
+            }
         }
     }
     // Source column c lies on an even frame column when (x + c) is even, that is c = parity_x + 2k.
@@ -79,13 +111,20 @@ static Planes *planes_new(const guint8 *ayuv, gint stride, gint width, gint heig
     planes->v = planes->u + count;
     planes->chroma_alpha = planes->v + count;
     for (gint row = 0; row < planes->chroma_height; row++) {
-        const guint8 *line = ayuv + (gsize)(parity_y + row * 2) * stride;
+        const guint8 *line = pixels + (gsize)(parity_y + row * 2) * stride;
         for (gint column = 0; column < planes->chroma_width; column++) {
             const guint8 *pixel = line + (parity_x + column * 2) * 4;
             gsize index = (gsize)row * planes->chroma_width + column;
-            planes->chroma_alpha[index] = pixel[0];
-            planes->u[index] = pixel[2];
-            planes->v[index] = pixel[3];
+            if (argb) {
+                guint32 value = argb_pixel(pixel);
+                planes->chroma_alpha[index] = (guint8)(value >> 24);
+                planes->u[index] = argb_u(value);
+                planes->v[index] = argb_v(value);
+            } else {
+                planes->chroma_alpha[index] = pixel[0];
+                planes->u[index] = pixel[2];
+                planes->v[index] = pixel[3];
+            }
         }
     }
     planes->luma_spans = g_new(Span, (gsize)height + (gsize)planes->chroma_height);
@@ -172,10 +211,12 @@ typedef struct {
     guint scale; // the rectangle's opacity, 256 = opaque
 } Placed;
 
-// The planes for a rectangle's pixels at this position's parity: made once, kept with the pixels.
+// The planes for a rectangle's pixels at this position's parity: made once, kept with the
+// rectangle (its owner), which only this thread blends.
 static const Planes *planes_for(const MeBlendSource *source) {
     gint parity_x = source->x & 1, parity_y = source->y & 1;
-    Planes *planes = gst_mini_object_get_qdata(GST_MINI_OBJECT(source->pixels), planes_quark());
+    GstMiniObject *owner = source->owner ? source->owner : GST_MINI_OBJECT(source->pixels);
+    Planes *planes = gst_mini_object_get_qdata(owner, planes_quark());
     if (planes && planes->parity_x == parity_x && planes->parity_y == parity_y && planes->width == source->width &&
         planes->height == source->height) {
         return planes;
@@ -186,10 +227,12 @@ static const Planes *planes_for(const MeBlendSource *source) {
     }
     gboolean fits = source->stride >= source->width * 4 &&
                     (gsize)source->stride * (gsize)(source->height - 1) + (gsize)source->width * 4 <= map.size;
-    planes = fits ? planes_new(map.data, source->stride, source->width, source->height, parity_x, parity_y) : NULL;
+    planes = fits ? planes_new(map.data, source->argb, source->stride, source->width, source->height, parity_x,
+                               parity_y)
+                  : NULL;
     gst_buffer_unmap(source->pixels, &map);
     if (planes) {
-        gst_mini_object_set_qdata(GST_MINI_OBJECT(source->pixels), planes_quark(), planes, planes_free);
+        gst_mini_object_set_qdata(owner, planes_quark(), planes, planes_free);
     }
     return planes;
 }

@@ -454,14 +454,29 @@ static gboolean blend_composition_420(GstVideoOverlayComposition *composition, G
             continue;
         }
         // GLOBAL_ALPHA: the pixels without the rectangle's opacity, which the blend applies.
-        GstBuffer *pixels =
-            gst_video_overlay_rectangle_get_pixels_ayuv(rectangle, GST_VIDEO_OVERLAY_FORMAT_FLAG_GLOBAL_ALPHA);
+        // Drawn at their own size, the pixels are blended from the overlay's ARGB as they are
+        // (blend.c converts them with the planes it makes): GStreamer's conversion to AYUV, made
+        // again for every frame of an overlay drawn anew each frame, is the slower way there.
+        GstVideoOverlayFormatFlags flags = GST_VIDEO_OVERLAY_FORMAT_FLAG_GLOBAL_ALPHA;
+        GstBuffer *pixels = gst_video_overlay_rectangle_get_pixels_unscaled_argb(rectangle, flags);
+        GstVideoMeta *meta = pixels ? gst_buffer_get_video_meta(pixels) : NULL;
+        gboolean argb = meta && meta->width == width && meta->height == height;
+        if (!argb) {
+            pixels = gst_video_overlay_rectangle_get_pixels_ayuv(rectangle, flags);
+            meta = pixels ? gst_buffer_get_video_meta(pixels) : NULL;
+        }
         if (!pixels) {
             continue;
         }
-        GstVideoMeta *meta = gst_buffer_get_video_meta(pixels);
-        sources[used++] = (MeBlendSource){pixels, meta ? meta->stride[0] : (gint)width * 4, (gint)width, (gint)height,
-                                          x, y, gst_video_overlay_rectangle_get_global_alpha(rectangle)};
+        sources[used++] = (MeBlendSource){pixels,
+                                          GST_MINI_OBJECT(rectangle),
+                                          argb,
+                                          meta ? meta->stride[0] : (gint)width * 4,
+                                          (gint)width,
+                                          (gint)height,
+                                          x,
+                                          y,
+                                          gst_video_overlay_rectangle_get_global_alpha(rectangle)};
     }
     gboolean done = me_blend_420(frame, source, sources, used);
     g_free(sources);

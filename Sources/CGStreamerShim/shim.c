@@ -326,12 +326,11 @@ GstBuffer *me_overlay_buffer_new(const guint8 *rgba, guint width, guint height) 
     GstBuffer *buffer = gst_buffer_new_allocate(NULL, count * 4, NULL);
     GstMapInfo map;
     if (gst_buffer_map(buffer, &map, GST_MAP_WRITE)) {
-        // GST_VIDEO_OVERLAY_COMPOSITION_FORMAT_RGB is BGRA in memory on little-endian machines.
+        // GST_VIDEO_OVERLAY_COMPOSITION_FORMAT_RGB is ARGB in a native-endian 32-bit word.
         for (gsize i = 0; i < count; i++) {
-            map.data[i * 4] = rgba[i * 4 + 2];
-            map.data[i * 4 + 1] = rgba[i * 4 + 1];
-            map.data[i * 4 + 2] = rgba[i * 4];
-            map.data[i * 4 + 3] = rgba[i * 4 + 3];
+            const guint8 *pixel = rgba + i * 4;
+            guint32 argb = (guint32)pixel[3] << 24 | (guint32)pixel[0] << 16 | (guint32)pixel[1] << 8 | pixel[2];
+            memcpy(map.data + i * 4, &argb, sizeof argb);
         }
         gst_buffer_unmap(buffer, &map);
     }

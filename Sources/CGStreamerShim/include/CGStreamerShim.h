@@ -441,10 +441,15 @@ typedef GstVideoOverlayComposition *(*me_compose_callback)(const MeScalerGeometr
 /// Sets the scaler's compose callback, once, before it starts; `destroy` runs when it is freed.
 void me_scaler_set_compositor(GstElement *scaler, me_compose_callback compose, gpointer user_data,
                               GDestroyNotify destroy);
-/// One overlay rectangle for me_blend_420: AYUV pixels (`width`x`height`, rows of `stride`
-/// bytes, straight alpha) to place at (`x`, `y`) with the opacity `global_alpha`.
+/// One overlay rectangle for me_blend_420: pixels (`width`x`height`, rows of `stride` bytes,
+/// straight alpha; AYUV, or with `argb` GStreamer's native-endian ARGB overlay format) to place
+/// at (`x`, `y`) with the opacity `global_alpha`. The planes made from them are kept with
+/// `owner` (the rectangle: a rectangle is blended by one scaler at a time, where its pixels may
+/// be shared by several players' rectangles).
 typedef struct {
     GstBuffer *pixels;
+    GstMiniObject *owner;
+    gboolean argb;
     gint stride, width, height, x, y;
     gfloat global_alpha;
 } MeBlendSource;
