@@ -31,12 +31,12 @@ extension URLSession {
                         continuation.resume(throwing: URLError(.badServerResponse))
                     }
                 }
-                if transfer.start(task) {
-                    task.resume()
-                } else {
-                    // Cancelled before it started: it never runs, and its handler is never called.
-                    continuation.resume(throwing: URLError(.cancelled))
-                }
+                // Even when cancelled already, the task runs and is cancelled at once: its handler
+                // then resumes the continuation, and the session (which registered the task when
+                // it was made) is not left waiting for a task that never ends.
+                let cancelledFirst = transfer.start(task)
+                task.resume()
+                if cancelledFirst { CancellableTransfer.cancel(task) }
             }
         } onCancel: {
             transfer.cancel()
@@ -45,7 +45,8 @@ extension URLSession {
 }
 
 /// One transfer of ``Foundation/URLSession/cancellableData(for:)`` and its cancellation, which
-/// may come before the transfer exists, while it runs, or after it ended.
+/// may come before the transfer exists, while it runs, or after it ended (cancelling a finished
+/// `URLSessionTask` changes nothing).
 private final class CancellableTransfer: Sendable {
     private enum State {
         case waiting
@@ -59,24 +60,27 @@ private final class CancellableTransfer: Sendable {
 
     private let state = Mutex(State.waiting)
 
-    /// Records the transfer; false when it was cancelled first (then it must not start).
+    /// Records the transfer; true when it was cancelled before it existed (the caller cancels it).
     func start(_ task: URLSessionDataTask) -> Bool {
         state.withLock { state in
-            guard case .waiting = state else { return false }
+            guard case .waiting = state else { return true }
             state = .running(task)
-            return true
+            return false
         }
     }
 
-    /// Cancels the transfer on ``cancelling``, or keeps it from starting.
+    /// Cancels the transfer, or marks it to be cancelled as soon as it exists.
     func cancel() {
         let running = state.withLock { state -> URLSessionDataTask? in
             defer { state = .cancelled }
             if case .running(let task) = state { return task }
             return nil
         }
-        if let running {
-            Self.cancelling.async { running.cancel() }
-        }
+        if let running { Self.cancel(running) }
+    }
+
+    /// Cancels `task` on ``cancelling``.
+    static func cancel(_ task: URLSessionDataTask) {
+        cancelling.async { task.cancel() }
     }
 }

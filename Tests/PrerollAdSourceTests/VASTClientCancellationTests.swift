@@ -49,6 +49,33 @@ struct VASTClientCancellationTests {
         // The rounds did cancel transfers that were still running.
         #expect(outcomes[.cancelled, default: 0] > 0, "\(outcomes)")
     }
+
+    @Test("a resolution cancelled before it starts ends cancelled at once, and its client still works")
+    func cancelledBeforeStart() async throws {
+        let server = try FaultInjectingServer(serving: Data(), fault: .neverAnswer)
+        defer { server.stop() }
+        let client = VASTClient(timeout: .seconds(30))
+        let tag = URL(string: server.url("vast.xml"))!
+        let result = try await withDeadline(.seconds(5), "the resolution cancelled first") {
+            await withTaskGroup(of: Result<VASTResolution, PrerollAdError>.self) { group in
+                group.cancelAll()  // the child starts cancelled
+                group.addTask {
+                    do throws(PrerollAdError) {
+                        return .success(try await client.resolve(tag: tag))
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+                return await group.next()!
+            }
+        }
+        #expect(throws: PrerollAdError(.cancelled, "the ad was cancelled while \(tag.absoluteString) was fetched")) {
+            try result.get()
+        }
+        // The same client resolves a document afterwards.
+        let resolution = try await client.resolve(document: Data(VASTSamples.inline2().utf8))
+        #expect(resolution.ads.count == 1)
+    }
 }
 
 /// Ends the process with `reason` unless disarmed within `limit`: for a test whose failure is a
