@@ -17,7 +17,19 @@
 // On x86-64 the blending loops are built twice, for the baseline (SSE2) and for AVX2, and the
 // loader picks the one the processor runs (glibc's ifunc): AVX2 does sixteen 16-bit lanes in one
 // instruction where SSE2 needs two, and nearly every x86-64 processor since 2013 has it.
-#if defined(__x86_64__) && defined(__linux__) && (defined(__clang__) || defined(__GNUC__))
+// Not in sanitizer builds (make tsan, asan, fuzz): the loader runs the clones' resolver while it
+// relocates the program, before the sanitizer's runtime has started, and the sanitizer's
+// instrumentation of the resolver then crashes the process before main (seen under TSan).
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
+#define ME_BLEND_SANITIZED 1
+#endif
+#endif
+#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+#define ME_BLEND_SANITIZED 1
+#endif
+#if defined(__x86_64__) && defined(__linux__) && (defined(__clang__) || defined(__GNUC__)) &&                         \
+    !defined(ME_BLEND_SANITIZED)
 #define ME_BLEND_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define ME_BLEND_CLONES
