@@ -178,11 +178,18 @@ bench: bench-deps
 #         in its handler), a signal (most likely the child processes' SIGCHLD) reaching a thread that is
 #         freeing its TLS on exit: google/sanitizers#1541, open. Seen on the code of 2026-11-30
 #         too (b0901c3). The servers still run under TSan in every network test.
+#         Also skipped under TSan: mediaplay's window-sink keys test, whose mediaplay (built with
+#         TSan) dies at exit in GStreamer's ximagesink closing its X display (a NULL mutex in
+#         libXext's XextRemoveDisplay, under libXi's close hook), 3 runs of 3 alone, never without
+#         TSan (make test, make stress); not understood, RELIABILITY.md.
 #   asan: no leak check at exit (detect_leaks=0): it reports XCTest's own objects and a 16 KB
 #         buffer GLib allocates once per process, with stacks that end in g_malloc (GLib has no
 #         frame pointers), so an engine leak could not be told from them; `make leaks` checks
 #         the engine's GStreamer objects instead.
-#   both: the tests run one at a time (SANITIZER_TEST_FLAGS; `make tsan
+#   both: the GStreamer plugin's tests are skipped: a plugin built with a sanitizer cannot be
+#         loaded by gst-inspect-1.0 and gst-launch-1.0, which are not ("undefined symbol:
+#         __tsan_func_entry").
+#         The tests run one at a time (SANITIZER_TEST_FLAGS; `make tsan
 #         SANITIZER_TEST_FLAGS=--parallel` runs them in parallel). In parallel, tests lose
 #         seconds at a time (not pinned down; likely the CPU going to the instrumented child
 #         processes some tests run, engine-leak-check's stress and the examples, on 2 cores):
@@ -201,12 +208,13 @@ tsan: test-deps
 	$(SWIFT) build --build-tests --sanitize=thread --build-path .build/tsan
 	$(SANITIZER_ENV) G_SLICE=always-malloc TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1 suppressions=$(CURDIR)/Sanitizers/tsan.supp" \
 		$(SWIFT) test --skip-build --sanitize=thread --build-path .build/tsan $(SANITIZER_TEST_FLAGS) \
-		--skip HTTPTestServerTests
+		--skip 'HTTPTestServerTests|GStreamerPluginTests|MediaplayKeysTests/window\('
 
 asan: test-deps
 	$(SWIFT) build --build-tests --sanitize=address --build-path .build/asan
 	$(SANITIZER_ENV) ASAN_OPTIONS="detect_leaks=0" \
-		$(SWIFT) test --skip-build --sanitize=address --build-path .build/asan $(SANITIZER_TEST_FLAGS)
+		$(SWIFT) test --skip-build --sanitize=address --build-path .build/asan $(SANITIZER_TEST_FLAGS) \
+		--skip GStreamerPluginTests
 
 STRESS_PLAYERS ?= 50
 STRESS_SEED ?= 1

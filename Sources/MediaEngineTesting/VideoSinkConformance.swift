@@ -1,7 +1,6 @@
 import FileSource
 import Foundation
 import MediaEngineCore
-import Synchronization
 
 /// A conformance kit for `VideoSink` authors: plays a clip into a sink and checks the rules
 /// written on `VideoSink` (a fresh output per pipeline, every element of the output named in
@@ -156,7 +155,7 @@ public enum VideoSinkConformance {
     /// the kit's sink gets the movie's end back (when `sink` is paced by the clock; an unpaced one
     /// may finish the movie first), and the movie ends.
     static func swapInAndOut<Sink: VideoSink>(_ sink: Sink, clip: URL, timeout: Duration) async -> String? {
-        let kitFrames = Mutex<[Duration]>([])
+        let kitFrames = Locked<[Duration]>([])
         let own = FrameSink(dropsLateFrames: false) { frame in
             if let time = frame.presentationTime { kitFrames.withLock { $0.append(time) } }
         }

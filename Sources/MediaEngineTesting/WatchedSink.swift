@@ -1,5 +1,4 @@
 import MediaEngineCore
-import Synchronization
 
 /// A sink under test, its frames handler wrapped to record what it gets: each frame's time, and
 /// whether one came out of order or while another was being handled. Generic over the sink's
@@ -14,7 +13,7 @@ final class WatchedSink<Wrapped: VideoSink>: VideoSink {
             var handedFrames = false
         }
 
-        private let state = Mutex(State())
+        private let state = Locked(State())
 
         /// The frames' presentation times, in the order they came.
         var times: [Duration] { state.withLock { $0.times } }

@@ -1,6 +1,5 @@
 import Foundation
 import MediaEngineCore
-import Synchronization
 
 /// One ad of a `playPrerollAd` request as it plays: turns what the player reports about it
 /// (started, position, paused, ended) into the ad's beacons (``AdTracker``) and the player's
@@ -18,14 +17,14 @@ final class PrerollAdPlayback: Sendable {
     /// How long the media's first frame could take (for the timeout's message).
     let mediaTimeout: Duration
     private weak let player: MoviePlayer?
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(ad: ResolvedAd, info: PrerollAdInfo, tracker: AdTracker, mediaTimeout: Duration, player: MoviePlayer) {
         self.ad = ad
         self.tracker = tracker
         self.mediaTimeout = mediaTimeout
         self.player = player
-        state = Mutex(State(info: info))
+        state = Locked(State(info: info))
     }
 
     /// What the ad's info says now (its duration once the media told it).

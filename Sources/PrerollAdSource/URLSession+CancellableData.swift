@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import MediaEngineCore
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -58,7 +58,7 @@ private final class CancellableTransfer: Sendable {
     /// ones), because `URLSessionTask.cancel()` waits for the session's queue.
     private static let cancelling = DispatchQueue(label: "swift-media-engine.url-transfer-cancel")
 
-    private let state = Mutex(State.waiting)
+    private let state = Locked(State.waiting)
 
     /// Records the transfer; true when it was cancelled before it existed (the caller cancels it).
     func start(_ task: URLSessionDataTask) -> Bool {

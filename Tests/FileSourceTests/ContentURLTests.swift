@@ -2,7 +2,6 @@ import FileSource
 import Foundation
 import MediaEngine
 import MediaTestSupport
-import Synchronization
 import Testing
 
 /// MPMoviePlayerController's `contentURL`, for ported code.
@@ -12,7 +11,7 @@ struct ContentURLTests {
     func replaceWhilePlaying() async throws {
         let first = try await TestMedia.url(for: TestMedia.numbered)
         let second = try await TestMedia.url(for: TestMedia.wideBars)
-        let heights = Mutex<[Int]>([])
+        let heights = Locked<[Int]>([])
         let player = MoviePlayer(
             source: FileSource(url: first),
             videoSink: FrameSink(dropsLateFrames: false) { frame in

@@ -9,14 +9,13 @@
 import FileSource
 import Foundation
 import MediaEngineCore
-import Synchronization
 
 guard CommandLine.arguments.count == 2 else {
     FileHandle.standardError.write(Data("usage: engine-headless-check MOVIE\n".utf8))
     exit(2)
 }
 
-let firstRow = Mutex<[RGBAColor]?>(nil)
+let firstRow = Locked<[RGBAColor]?>(nil)
 let frames = FrameSink(format: .rgba, synchronized: false) { frame in
     firstRow.withLock { row in
         guard row == nil else { return }

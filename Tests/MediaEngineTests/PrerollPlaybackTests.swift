@@ -2,7 +2,6 @@ import FileSource
 import Foundation
 import MediaEngine
 import MediaTestSupport
-import Synchronization
 import Testing
 
 /// Pre-rolls through a real pipeline: the ad's frames, then the content's, through the same
@@ -20,7 +19,7 @@ struct PrerollPlaybackTests {
 
     /// Every frame the sink saw, and a way to wait for more.
     final class Frames: Sendable {
-        private let seen = Mutex<[Seen]>([])
+        private let seen = Locked<[Seen]>([])
         private let waitlist = Waitlist()
 
         var all: [Seen] { seen.withLock { $0 } }
@@ -60,8 +59,8 @@ struct PrerollPlaybackTests {
         let seen = Frames()
         let player = try await Self.player(seen)
         let recorder = EventRecorder(player)
-        let reports = Mutex<[PrerollReport]>([])
-        let during = Mutex<[(Duration, Duration?)]>([])
+        let reports = Locked<[PrerollReport]>([])
+        let during = Locked<[(Duration, Duration?)]>([])
         let end = try await player.playPreroll([try await Self.ad()], playsContentAfter: true, timeout: .seconds(10)) {
             _, report in
             reports.withLock { $0.append(report) }
@@ -182,7 +181,7 @@ struct PrerollPlaybackTests {
     func pod() async throws {
         let seen = Frames()
         let player = try await Self.player(seen)
-        let reports = Mutex<[String]>([])
+        let reports = Locked<[String]>([])
         let end = try await player.playPreroll(
             [try await Self.ad(), try await Self.ad(TestMedia.wideBars)], playsContentAfter: true,
             timeout: .seconds(10)

@@ -2,7 +2,6 @@ import CGStreamer
 import CGStreamerShim
 import MediaEngine
 import MediaTestSupport
-import Synchronization
 import Testing
 
 /// A sink that returns FLUSHING while its pad is not flushing (srtsink, when a pause's unlock
@@ -15,7 +14,7 @@ struct SinkFlowGuardTests {
     /// Counts the frames the appsink is given, and answers FLUSHING for the `refused`th.
     final class Sink: Sendable {
         let refused: Int
-        let frames = Mutex(0)
+        let frames = Locked(0)
         init(refusing refused: Int) { self.refused = refused }
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import MediaEngine
 
 #if canImport(Glibc)
     import Glibc
@@ -18,7 +18,7 @@ public final class PseudoTerminalProgram: Sendable {
 
     /// What the reading and waiting threads and the test touch.
     private final class Shared: Sendable {
-        let state = Mutex(State())
+        let state = Locked(State())
         let changes = Waitlist()
     }
 

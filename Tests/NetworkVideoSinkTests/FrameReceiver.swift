@@ -1,7 +1,6 @@
 import Foundation
 import MediaEngine
 import MediaTestSupport
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -35,7 +34,7 @@ final class FrameReceiver: Sendable {
     let width: Int
     let height: Int
     private let pid: Int32
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let waitlist = Waitlist()
 
     private init(pid: Int32, width: Int, height: Int) {

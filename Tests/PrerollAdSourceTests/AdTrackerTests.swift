@@ -2,7 +2,6 @@ import Foundation
 import MediaEngine
 import MediaTestSupport
 import PrerollAdSource
-import Synchronization
 import Testing
 
 /// ``AdTracker``: which beacons go out when, each once or each time as VAST says, with their
@@ -28,7 +27,7 @@ struct AdTrackerTests {
     final class Reader: Sendable {
         let server: VASTTestServer
         let beacons: BeaconSender
-        private let seen = Mutex(0)
+        private let seen = Locked(0)
 
         init(_ server: VASTTestServer, _ beacons: BeaconSender) {
             self.server = server

@@ -2,7 +2,6 @@ import Foundation
 import MediaEngine
 import MediaTestSupport
 import PrerollAdSource
-import Synchronization
 import Testing
 
 /// ``BeaconSender``: beacons that fail are recorded, the caller never waits, and a flush is
@@ -12,7 +11,7 @@ struct BeaconSenderTests {
     @Test("failures are recorded and reported: an error status, a refused connection, a template that is no URL")
     func failures() async throws {
         let server = try await VASTTestServer()
-        let reported = Mutex<[BeaconSender.Failure]>([])
+        let reported = Locked<[BeaconSender.Failure]>([])
         let beacons = BeaconSender { failure in reported.withLock { $0.append(failure) } }
         beacons.fire([server.url("beacon/ok"), server.url("status/500")], event: "impression")
         beacons.fire([URL(string: "http://127.0.0.1:1/beacon")!], event: "start")

@@ -2,7 +2,6 @@ import Foundation
 import MediaEngine
 import MediaTestSupport
 import PrerollAdSource
-import Synchronization
 import Testing
 
 /// ``FrequencyCap``: the rule, the shared store, and a store that is not what it should be.
@@ -196,7 +195,7 @@ struct FrequencyCapTests {
 
     /// A count shared by threads.
     final class Counter: Sendable {
-        private let count = Mutex(0)
+        private let count = Locked(0)
         func add() { count.withLock { $0 += 1 } }
         var value: Int { count.withLock { $0 } }
     }

@@ -3,7 +3,6 @@ import Foundation
 import MediaEngine
 import MediaTestSupport
 import PrerollAdSource
-import Synchronization
 import Testing
 
 /// `playPrerollAd` end to end: VAST documents and the ad's media on nginx, the player playing
@@ -441,7 +440,7 @@ struct PrerollAdPlaybackTests {
     func completionHandler() async throws {
         let s = try await Setup()
         let tag = try s.server.write(s.vast(s.inline()), to: "vast.xml")
-        let calls = Mutex<[PrerollAdError?]>([])
+        let calls = Locked<[PrerollAdError?]>([])
         let done = AsyncStream<Void>.makeStream()
         s.player.playPrerollAd(PrerollAdRequest(adTag: tag)) { error in
             calls.withLock { $0.append(error) }

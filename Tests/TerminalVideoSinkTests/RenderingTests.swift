@@ -1,7 +1,6 @@
 import Foundation
 import MediaEngine
 import MediaTestSupport
-import Synchronization
 import TerminalVideoSink
 import Testing
 
@@ -27,7 +26,7 @@ struct RenderingTests {
     final class PipeCapture: Sendable {
         /// What the reading thread and the test both touch.
         private final class Shared: Sendable {
-            let state = Mutex((bytes: [UInt8](), ended: false, writeEndOpen: true))
+            let state = Locked((bytes: [UInt8](), ended: false, writeEndOpen: true))
             let changes = Waitlist()
         }
 

@@ -1,6 +1,5 @@
 import Foundation
 public import MediaEngineCore
-import Synchronization
 
 /// Fires one ad's beacons as the player reports what happens to it: impression, quartiles and
 /// progress offsets, pause and resume, mute and unmute, skip, close, completion, clicks and
@@ -43,7 +42,7 @@ public final class AdTracker: Sendable {
     /// The duration quartiles and percentage offsets are computed from.
     public let adDuration: Duration?
     private let beacons: BeaconSender
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// A tracker for one playback of an ad.
     /// - Parameters:

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import MediaEngineCore
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -67,7 +67,7 @@ public final class BeaconSender: Sendable {
     public let timeout: Duration
     private let session: URLSession
     private let onFailure: (@Sendable (Failure) -> Void)?
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// A sender with its own ephemeral `URLSession`.
     /// - Parameters:

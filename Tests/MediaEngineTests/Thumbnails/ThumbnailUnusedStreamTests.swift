@@ -2,7 +2,6 @@ import CGStreamer
 import CGStreamerShim
 import MediaEngine
 import MediaTestSupport
-import Synchronization
 import Testing
 
 /// A thumbnail pipeline leaves the movie's other streams (sound, text) unlinked. Their first caps
@@ -19,7 +18,7 @@ import Testing
 struct ThumbnailUnusedStreamTests {
     /// The events of streams other than video that reached uridecodebin's ghost pad.
     final class Seen: Sendable {
-        let events = Mutex<[String]>([])
+        let events = Locked<[String]>([])
     }
 
     /// On uridecodebin's pad for a stream that is not video: records every serialized event that
