@@ -20,50 +20,45 @@ final class PlayerExecutor: Sendable {
     private let context: Context
     private let handle: pthread_t
 
-    /// The queue the thread works through.
+    /// The queue the thread works through, and its timers.
     private final class Context: Sendable {
-        struct Queue {
-            var items: [(@Sendable () -> Void)?] = []
-            var head = 0
-            /// Set by the end marker: later work is dropped at once, so that nothing it captured
-            /// (the player itself, say) is kept alive by a queue no thread will read again.
-            var finished = false
-        }
-        let queue = Locked(Queue())
-        /// Counts enqueued items; the thread waits on it when the queue is empty.
-        let available = DispatchSemaphore(value: 0)
+        typealias Work = @Sendable () -> Void
+        let queue = Locked(ExecutorQueue<Work>())
+        /// Signalled for each item enqueued, timer scheduled and finish: the thread waits on it
+        /// when it has nothing to do (until the earliest timer's deadline, if any). A signal the
+        /// thread did not need only makes it look at the queue once more.
+        let wake = DispatchSemaphore(value: 0)
 
-        func push(_ item: (@Sendable () -> Void)?) {
-            let accepted = queue.withLock { queue in
-                guard !queue.finished else { return false }
-                queue.items.append(item)
-                if item == nil { queue.finished = true }
-                return true
-            }
-            if accepted { available.signal() }
+        func push(_ work: @escaping Work) {
+            if queue.withLock({ $0.enqueue(work) }) { wake.signal() }
         }
 
-        /// The next item, waiting for one; nil for the end marker.
-        func pop() -> (@Sendable () -> Void)? {
-            available.wait()
-            return queue.withLock { queue in
-                // Taken out, not just passed: what the work captured (a pipeline, the player) is
-                // released as soon as it has run.
-                let item = queue.items[queue.head]
-                queue.items[queue.head] = nil
-                queue.head += 1
-                if queue.head > 64 && queue.head * 2 > queue.items.count {
-                    queue.items.removeFirst(queue.head)
-                    queue.head = 0
-                }
-                return item
-            }
+        func schedule(_ work: @escaping Work, after delay: Duration) {
+            // Saturating: `DispatchTime + Double` traps on a delay too long for its nanoseconds.
+            let (sum, overflow) = DispatchTime.now().uptimeNanoseconds.addingReportingOverflow(UInt64(delay.clockTime))
+            let deadline = DispatchTime(uptimeNanoseconds: overflow ? UInt64(Int64.max) : min(sum, UInt64(Int64.max)))
+            if queue.withLock({ $0.schedule(work, at: deadline) }) { wake.signal() }
+        }
+
+        func finish() {
+            // Later work is dropped at once, so that nothing it captured (the player itself, say)
+            // is kept alive by a queue no thread will read again; so are the timers not yet due.
+            let dropped = queue.withLock { $0.finish() }
+            wake.signal()
+            _ = consume dropped  // let go here, outside the lock
         }
 
         func run(named name: String) {
             me_name_current_thread(name)
-            while let work = pop() {
-                work()
+            while true {
+                switch queue.withLock({ $0.next(now: .now()) }) {
+                case .run(let work):
+                    work()
+                case .wait(let deadline):
+                    _ = wake.wait(timeout: deadline ?? .distantFuture)
+                case .end:
+                    return
+                }
             }
         }
     }
@@ -103,11 +98,9 @@ final class PlayerExecutor: Sendable {
     }
 
     /// Runs `work` on the thread once `delay` has passed (and the work before it has run).
+    /// The timer is the thread's own: ``finish()`` drops it with what it captured.
     func enqueue(after delay: Duration, _ work: @escaping @Sendable () -> Void) {
-        // The timer does not keep the queue alive: once the thread has ended, the work is dropped.
-        DispatchQueue.global().asyncAfter(deadline: .now() + delay.inSeconds) { [weak context] in
-            context?.push(work)
-        }
+        context.schedule(work, after: delay)
     }
 
     /// Runs `work` on the thread and returns its result, suspending (not blocking) the caller.
@@ -131,8 +124,8 @@ final class PlayerExecutor: Sendable {
         return try result.get()
     }
 
-    /// Lets the thread end once the work enqueued so far has run.
+    /// Lets the thread end once the work enqueued so far has run; timers not yet due are dropped.
     func finish() {
-        context.push(nil)
+        context.finish()
     }
 }

@@ -1,0 +1,145 @@
+import Dispatch
+import Testing
+
+@testable import MediaEngineCore
+
+/// The order a player's thread works in (``ExecutorQueue``): enqueued work first in first out,
+/// timers joining the end of that order when due, and nothing kept after the queue finishes.
+@Suite("Player thread's queue")
+struct ExecutorQueueTests {
+    /// A time `milliseconds` after an arbitrary start (the queue takes the time it is given).
+    static func at(_ milliseconds: UInt64) -> DispatchTime {
+        DispatchTime(uptimeNanoseconds: 1_000_000_000 + milliseconds * 1_000_000)
+    }
+
+    /// Everything the queue hands over at `now`, and what it says once it has nothing to run.
+    static func drain(_ queue: inout ExecutorQueue<String>, now: DispatchTime) -> (ran: [String], then: String) {
+        var ran: [String] = []
+        while true {
+            switch queue.next(now: now) {
+            case .run(let work): ran.append(work)
+            case .wait(let deadline): return (ran, deadline.map { "wait until \($0.uptimeNanoseconds)" } ?? "wait")
+            case .end: return (ran, "end")
+            }
+        }
+    }
+
+    @Test("work runs in the order it was enqueued; with nothing left the thread waits with no deadline")
+    func fifo() {
+        var queue = ExecutorQueue<String>()
+        for work in ["a", "b", "c"] {
+            let accepted = queue.enqueue(work)
+            #expect(accepted)
+        }
+        let (ran, then) = Self.drain(&queue, now: Self.at(0))
+        #expect(ran == ["a", "b", "c"])
+        #expect(then == "wait")
+    }
+
+    @Test("a timer waits for its deadline, then joins the end of the order, after work enqueued before it was due")
+    func timerJoinsTheOrderWhenDue() {
+        var queue = ExecutorQueue<String>()
+        let scheduled = queue.schedule("timer", at: Self.at(100))
+        let enqueued = queue.enqueue("first")
+        #expect(scheduled && enqueued)
+        var (ran, then) = Self.drain(&queue, now: Self.at(50))
+        #expect(ran == ["first"])
+        #expect(then == "wait until \(Self.at(100).uptimeNanoseconds)")
+        let later = queue.enqueue("before it was looked at")
+        #expect(later)
+        (ran, then) = Self.drain(&queue, now: Self.at(100))
+        #expect(ran == ["before it was looked at", "timer"])
+        #expect(then == "wait")
+    }
+
+    @Test("timers come due in the order of their deadlines; equal deadlines in the order they were scheduled")
+    func timersByDeadline() {
+        var queue = ExecutorQueue<String>()
+        for (work, deadline) in [("30", 30), ("10", 10), ("20a", 20), ("20b", 20), ("40", 40), ("20c", 20)] {
+            let scheduled = queue.schedule(work, at: Self.at(UInt64(deadline)))
+            #expect(scheduled)
+        }
+        #expect(queue.pendingTimers == 6)
+        var (ran, then) = Self.drain(&queue, now: Self.at(25))
+        #expect(ran == ["10", "20a", "20b", "20c"])
+        #expect(then == "wait until \(Self.at(30).uptimeNanoseconds)")
+        (ran, then) = Self.drain(&queue, now: Self.at(1000))
+        #expect(ran == ["30", "40"])
+        #expect(queue.pendingTimers == 0)
+    }
+
+    @Test("finishing runs the work enqueued before it, drops the timers not yet due, and refuses anything later")
+    func finish() {
+        var queue = ExecutorQueue<String>()
+        let enqueued = queue.enqueue("before")
+        let due = queue.schedule("due", at: Self.at(10))
+        let far = queue.schedule("far", at: Self.at(30_000))
+        #expect(enqueued && due && far)
+        let dropped = queue.finish()
+        #expect(dropped == ["due", "far"])
+        #expect(queue.pendingTimers == 0)
+        let after = queue.enqueue("after")
+        let timerAfter = queue.schedule("timer after", at: Self.at(0))
+        #expect(!after && !timerAfter)
+        let droppedAgain = queue.finish()
+        #expect(droppedAgain.isEmpty)
+        let (ran, then) = Self.drain(&queue, now: Self.at(60_000))
+        #expect(ran == ["before"])
+        #expect(then == "end")
+    }
+
+    @Test("thousands of items keep their order while the taken front is dropped")
+    func longRun() {
+        var queue = ExecutorQueue<String>()
+        var ran: [String] = []
+        for round in 0..<50 {
+            for item in 0..<(round * 7 % 90) {
+                let accepted = queue.enqueue("\(round).\(item)")
+                #expect(accepted)
+            }
+            // Take part of them, so that the front is dropped with items still waiting behind it.
+            for _ in 0..<(round * 5 % 70) {
+                guard case .run(let work) = queue.next(now: Self.at(0)) else { break }
+                ran.append(work)
+            }
+        }
+        ran += Self.drain(&queue, now: Self.at(0)).ran
+        let expected = (0..<50).flatMap { round in (0..<(round * 7 % 90)).map { "\(round).\($0)" } }
+        #expect(ran == expected)
+    }
+
+    /// What a timer captured, to see when it is let go.
+    final class Capture: Sendable {}
+
+    @Test("a player's thread lets a far timer go, with what it captured, as soon as it finishes")
+    func finishedExecutorDropsItsTimers() async throws {
+        let executor = PlayerExecutor(named: "me-test", counting: DispatchGroup())
+        weak var weakCapture: Capture?
+        let fired = Locked(false)
+        do {
+            let capture = Capture()
+            weakCapture = capture
+            executor.enqueue(after: .seconds(600)) {
+                withExtendedLifetime(capture) { fired.withLock { $0 = true } }
+            }
+        }
+        #expect(weakCapture != nil, "the timer keeps what it captured while the thread runs")
+        // A near timer still fires on the thread, before the far one is dropped.
+        let near = await withCheckedContinuation { continuation in
+            executor.enqueue(after: .milliseconds(20)) { continuation.resume(returning: true) }
+        }
+        #expect(near)
+        executor.finish()
+        #expect(weakCapture == nil, "finish() let the 10-minute timer go at once")
+        #expect(!fired.withLock { $0 })
+    }
+
+    @Test("a delay too long for a clock's nanoseconds is a timer that never comes due, not a trap")
+    func enormousDelay() async {
+        let executor = PlayerExecutor(named: "me-test", counting: DispatchGroup())
+        executor.enqueue(after: .seconds(Int64.max)) {}
+        let ran = await executor.perform { true }
+        #expect(ran)
+        executor.finish()
+    }
+}
