@@ -27,6 +27,7 @@ struct ExecutorQueue<Work: Sendable>: Sendable {
 
     private struct Timer: Sendable {
         let deadline: DispatchTime
+        let id: UInt64
         let work: Work
     }
 
@@ -35,6 +36,8 @@ struct ExecutorQueue<Work: Sendable>: Sendable {
     private var head = 0
     /// Ordered by deadline; timers with the same deadline in the order they were scheduled.
     private var timers: [Timer] = []
+    /// The id of the next timer scheduled.
+    private var nextTimerID: UInt64 = 1
     /// ``finish()`` was called: later work and timers are refused.
     private(set) var isFinished = false
 
@@ -50,9 +53,10 @@ struct ExecutorQueue<Work: Sendable>: Sendable {
     }
 
     /// Adds `work` at the end of the order once `deadline` has passed.
-    /// - Returns: false when the queue has finished (the work is not kept).
-    mutating func schedule(_ work: Work, at deadline: DispatchTime) -> Bool {
-        guard !isFinished else { return false }
+    /// - Returns: The timer's id, for ``cancelTimer(_:)``; nil when the queue has finished (the
+    ///   work is not kept).
+    mutating func schedule(_ work: Work, at deadline: DispatchTime) -> UInt64? {
+        guard !isFinished else { return nil }
         // After every timer due at or before it: equal deadlines keep their order.
         var low = 0
         var high = timers.count
@@ -60,8 +64,18 @@ struct ExecutorQueue<Work: Sendable>: Sendable {
             let middle = (low + high) / 2
             if timers[middle].deadline <= deadline { low = middle + 1 } else { high = middle }
         }
-        timers.insert(Timer(deadline: deadline, work: work), at: low)
-        return true
+        let id = nextTimerID
+        nextTimerID += 1
+        timers.insert(Timer(deadline: deadline, id: id, work: work), at: low)
+        return id
+    }
+
+    /// Removes a timer that has not come due yet.
+    /// - Returns: Its work, for the caller to let go (outside any lock, as what it captured may
+    ///   end with it); nil when the timer has come due already, or was cancelled.
+    mutating func cancelTimer(_ id: UInt64) -> Work? {
+        guard let index = timers.firstIndex(where: { $0.id == id }) else { return nil }
+        return timers.remove(at: index).work
     }
 
     /// Ends the queue after the work enqueued so far; refuses anything later.

@@ -9,13 +9,9 @@ extension PlayerCore {
     /// the previous one. Under the lock.
     func scheduleTimedMetadataTick(session id: Int, after wait: Duration, owned: inout Owned) {
         owned.timedMetadataTimer?.cancel()
-        let executor = executor
-        let item = DispatchWorkItemBox { [weak self] in
-            executor.enqueue { [weak self] in self?.timedMetadataTick(session: id) }
+        owned.timedMetadataTimer = executor.enqueue(after: wait) { [weak self] in
+            self?.timedMetadataTick(session: id)
         }
-        owned.timedMetadataTimer = item
-        DispatchQueue.global().asyncAfter(
-            deadline: .now() + .nanoseconds(Int(clamping: wait.clockTime)), execute: item.item)
     }
 
     /// Playback changed: hands out what is due now and re-arms the timer, on the player's thread,

@@ -41,7 +41,7 @@ final class PlayerCore: Sendable {
         /// Frames each video element dropped (its latest QoS report), for the access log.
         var droppedFrames: [String: Int] = [:]
         /// The one-shot timer of the next timed metadata item (``PlayerMachine/Action/scheduleTimedMetadata(session:after:)``).
-        var timedMetadataTimer: DispatchWorkItemBox?
+        var timedMetadataTimer: PlayerExecutor.ScheduledWork?
         /// The ticks of a pre-roll's position (``PlayerMachine/Action/startPrerollTicks(session:)``).
         var prerollTimer: RepeatingTimer?
     }

@@ -21,7 +21,7 @@ final class PlayerExecutor: Sendable {
     private let handle: pthread_t
 
     /// The queue the thread works through, and its timers.
-    private final class Context: Sendable {
+    fileprivate final class Context: Sendable {
         typealias Work = @Sendable () -> Void
         let queue = Locked(ExecutorQueue<Work>())
         /// Signalled for each item enqueued, timer scheduled and finish: the thread waits on it
@@ -33,11 +33,19 @@ final class PlayerExecutor: Sendable {
             if queue.withLock({ $0.enqueue(work) }) { wake.signal() }
         }
 
-        func schedule(_ work: @escaping Work, after delay: Duration) {
+        func schedule(_ work: @escaping Work, after delay: Duration) -> UInt64? {
             // Saturating: `DispatchTime + Double` traps on a delay too long for its nanoseconds.
-            let (sum, overflow) = DispatchTime.now().uptimeNanoseconds.addingReportingOverflow(UInt64(delay.clockTime))
+            let (sum, overflow) = DispatchTime.now().uptimeNanoseconds.addingReportingOverflow(
+                UInt64(delay.clockTime))
             let deadline = DispatchTime(uptimeNanoseconds: overflow ? UInt64(Int64.max) : min(sum, UInt64(Int64.max)))
-            if queue.withLock({ $0.schedule(work, at: deadline) }) { wake.signal() }
+            let id = queue.withLock { $0.schedule(work, at: deadline) }
+            if id != nil { wake.signal() }
+            return id
+        }
+
+        func cancelTimer(_ id: UInt64) {
+            let dropped = queue.withLock { $0.cancelTimer(id) }
+            _ = consume dropped  // let go here, outside the lock
         }
 
         func finish() {
@@ -98,9 +106,24 @@ final class PlayerExecutor: Sendable {
     }
 
     /// Runs `work` on the thread once `delay` has passed (and the work before it has run).
-    /// The timer is the thread's own: ``finish()`` drops it with what it captured.
-    func enqueue(after delay: Duration, _ work: @escaping @Sendable () -> Void) {
-        context.schedule(work, after: delay)
+    /// The timer is the thread's own: ``finish()`` drops it with what it captured, and so does
+    /// the handle's ``ScheduledWork/cancel()``.
+    @discardableResult
+    func enqueue(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> ScheduledWork {
+        ScheduledWork(context: context, id: context.schedule(work, after: delay))
+    }
+
+    /// A timer on a player's thread (``PlayerExecutor/enqueue(after:_:)``).
+    struct ScheduledWork: Sendable {
+        fileprivate let context: Context
+        /// nil: the executor had finished, and the work was dropped.
+        fileprivate let id: UInt64?
+
+        /// Removes the timer, and lets what its work captured go, unless it has come due already
+        /// (its work is then queued, and runs).
+        func cancel() {
+            if let id { context.cancelTimer(id) }
+        }
     }
 
     /// Runs `work` on the thread and returns its result, suspending (not blocking) the caller.

@@ -13,7 +13,7 @@ final class TimeObservers: Sendable {
     private struct Entry {
         let kind: Kind
         var timer: RepeatingTimer?
-        var oneShot: DispatchWorkItemBox?
+        var oneShot: PlayerExecutor.ScheduledWork?
     }
 
     private struct Storage {
@@ -97,21 +97,16 @@ final class TimeObservers: Sendable {
                         let ahead = forward ? times.first { $0 > from } : times.last { $0 < from }
                         if let boundary = ahead {
                             let wall = (forward ? boundary - position : position - boundary) / abs(rate)
-                            let item = DispatchWorkItemBox { [weak core] in
+                            entry.oneShot = core.executor.enqueue(after: wall) { [weak core] in
                                 guard let core else { return }
-                                core.executor.enqueue {
-                                    // The timer keeps the wall clock, the movie the pipeline's: a
-                                    // timer that fires before the position has reached its boundary
-                                    // (a busy machine) is re-armed for the rest, and a boundary that
-                                    // fired is not picked again (both fired the last one twice).
-                                    let published = core.publishTime(
-                                        observer: TimeObserver(id: id), boundary: boundary, forward: forward)
-                                    core.timeObservers.rearm(core, fired: published ? (id, boundary) : nil)
-                                }
+                                // The timer keeps the wall clock, the movie the pipeline's: a timer
+                                // that fires before the position has reached its boundary (a busy
+                                // machine) is re-armed for the rest, and a boundary that fired is
+                                // not picked again (both fired the last one twice).
+                                let published = core.publishTime(
+                                    observer: TimeObserver(id: id), boundary: boundary, forward: forward)
+                                core.timeObservers.rearm(core, fired: published ? (id, boundary) : nil)
                             }
-                            DispatchQueue.global().asyncAfter(
-                                deadline: .now() + .nanoseconds(Int(wall.clockTime)), execute: item.item)
-                            entry.oneShot = item
                         }
                     }
                 }
@@ -119,19 +114,6 @@ final class TimeObservers: Sendable {
             }
         }
     }
-}
-
-/// A cancellable one-shot dispatch item.
-///
-/// `@unchecked Sendable`: `DispatchWorkItem` is thread-safe (cancel may be called from any thread).
-final class DispatchWorkItemBox: @unchecked Sendable {
-    let item: DispatchWorkItem
-
-    init(_ body: @escaping @Sendable () -> Void) {
-        item = DispatchWorkItem(block: body)
-    }
-
-    func cancel() { item.cancel() }
 }
 
 extension PlayerCore {

@@ -41,7 +41,7 @@ struct ExecutorQueueTests {
         var queue = ExecutorQueue<String>()
         let scheduled = queue.schedule("timer", at: Self.at(100))
         let enqueued = queue.enqueue("first")
-        #expect(scheduled && enqueued)
+        #expect(scheduled != nil && enqueued)
         var (ran, then) = Self.drain(&queue, now: Self.at(50))
         #expect(ran == ["first"])
         #expect(then == "wait until \(Self.at(100).uptimeNanoseconds)")
@@ -57,7 +57,7 @@ struct ExecutorQueueTests {
         var queue = ExecutorQueue<String>()
         for (work, deadline) in [("30", 30), ("10", 10), ("20a", 20), ("20b", 20), ("40", 40), ("20c", 20)] {
             let scheduled = queue.schedule(work, at: Self.at(UInt64(deadline)))
-            #expect(scheduled)
+            #expect(scheduled != nil)
         }
         #expect(queue.pendingTimers == 6)
         var (ran, then) = Self.drain(&queue, now: Self.at(25))
@@ -74,18 +74,42 @@ struct ExecutorQueueTests {
         let enqueued = queue.enqueue("before")
         let due = queue.schedule("due", at: Self.at(10))
         let far = queue.schedule("far", at: Self.at(30_000))
-        #expect(enqueued && due && far)
+        #expect(enqueued && due != nil && far != nil)
         let dropped = queue.finish()
         #expect(dropped == ["due", "far"])
         #expect(queue.pendingTimers == 0)
         let after = queue.enqueue("after")
         let timerAfter = queue.schedule("timer after", at: Self.at(0))
-        #expect(!after && !timerAfter)
+        #expect(!after && timerAfter == nil)
         let droppedAgain = queue.finish()
         #expect(droppedAgain.isEmpty)
         let (ran, then) = Self.drain(&queue, now: Self.at(60_000))
         #expect(ran == ["before"])
         #expect(then == "end")
+    }
+
+    @Test("a cancelled timer is handed back and never runs; one already due cannot be cancelled and runs")
+    func cancel() {
+        var queue = ExecutorQueue<String>()
+        let first = queue.schedule("first", at: Self.at(10))
+        let second = queue.schedule("second", at: Self.at(20))
+        let third = queue.schedule("third", at: Self.at(30))
+        #expect(Set([first, second, third].compactMap { $0 }).count == 3, "each timer has an id of its own")
+        let cancelled = second.flatMap { queue.cancelTimer($0) }
+        #expect(cancelled == "second")
+        let again = second.flatMap { queue.cancelTimer($0) }
+        #expect(again == nil)
+        var (ran, then) = Self.drain(&queue, now: Self.at(10))
+        #expect(ran == ["first"])
+        #expect(then == "wait until \(Self.at(30).uptimeNanoseconds)", "the cancelled timer's deadline is gone")
+        // Due but not yet taken: already in the order, so it runs.
+        let late = queue.schedule("late", at: Self.at(40))
+        _ = queue.next(now: Self.at(45))  // takes "third"; "late" joins the order
+        let tooLate = late.flatMap { queue.cancelTimer($0) }
+        #expect(tooLate == nil)
+        (ran, then) = Self.drain(&queue, now: Self.at(45))
+        #expect(ran == ["late"])
+        #expect(then == "wait")
     }
 
     @Test("thousands of items keep their order while the taken front is dropped")
@@ -131,6 +155,31 @@ struct ExecutorQueueTests {
         #expect(near)
         executor.finish()
         #expect(weakCapture == nil, "finish() let the 10-minute timer go at once")
+        #expect(!fired.withLock { $0 })
+    }
+
+    @Test("cancelling a player thread's timer lets what it captured go at once, and it never runs")
+    func cancelledTimerIsLetGo() async {
+        let executor = PlayerExecutor(named: "me-test", counting: DispatchGroup())
+        defer { executor.finish() }
+        weak var weakCapture: Capture?
+        let fired = Locked(false)
+        let timer: PlayerExecutor.ScheduledWork
+        do {
+            let capture = Capture()
+            weakCapture = capture
+            timer = executor.enqueue(after: .milliseconds(200)) {
+                withExtendedLifetime(capture) { fired.withLock { $0 = true } }
+            }
+        }
+        #expect(weakCapture != nil)
+        timer.cancel()
+        #expect(weakCapture == nil, "cancel() let the timer's work go")
+        // A later timer on the same thread runs: the cancelled one, due before it, did not.
+        let later = await withCheckedContinuation { continuation in
+            executor.enqueue(after: .milliseconds(400)) { continuation.resume(returning: true) }
+        }
+        #expect(later)
         #expect(!fired.withLock { $0 })
     }
 
