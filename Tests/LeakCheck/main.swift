@@ -204,10 +204,18 @@ func settledResidentKilobytes(threads: Int) async -> Int {
 /// bytes in use (taken minus free), and how many free chunks lie between chunks in use. Growth
 /// in use is live data (a leak raises it); more free chunks with the same use is fragmentation:
 /// pages pinned by scattered small blocks, which `malloc_trim` cannot give back.
+///
+/// And the arenas' tops: the free memory at the end of each arena. `malloc_trim` gives back the
+/// free pages between chunks in every arena, but the top only of the main one (glibc 2.36's
+/// `mtrim`); another arena's top shrinks only when a free leaves it above malloc's trim threshold,
+/// which follows the largest mapped block freed so far (twice its size). So up to that much per
+/// arena stays resident, however the players that used it went: a band of several megabytes over
+/// 16 arenas that lands anywhere from run to run, not growth.
 struct MallocSummary {
     var systemKB = 0
     var inUseKB = 0
     var freeChunks = 0
+    var topsKB = 0
 
     static func read() -> MallocSummary? {
         // glibc's malloc_info, which Swift's Glibc module does not declare.
@@ -220,20 +228,39 @@ struct MallocSummary {
         fclose(stream)
         defer { free(buffer) }
         guard let buffer else { return nil }
-        // The document's last lines: the totals over every arena.
-        let text = String(cString: buffer)
-        func attribute(_ name: String, ofLast prefix: String) -> Int? {
-            guard let line = text.split(separator: "\n").last(where: { $0.contains(prefix) }),
-                let range = line.range(of: name + "=\"")
-            else { return nil }
+        let lines = String(cString: buffer).split(separator: "\n")
+        func attribute(_ name: String, of line: Substring) -> Int? {
+            guard let range = line.range(of: " " + name + "=\"") else { return nil }
             return Int(line[range.upperBound...].prefix { $0.isNumber })
         }
-        guard let system = attribute("size", ofLast: "<system type=\"current\""),
-            let rest = attribute("size", ofLast: "<total type=\"rest\""),
-            let fast = attribute("size", ofLast: "<total type=\"fast\""),
-            let chunks = attribute("count", ofLast: "<total type=\"rest\"")
+        // Each arena: its free chunks by size (`<size>` for fast and regular bins, `<unsorted>`),
+        // then the fast chunks' total and the rest's, which is the regular bins' and the top.
+        // The document ends with the totals over every arena, after the last `</heap>`.
+        var topsKB = 0
+        var binned: Int?  // nil outside an arena
+        for line in lines {
+            if line.hasPrefix("<heap ") {
+                binned = 0
+            } else if line.hasPrefix("  <size ") || line.hasPrefix("  <unsorted ") {
+                binned? += attribute("total", of: line) ?? 0
+            } else if line.hasPrefix("<total type=\"fast\"") {
+                binned? -= attribute("size", of: line) ?? 0  // listed with the sizes, not in the rest
+            } else if line.hasPrefix("<total type=\"rest\""), let inArena = binned {
+                topsKB += max((attribute("size", of: line) ?? 0) - inArena, 0) / 1024
+                binned = nil
+            }
+        }
+        // The last of each: the totals over every arena.
+        func total(_ name: String, ofLast prefix: String) -> Int? {
+            lines.last { $0.contains(prefix) }.flatMap { attribute(name, of: $0) }
+        }
+        guard let system = total("size", ofLast: "<system type=\"current\""),
+            let rest = total("size", ofLast: "<total type=\"rest\""),
+            let fast = total("size", ofLast: "<total type=\"fast\""),
+            let chunks = total("count", ofLast: "<total type=\"rest\"")
         else { return nil }
-        return MallocSummary(systemKB: system / 1024, inUseKB: (system - rest - fast) / 1024, freeChunks: chunks)
+        return MallocSummary(
+            systemKB: system / 1024, inUseKB: (system - rest - fast) / 1024, freeChunks: chunks, topsKB: topsKB)
     }
 }
 
@@ -319,6 +346,8 @@ func soak(_ count: Int, settle: Int, file: String) async throws {
         "mallocInUseKBBefore": mallocBefore?.inUseKB ?? -1, "mallocInUseKBAfter": mallocAfter?.inUseKB ?? -1,
         "mallocFreeChunksBefore": mallocBefore?.freeChunks ?? -1,
         "mallocFreeChunksAfter": mallocAfter?.freeChunks ?? -1,
+        // Of the anonymous growth: the arenas' tops, which malloc_trim leaves (MallocSummary).
+        "mallocTopsKBBefore": mallocBefore?.topsKB ?? -1, "mallocTopsKBAfter": mallocAfter?.topsKB ?? -1,
         "growthKB": rssAfter - rssBefore, "growthBytesPerCycle": (rssAfter - rssBefore) * 1024 / max(count, 1),
         "trendKBPer1000Cycles": trendKBPer1000,
         "fdsBefore": fdsBefore, "fdsAfter": fdsAfter, "threadsBefore": threadsBefore,
