@@ -68,6 +68,54 @@ struct PlayerThreadingTests {
         await player.shutdown()
     }
 
+    /// What a frame callback saw of a stop it made itself.
+    final class StopFromCallback: Sendable {
+        let player = Locked<MoviePlayer?>(nil)
+        /// The frames delivered, in order.
+        let numbers = Locked<[Int]>([])
+        /// Frames delivered after `stop()` had returned.
+        let afterStop = Locked<[Int]>([])
+        let stopped = Atomic<Bool>(false)
+        let stops = AsyncStream<Void>.makeStream()
+    }
+
+    @Test(
+        "no frame reaches a frames sink's callback once stop() has returned, though the pipeline goes on its own thread",
+        arguments: [PixelFormat.i420, .rgba])
+    func noFrameAfterStop(format: PixelFormat) async throws {
+        let box = StopFromCallback()
+        // As fast as frames decode, and stop() called from the callback itself: every later
+        // callback runs on the same thread after stop() returned, so any is one too many.
+        let sink = FrameSink(format: format, synchronized: false) { frame in
+            if box.stopped.load(ordering: .sequentiallyConsistent) {
+                box.afterStop.withLock { $0.append(frame.index) }
+                return
+            }
+            box.numbers.withLock { $0.append(frame.index) }
+            if frame.index == 10 {
+                box.player.withLock { $0 }?.stop()
+                box.stopped.store(true, ordering: .sequentiallyConsistent)
+                box.stops.continuation.yield()
+            }
+        }
+        let player = MoviePlayer(
+            source: FileSource(url: try await TestMedia.url(for: TestMedia.numbered)), videoSink: sink,
+            audioOutput: .discard)
+        box.player.withLock { $0 = player }
+        defer { box.player.withLock { $0 = nil } }
+        try await player.play()
+        // shutdown() returns once the pipeline is torn down: nothing can be delivered after it.
+        let stops = box.stops.stream
+        try await withDeadline(.seconds(20), "the stop at frame 10") {
+            for await _ in stops { return }
+        }
+        await player.shutdown()
+        #expect(box.numbers.withLock { $0 } == Array(0...10))
+        let afterStop = box.afterStop.withLock { $0 }
+        #expect(afterStop.isEmpty, "delivered after stop() returned: \(afterStop)")
+        #expect(player.playbackState == .stopped)
+    }
+
     /// The file descriptors of this process that point at `path`.
     private func descriptors(opening path: String) -> Int {
         let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []

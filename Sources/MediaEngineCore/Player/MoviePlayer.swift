@@ -196,6 +196,11 @@ public final class MoviePlayer: Sendable {
     /// to the start; the next ``play()`` prepares again. Announces
     /// ``PlayerEvent/playbackDidFinish(_:_:)`` with ``FinishReason/userExited`` unless playback had
     /// already finished.
+    ///
+    /// Returns at once, from any thread (a frame callback's included): the pipeline is torn down
+    /// on a thread of the engine's (``shutdown()`` waits for that). No frames sink's callback
+    /// starts after `stop()` returns; one already running on a streaming thread when it is called
+    /// may still be finishing.
     public func stop() {
         core.stop()
     }

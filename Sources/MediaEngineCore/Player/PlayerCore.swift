@@ -228,7 +228,12 @@ final class PlayerCore: Sendable {
                 .watchForStalledDemuxer(let id), .useResumeThreshold(let id), .queueNext(let id, _, _),
                 .applyGain(let id, _), .selectAudioTrack(let id, _):
                 guard let session = owned.session, session.id == id else { continue }
-                if case .close = action { owned.session = nil }
+                if case .close = action {
+                    owned.session = nil
+                    // Now, not when the pipeline is torn down: no frame callback starts after
+                    // stop() returns, though frames flow until the teardown thread gets to it.
+                    session.videoOutput.closeFrameDeliveries()
+                }
                 executor.enqueue { [self] in run(action, on: session) }
             }
         }

@@ -25,6 +25,8 @@ final class FrameDelivery: @unchecked Sendable {
     /// The next preroll of the same frame is delivered after all: it was drawn again with new
     /// overlays (set from the player's thread, read on the streaming thread).
     private let repeatWanted = Atomic<Bool>(false)
+    /// Set by ``close()`` (the player stopped, or is gone): nothing more reaches the consumer.
+    private let closed = Atomic<Bool>(false)
 
     init(consumer: FrameConsumer) {
         self.consumer = consumer
@@ -36,6 +38,15 @@ final class FrameDelivery: @unchecked Sendable {
         repeatWanted.store(true, ordering: .releasing)
     }
 
+    /// Hands the consumer nothing more, from any thread: no callback of its starts after this
+    /// returns (one already running finishes). The player calls it when it stops, before its
+    /// pipeline, torn down on another thread, stops pushing frames.
+    func close() {
+        closed.store(true, ordering: .sequentiallyConsistent)
+    }
+
+    private var isClosed: Bool { closed.load(ordering: .sequentiallyConsistent) }
+
     /// Installs the callbacks on `appsink`; the sink keeps this object alive until it is destroyed.
     func install(on appsink: Element) {
         var callbacks = GstAppSinkCallbacks()
@@ -46,7 +57,8 @@ final class FrameDelivery: @unchecked Sendable {
             FrameDelivery.from(data).deliver(from: sink!, preroll: false)
         }
         callbacks.eos = { _, data in
-            FrameDelivery.from(data).consumer.endOfStream?()
+            let delivery = FrameDelivery.from(data)
+            if !delivery.isClosed { delivery.consumer.endOfStream?() }
         }
         let data = Unmanaged.passRetained(self).toOpaque()
         gst_app_sink_set_callbacks(
@@ -62,7 +74,7 @@ final class FrameDelivery: @unchecked Sendable {
         let raw = preroll ? gst_app_sink_pull_preroll(sink) : gst_app_sink_pull_sample(sink)
         guard let raw else { return GST_FLOW_EOS }
         let sample = Sample(owning: raw)
-        guard let buffer = sample.buffer, let caps = sample.caps else { return GST_FLOW_OK }
+        guard !isClosed, let buffer = sample.buffer, let caps = sample.caps else { return GST_FLOW_OK }
         let pts = me_buffer_pts(buffer)
         if preroll {
             let repeated = prerollBuffer != nil && prerollPTS == pts && pts != clockTimeNone
@@ -82,7 +94,8 @@ final class FrameDelivery: @unchecked Sendable {
         let handed: Void? = VideoFrame.mapping(
             sample, info: &info, as: consumer.format, scratch: scratch, index: delivered
         ) { frame in
-            consumer.handler(frame)
+            // Again after mapping (an RGBA frame's conversion takes a while): as late as can be.
+            if !isClosed { consumer.handler(frame) }
         }
         guard handed != nil else { return GST_FLOW_NOT_NEGOTIATED }
         delivered += 1

@@ -42,6 +42,24 @@ final class VideoOutputBin: Sendable {
     private let chain: Locked<OutputChain>
     /// The elements of outputs a swap replaced, until the player's thread removes them.
     private let replaced = Locked<[Element]>([])
+    /// The frames outputs' deliveries, current and replaced, for ``closeFrameDeliveries()``.
+    private let deliveries = Locked(FrameDeliveries())
+
+    /// Weak: a replaced output's delivery goes with its appsink.
+    struct FrameDeliveries {
+        struct Reference {
+            weak var delivery: FrameDelivery?
+        }
+        var references: [Reference] = []
+        var closed = false
+
+        mutating func add(_ delivery: FrameDelivery?) {
+            guard let delivery else { return }
+            if closed { delivery.close() }
+            references.removeAll { $0.delivery == nil }
+            references.append(Reference(delivery: delivery))
+        }
+    }
     /// The windows window sinks of this output draw in, watched for X errors until the output
     /// goes (with its pipeline, in NULL by then).
     private let windowWatches = Locked<[UInt: WindowErrorWatch]>([:])
@@ -70,6 +88,7 @@ final class VideoOutputBin: Sendable {
         try bin.addAndLink(output.elements)
         try scaler.link(to: output.elements[0])
         chain = Locked(output)
+        deliveries.withLock { $0.add(output.delivery) }
         guard let target = convert.staticPad("sink"), let shown = scaler.staticPad("sink") else {
             throw MediaError(.pipelineFailure, "videoconvert or mescaler has no pads")
         }
@@ -159,6 +178,7 @@ final class VideoOutputBin: Sendable {
             return chain.elements
         }
         replaced.withLock { $0 += old }
+        deliveries.withLock { $0.add(output.delivery) }
         let size = presentation.scalerGeometry(for: output).canvas
         var oldPointers = old.map { Optional($0.pointer) }
         var newPointers = output.elements.map { Optional($0.pointer) }
@@ -176,6 +196,15 @@ final class VideoOutputBin: Sendable {
         }
         let kept = elements.filter { me_swap_remove_replaced(bin.pointer, $0.pointer) == 0 }
         if !kept.isEmpty { replaced.withLock { $0.insert(contentsOf: kept, at: 0) } }
+    }
+
+    /// Frames outputs call their consumers no more, this one's and any a swap brings later: the
+    /// player stopped. Synchronous, from any thread (the pipeline is torn down later, elsewhere).
+    func closeFrameDeliveries() {
+        deliveries.withLock { deliveries in
+            deliveries.closed = true
+            for reference in deliveries.references { reference.delivery?.close() }
+        }
     }
 
     /// The paused frame is about to be shown again with new overlays (the controls changed): a
