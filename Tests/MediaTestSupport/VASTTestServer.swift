@@ -164,7 +164,19 @@ public final class VASTTestServer: Sendable {
     /// - Returns: The requests logged before the marker, oldest first.
     public func settledLog() async throws -> [LoggedRequest] {
         let marker = "/beacon/settle-\(UUID().uuidString)"
-        let (_, response) = try await URLSession.shared.data(from: url(String(marker.dropFirst())))
+        // A data task with a completion handler, not `data(from:)`: that one can deadlock with the
+        // session's queue when its task is cancelled (swift-corelibs-foundation#5412; see the ad
+        // source's `cancellableData(for:)`), and a test's deadline cancels it.
+        let markerURL = url(String(marker.dropFirst()))
+        let response: URLResponse = try await withCheckedThrowingContinuation { continuation in
+            URLSession.shared.dataTask(with: markerURL) { _, response, error in
+                if let response {
+                    continuation.resume(returning: response)
+                } else {
+                    continuation.resume(throwing: error ?? TestMediaError(message: "the settle marker got no answer"))
+                }
+            }.resume()
+        }
         guard (response as? HTTPURLResponse)?.statusCode == 204 else {
             throw TestMediaError(message: "the settle marker was answered with \(response)")
         }
