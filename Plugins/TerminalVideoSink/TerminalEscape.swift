@@ -13,6 +13,8 @@ enum TerminalEscape {
     static let eraseScreen = "\u{1B}[2J"
     /// Erases from the cursor to the end of its line (EL 0).
     static let eraseLineRight = "\u{1B}[K"
+    /// Moves the cursor up one row (the status row, from the row below it).
+    static let cursorUp = "\u{1B}[A"
     /// Starts a synchronized update: a terminal that knows mode 2026 shows nothing of a frame
     /// until ``endSynchronizedUpdate``, so a frame never shows half old, half new. Others ignore it.
     static let beginSynchronizedUpdate = "\u{1B}[?2026h"

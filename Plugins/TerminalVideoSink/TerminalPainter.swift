@@ -91,6 +91,32 @@ struct TerminalPainter {
         return encoder.bytes
     }
 
+    /// Whether the status row held text when the terminal was given back (``restore()`` then left
+    /// the cursor on the row below it), for ``lateStatus(_:columns:statusShown:)``.
+    var statusShownAtRestore: Bool { statusShown }
+
+    /// The bytes that show a status line set after the terminal was given back: it replaces the
+    /// status row's text in place (the cursor goes up to it first if ``restore()`` left the cursor
+    /// below it), and the cursor ends below it, the colours reset and the cursor shown, as after
+    /// ``restore()``: an app's last line is not lost to a terminal given back a moment before.
+    /// - Parameters:
+    ///   - text: The new status line.
+    ///   - columns: The terminal's width.
+    ///   - statusShown: Whether the status row holds text and the cursor is below it.
+    /// - Returns: The bytes, and whether the status row holds text afterwards.
+    static func lateStatus(_ text: String, columns: Int, statusShown: Bool) -> (bytes: [UInt8], statusShown: Bool) {
+        var encoder = HalfBlockEncoder()
+        if statusShown { encoder.append(TerminalEscape.cursorUp) }
+        encoder.append("\r")
+        encoder.append(TerminalEscape.eraseLineRight)
+        let shown = printable(text, columns: columns - 1)
+        encoder.append(shown)
+        if !shown.isEmpty { encoder.append("\r\n") }
+        encoder.append(TerminalEscape.resetAttributes)
+        encoder.append(TerminalEscape.showCursor)
+        return (encoder.bytes, !shown.isEmpty)
+    }
+
     /// `text` without control characters (an escape sequence in it cannot move the cursor), cut
     /// to `columns` characters so that it never wraps onto another row.
     static func printable(_ text: String, columns: Int) -> String {

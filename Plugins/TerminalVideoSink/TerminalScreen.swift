@@ -42,6 +42,16 @@ final class TerminalScreen: Sendable {
         var woken = false
         var drawn = 0
         var dropped = 0
+        /// The terminal as the last writer gave it back, for a status line set afterwards; nil
+        /// while a writer runs, or when nothing was drawn.
+        var givenBack: GivenBack?
+    }
+
+    /// How the last writer left the terminal: its width, and whether the cursor is below a
+    /// status line.
+    private struct GivenBack {
+        var columns: Int
+        var statusShown: Bool
     }
 
     /// What the writer takes from the state each time it wakes.
@@ -81,16 +91,27 @@ final class TerminalScreen: Sendable {
     var framesDropped: Int { state.withLock { $0.dropped } }
 
     /// The text on the row below the picture.
+    ///
+    /// Set after the terminal was given back (the player tore its output down a moment before the
+    /// app printed its last line), it is written at once in place of the status row.
     var status: String {
         get { state.withLock { $0.status } }
         set {
-            let wakes = state.withLock { state in
-                guard state.status != newValue else { return false }
+            let (wakes, late) = state.withLock { state -> (Bool, [UInt8]?) in
+                guard state.status != newValue else { return (false, nil) }
                 state.status = newValue
                 state.statusChanged = true
-                return state.writing && Self.markWoken(&state)
+                guard !state.writing, let givenBack = state.givenBack else {
+                    return (state.writing && Self.markWoken(&state), nil)
+                }
+                let late = TerminalPainter.lateStatus(
+                    newValue, columns: givenBack.columns, statusShown: givenBack.statusShown)
+                state.givenBack?.statusShown = late.statusShown
+                return (false, late.bytes)
             }
             if wakes { wake.signal() }
+            // On the caller's thread, as a print would be: no writer runs to do it.
+            if let late { _ = configuration.device.write(late) }
         }
     }
 
@@ -125,6 +146,7 @@ final class TerminalScreen: Sendable {
             state.pending = frame
             let starts = !state.writing
             state.writing = true
+            state.givenBack = nil
             return (starts, Self.markWoken(&state))
         }
         if starts { startWriter() }
@@ -211,12 +233,17 @@ final class TerminalScreen: Sendable {
             }
             if work.finishing { break }
         }
+        var givenBack: GivenBack?
         if healthy, let output = painter.restore() {
             // The last write: a terminal that refuses it now cannot be given anything better.
-            _ = device.write(output)
+            if device.write(output) {
+                givenBack = GivenBack(
+                    columns: painter.layout.terminal.columns, statusShown: painter.statusShownAtRestore)
+            }
         }
         if let settings { device.restoreSettings(settings) }
         state.withLock { state in
+            state.givenBack = givenBack
             state.writing = false
             state.finishing = false
             state.pending = nil

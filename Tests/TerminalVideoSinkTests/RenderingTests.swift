@@ -181,6 +181,38 @@ struct RenderingTests {
         await player.shutdown()
     }
 
+    @Test(
+        "a status line set after the terminal was given back replaces the last one in place, the cursor below it",
+        arguments: [true, false])
+    func statusLineAfterGivingBack(hadStatus: Bool) async throws {
+        let capture = try PipeCapture()
+        capture.startReading()
+        let sink = TerminalVideoSink(
+            fileDescriptor: capture.writeDescriptor, columns: 16, rows: 6, exitsOnInterrupt: false)
+        if hadStatus { sink.statusLine = "0:01 paused" }
+        let player = try await player(drawingOn: sink, clip: TestMedia.bars)
+        player.shouldAutoplay = false
+        try await player.prepareToPlay()
+        try await capture.waitFor("the first frame") { $0.contains(Self.frameEnd) }
+        // The player's teardown gives the terminal back before the app prints its last line (as
+        // mediaplay's quit can race it).
+        await player.shutdown()
+        try await capture.waitFor("the cursor shown") { String(decoding: $0, as: UTF8.self).contains("\u{1B}[?25h") }
+        sink.statusLine = "finished: userExited"
+        try await capture.waitFor("the last line") { String(decoding: $0, as: UTF8.self).contains("userExited") }
+        sink.statusLine = "finished: userExited (1 frame)"
+        try await capture.waitFor("the line again") { String(decoding: $0, as: UTF8.self).contains("(1 frame)") }
+        let screen = ScreenModel(columns: 80, rows: 24, bytes: capture.bytes)
+        // The picture on rows 1-6, the status row 7 holding the last line only, the cursor on
+        // row 8 (7 from 0).
+        #expect(screen.text(ofRow: 7) == "finished: userExited (1 frame)", "\(screen.text(ofRow: 7))")
+        #expect(screen.text(ofRow: 8).isEmpty)
+        #expect(screen.paintedArea?.rows == 1...6, "the picture stays")
+        #expect(screen.cursorVisible && screen.cursorRow == 7 && screen.cursorColumn == 0)
+        #expect(Array(screen.events.suffix(2)) == [.colorsReset, .cursorShown])
+        await player.shutdown()
+    }
+
     @Test("a terminal that does not keep up loses frames; the movie is never held up, nothing queues")
     func slowTerminal() async throws {
         // A pipe of one page, not read: the first frame (about 20 KB) fills it and the writer waits.

@@ -183,6 +183,8 @@ struct ScreenModel {
                 }
                 events.append(.screenErased)
             }
+        case "A":
+            cursorRow = max(cursorRow - number(0, default: 1), 0)
         case "K":
             eraseLine(from: cursorColumn)
         case "m":
