@@ -15,7 +15,8 @@
     "{ I420, YV12, NV12, NV21, Y42B, Y444, AYUV, RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR, RGB, BGR }"
 
 enum { PROP_0, PROP_WIDTH, PROP_HEIGHT, PROP_MODE, PROP_BACKGROUND, PROP_N_THREADS, PROP_VIEW_X, PROP_VIEW_Y,
-       PROP_VIEW_WIDTH, PROP_VIEW_HEIGHT, PROP_COMPOSITING, PROP_FROM_MODE, PROP_PROGRESS };
+       PROP_VIEW_WIDTH, PROP_VIEW_HEIGHT, PROP_COMPOSITING, PROP_FROM_MODE, PROP_PROGRESS, PROP_FRAMES_COPIED,
+       PROP_FRAMES_CLAIMED };
 
 typedef struct {
     GstBaseTransform parent;
@@ -38,6 +39,8 @@ typedef struct {
     GDestroyNotify compose_destroy;
     GstBufferPool *copy_pool; // streaming thread: buffers for frames copied before blending
     GstBuffer *copy_source;   // streaming thread: the read-only frame the next transform_ip copies
+    guint64 frames_copied;    // atomic: read-only frames copied before blending
+    guint64 frames_claimed;   // atomic: read-only frames their decoder had let go of, blended in place
 } MeScaler;
 
 typedef struct {
@@ -111,6 +114,8 @@ static void me_scaler_get_property(GObject *object, guint id, GValue *value, GPa
     case PROP_VIEW_WIDTH: g_value_set_uint(value, self->view_width); break;
     case PROP_VIEW_HEIGHT: g_value_set_uint(value, self->view_height); break;
     case PROP_COMPOSITING: g_value_set_boolean(value, g_atomic_int_get(&self->compositing)); break;
+    case PROP_FRAMES_COPIED: g_value_set_uint64(value, __atomic_load_n(&self->frames_copied, __ATOMIC_RELAXED)); break;
+    case PROP_FRAMES_CLAIMED: g_value_set_uint64(value, __atomic_load_n(&self->frames_claimed, __ATOMIC_RELAXED)); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, spec); break;
     }
     g_mutex_unlock(&self->lock);
@@ -525,15 +530,23 @@ static void me_scaler_before_transform(GstBaseTransform *trans, GstBuffer *buffe
 // Whether the frame can be written where it is. gst_memory_is_writable() answers only whether
 // the memory is shared: the decoder's READONLY memories, held by nobody else, pass it, and mapping
 // them for writing then makes GStreamer replace each with a fresh copy (a new allocation and its
-// page faults for every plane of every frame).
-static gboolean memories_writable(GstBuffer *buffer) {
+// page faults for every plane of every frame). A picture the decoder has let go of since is
+// claimed instead (releasedpicture.c): written in place, no copy.
+static gboolean memories_writable(MeScaler *self, GstBuffer *buffer) {
     if (!gst_buffer_is_writable(buffer)) {
         return FALSE;
     }
     for (guint index = 0; index < gst_buffer_n_memory(buffer); index++) {
         GstMemory *memory = gst_buffer_peek_memory(buffer, index);
-        if (!gst_memory_is_writable(memory) || GST_MEMORY_IS_READONLY(memory)) {
+        if (!gst_memory_is_writable(memory)) {
             return FALSE;
+        }
+        if (GST_MEMORY_IS_READONLY(memory)) {
+            gboolean claimed = me_picture_buffer_claim(buffer);
+            if (claimed) {
+                __atomic_fetch_add(&self->frames_claimed, 1, __ATOMIC_RELAXED);
+            }
+            return claimed;
         }
     }
     return TRUE;
@@ -549,9 +562,10 @@ static GstFlowReturn me_scaler_prepare_output_buffer(GstBaseTransform *trans, Gs
     GstBaseTransformClass *parent = GST_BASE_TRANSFORM_CLASS(me_scaler_parent_class);
     gst_clear_buffer(&self->copy_source);
     if (!gst_base_transform_is_in_place(trans) || gst_base_transform_is_passthrough(trans) ||
-        memories_writable(input)) {
+        memories_writable(self, input)) {
         return parent->prepare_output_buffer(trans, input, output);
     }
+    __atomic_fetch_add(&self->frames_copied, 1, __ATOMIC_RELAXED);
     if (!self->copy_pool) {
         GstCaps *caps = gst_video_info_to_caps(&self->in_info);
         self->copy_pool = gst_video_buffer_pool_new();
@@ -697,6 +711,16 @@ static void me_scaler_class_init(MeScalerClass *klass) {
                                     g_param_spec_boolean("compositing", "Compositing",
                                                          "Blend the compose callback's overlays on every frame", FALSE,
                                                          flags));
+    GParamFlags counter = G_PARAM_READABLE | G_PARAM_STATIC_STRINGS;
+    g_object_class_install_property(object_class, PROP_FRAMES_COPIED,
+                                    g_param_spec_uint64("frames-copied", "Frames copied",
+                                                        "Read-only frames copied before overlays were blended", 0,
+                                                        G_MAXUINT64, 0, counter));
+    g_object_class_install_property(object_class, PROP_FRAMES_CLAIMED,
+                                    g_param_spec_uint64("frames-claimed", "Frames claimed",
+                                                        "Read-only frames their decoder had let go of, blended in "
+                                                        "place without a copy",
+                                                        0, G_MAXUINT64, 0, counter));
     g_object_class_install_property(object_class, PROP_N_THREADS,
                                     g_param_spec_uint("n-threads", "Threads", "Threads for scaling", 1, 64, 1,
                                                       flags));

@@ -195,6 +195,19 @@ static void drop_picture_reference(gpointer data) { av_frame_free((AVFrame **)da
 
 static void release_picture(gpointer data) { g_atomic_rc_box_release_full(data, drop_picture_reference); }
 
+// Whether libav has let the picture go: every plane's buffer referenced by the clone alone (the
+// memories hold the clone). A B-picture nothing refers to is, as soon as it is out; a reference
+// picture once later ones have replaced it. Its planes can then be written in place.
+static gboolean picture_released(gpointer data) {
+    const AVFrame *picture = *(AVFrame **)data;
+    for (int plane = 0; plane < AV_NUM_DATA_POINTERS && picture->buf[plane]; plane++) {
+        if (!av_buffer_is_writable(picture->buf[plane])) {
+            return FALSE;
+        }
+    }
+    return picture->nb_extended_buf == 0;
+}
+
 // The picture's planes as read-only memories laid out by a GstVideoMeta with libav's strides. No
 // pixel is copied: the memories share one reference to libav's frame, let go with the last of
 // them (a memory can outlive its buffer, in a copy of the buffer).
@@ -219,9 +232,10 @@ static GstBuffer *wrap_picture(MeLibavDecoder *self, const AVFrame *picture) {
         }
         gint rows = GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT(info->finfo, plane, GST_VIDEO_INFO_HEIGHT(info));
         gsize size = (gsize)picture->linesize[plane] * (gsize)rows;
-        gst_buffer_append_memory(buffer, gst_memory_new_wrapped(GST_MEMORY_FLAG_READONLY, picture->data[plane], size,
-                                                                0, size, g_atomic_rc_box_acquire(owner),
-                                                                release_picture));
+        GstMemory *memory = gst_memory_new_wrapped(GST_MEMORY_FLAG_READONLY, picture->data[plane], size, 0, size,
+                                                   g_atomic_rc_box_acquire(owner), release_picture);
+        me_picture_memory_set_release_check(memory, picture_released, owner);
+        gst_buffer_append_memory(buffer, memory);
         offsets[plane] = offset;
         strides[plane] = picture->linesize[plane];
         offset += size;

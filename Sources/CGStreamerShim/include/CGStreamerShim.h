@@ -458,6 +458,18 @@ typedef struct {
 /// without, `destination` is blended in place. False, doing nothing, for other formats.
 gboolean me_blend_420(GstVideoFrame *destination, const GstVideoFrame *source, const MeBlendSource *sources,
                       guint count);
+// MARK: Pictures a decoder let go of (releasedpicture.c).
+/// Whether the decoder that made a picture holds it no more (libav: no reference of its own left);
+/// `owner` is what the decoder set with the check. Called on the streaming thread of the frame.
+typedef gboolean (*me_picture_released_callback)(gpointer owner);
+/// Marks a decoder's read-only `memory` (a plane of a picture the decoder may still read) with the
+/// question `released(owner)`; `owner` must live as long as the memory does.
+void me_picture_memory_set_release_check(GstMemory *memory, me_picture_released_callback released, gpointer owner);
+/// Makes `buffer`'s read-only memories writable if only this buffer holds them and their decoder
+/// has let their picture go (each memory's check); true when the buffer can then be written in
+/// place, false (nothing changed) when it must be copied first.
+gboolean me_picture_buffer_claim(GstBuffer *buffer);
+
 /// The geometry of the latest frame; false before the first.
 gboolean me_scaler_geometry(GstElement *scaler, MeScalerGeometry *geometry);
 
