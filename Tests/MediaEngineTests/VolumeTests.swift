@@ -60,19 +60,21 @@ struct VolumeTests {
         let first = try player.addBoundaryTimeObserver(at: [.milliseconds(800)])
         let events = player.events
         try await player.play()
-        var muteAt: Duration?
-        for await event in events {
-            guard case .boundaryTimeReached(_, let time) = event else { continue }
-            if muteAt == nil {
-                player.volume = 0.25
-                player.removeTimeObserver(first)
-                let at = player.currentPlaybackTime + .milliseconds(600)
-                try #require(at < .milliseconds(3600), "the volume changed at \(time), too late for the mute")
-                _ = try player.addBoundaryTimeObserver(at: [at])
-                muteAt = at
-            } else if time == muteAt {
-                player.isMuted = true
-                break
+        try await withDeadline(.seconds(20), "both boundaries") {
+            var muteAt: Duration?
+            for await event in events {
+                guard case .boundaryTimeReached(_, let time) = event else { continue }
+                if muteAt == nil {
+                    player.volume = 0.25
+                    player.removeTimeObserver(first)
+                    let at = player.currentPlaybackTime + .milliseconds(600)
+                    try #require(at < .milliseconds(3600), "the volume changed at \(time), too late for the mute")
+                    _ = try player.addBoundaryTimeObserver(at: [at])
+                    muteAt = at
+                } else if time == muteAt {
+                    player.isMuted = true
+                    return
+                }
             }
         }
         _ = try await recorder.waitForFinish()

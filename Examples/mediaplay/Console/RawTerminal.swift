@@ -1,4 +1,4 @@
-import Synchronization
+import MediaEngineCore
 
 #if canImport(Glibc)
     import Glibc
@@ -23,10 +23,10 @@ public final class RawTerminal: Sendable {
     }
 
     private let descriptor: Int32
-    private let modes: Mutex<Modes>
+    private let modes: Locked<Modes>
 
     /// Every terminal put in raw mode, for the exit hook.
-    private static let active = Mutex<[RawTerminal]>([])
+    private static let active = Locked<[RawTerminal]>([])
 
     /// Puts `descriptor` in raw mode; nil when it is not a terminal, or belongs to another process
     /// group's foreground (a program started in the background must not take the keys: the
@@ -48,7 +48,7 @@ public final class RawTerminal: Sendable {
         }
         guard tcsetattr(descriptor, TCSANOW, &raw) == 0 else { return nil }
         self.descriptor = descriptor
-        modes = Mutex(Modes(original: settings, raw: raw))
+        modes = Locked(Modes(original: settings, raw: raw))
         let first = Self.active.withLock { active in
             active.append(self)
             return active.count == 1

@@ -1,4 +1,4 @@
-import Synchronization
+import MediaEngineCore
 
 #if canImport(Glibc)
     import Glibc
@@ -24,7 +24,7 @@ public final class StatusBar: Sendable {
     }
 
     private let descriptor: Int32
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// A status bar on `descriptor` (a terminal), standard output by default.
     /// - Parameter descriptor: Where to draw.

@@ -70,12 +70,19 @@ struct ExecutorQueue<Work: Sendable>: Sendable {
         return id
     }
 
-    /// Removes a timer that has not come due yet.
+    /// Removes a timer that has not come due by `now`. One that has joins the order instead, and
+    /// runs, as a Dispatch timer's work would once queued: a time observer re-armed just after
+    /// its boundary passed still fires for it.
     /// - Returns: Its work, for the caller to let go (outside any lock, as what it captured may
-    ///   end with it); nil when the timer has come due already, or was cancelled.
-    mutating func cancelTimer(_ id: UInt64) -> Work? {
+    ///   end with it); nil when the timer had come due, or was cancelled already.
+    mutating func cancelTimer(_ id: UInt64, now: DispatchTime) -> Work? {
         guard let index = timers.firstIndex(where: { $0.id == id }) else { return nil }
-        return timers.remove(at: index).work
+        let timer = timers.remove(at: index)
+        guard timer.deadline > now else {
+            entries.append(.work(timer.work))
+            return nil
+        }
+        return timer.work
     }
 
     /// Ends the queue after the work enqueued so far; refuses anything later.

@@ -23,14 +23,26 @@ final class PlayerExecutor: Sendable {
     /// The queue the thread works through, and its timers.
     fileprivate final class Context: Sendable {
         typealias Work = @Sendable () -> Void
-        let queue = Locked(ExecutorQueue<Work>())
-        /// Signalled for each item enqueued, timer scheduled and finish: the thread waits on it
-        /// when it has nothing to do (until the earliest timer's deadline, if any). A signal the
-        /// thread did not need only makes it look at the queue once more.
+        struct State {
+            var queue = ExecutorQueue<Work>()
+            /// The thread waits (or is about to) on `wake`, and no one has signalled it since.
+            var waiting = false
+
+            /// Whether to signal `wake`: once per wait, so that signals do not pile up while the
+            /// thread is busy (each would cost it a useless look at the queue later).
+            mutating func takeWaiting() -> Bool {
+                defer { waiting = false }
+                return waiting
+            }
+        }
+        let state = Locked(State())
+        /// Signalled when work comes (an item, a timer, the end) for a thread waiting for some,
+        /// until the earliest timer's deadline if any.
         let wake = DispatchSemaphore(value: 0)
 
         func push(_ work: @escaping Work) {
-            if queue.withLock({ $0.enqueue(work) }) { wake.signal() }
+            let wakes = state.withLock { state in state.queue.enqueue(work) && state.takeWaiting() }
+            if wakes { wake.signal() }
         }
 
         func schedule(_ work: @escaping Work, after delay: Duration) -> UInt64? {
@@ -38,32 +50,44 @@ final class PlayerExecutor: Sendable {
             let (sum, overflow) = DispatchTime.now().uptimeNanoseconds.addingReportingOverflow(
                 UInt64(delay.clockTime))
             let deadline = DispatchTime(uptimeNanoseconds: overflow ? UInt64(Int64.max) : min(sum, UInt64(Int64.max)))
-            let id = queue.withLock { $0.schedule(work, at: deadline) }
-            if id != nil { wake.signal() }
+            let (id, wakes) = state.withLock { state in
+                let id = state.queue.schedule(work, at: deadline)
+                // The thread may be waiting until a later deadline: it looks again.
+                return (id, id != nil && state.takeWaiting())
+            }
+            if wakes { wake.signal() }
             return id
         }
 
         func cancelTimer(_ id: UInt64) {
-            let dropped = queue.withLock { $0.cancelTimer(id) }
+            let dropped = state.withLock { $0.queue.cancelTimer(id, now: .now()) }
             _ = consume dropped  // let go here, outside the lock
         }
 
         func finish() {
             // Later work is dropped at once, so that nothing it captured (the player itself, say)
             // is kept alive by a queue no thread will read again; so are the timers not yet due.
-            let dropped = queue.withLock { $0.finish() }
-            wake.signal()
+            let (dropped, wakes) = state.withLock { state in (state.queue.finish(), state.takeWaiting()) }
+            if wakes { wake.signal() }
             _ = consume dropped  // let go here, outside the lock
         }
 
         func run(named name: String) {
             me_name_current_thread(name)
             while true {
-                switch queue.withLock({ $0.next(now: .now()) }) {
+                let next = state.withLock { state in
+                    let next = state.queue.next(now: .now())
+                    if case .wait = next { state.waiting = true }
+                    return next
+                }
+                switch next {
                 case .run(let work):
                     work()
                 case .wait(let deadline):
-                    _ = wake.wait(timeout: deadline ?? .distantFuture)
+                    if wake.wait(timeout: deadline ?? .distantFuture) == .timedOut {
+                        // A signal sent meanwhile stays counted: the next wait returns at once.
+                        state.withLock { $0.waiting = false }
+                    }
                 case .end:
                     return
                 }

@@ -67,9 +67,15 @@ final class TimeObservers: Sendable {
         core.executor.enqueue { [self] in rearm(core) }
     }
 
-    /// - Parameter fired: A boundary observer that has just fired, and the boundary: its next
-    ///   boundary lies beyond that one even when the position read now is a little short of it.
-    private func rearm(_ core: PlayerCore, fired: (id: Int, boundary: Duration)? = nil) {
+    /// - Parameters:
+    ///   - fired: A boundary observer that has just fired, and the boundary: its next boundary
+    ///     lies beyond that one even when the position read now is a little short of it.
+    ///   - owed: A boundary observer whose timer came before the position reached the boundary:
+    ///     that boundary is armed again, even if the position read now has just passed it (reading
+    ///     the position again to pick the next boundary would skip it for good).
+    private func rearm(
+        _ core: PlayerCore, fired: (id: Int, boundary: Duration)? = nil, owed: (id: Int, boundary: Duration)? = nil
+    ) {
         let (playing, rate, session) = core.state.withLock { owned in
             (owned.machine.playbackState == .playing, owned.machine.segmentRate, owned.session)
         }
@@ -94,9 +100,11 @@ final class TimeObservers: Sendable {
                         if let fired, fired.id == id {
                             from = forward ? max(position, fired.boundary) : min(position, fired.boundary)
                         }
-                        let ahead = forward ? times.first { $0 > from } : times.last { $0 < from }
+                        var ahead = forward ? times.first { $0 > from } : times.last { $0 < from }
+                        if let owed, owed.id == id { ahead = owed.boundary }
                         if let boundary = ahead {
-                            let wall = (forward ? boundary - position : position - boundary) / abs(rate)
+                            let remaining = forward ? boundary - position : position - boundary
+                            let wall = max(remaining, .milliseconds(1)) / abs(rate)
                             entry.oneShot = core.executor.enqueue(after: wall) { [weak core] in
                                 guard let core else { return }
                                 // The timer keeps the wall clock, the movie the pipeline's: a timer
@@ -105,7 +113,9 @@ final class TimeObservers: Sendable {
                                 // not picked again (both fired the last one twice).
                                 let published = core.publishTime(
                                     observer: TimeObserver(id: id), boundary: boundary, forward: forward)
-                                core.timeObservers.rearm(core, fired: published ? (id, boundary) : nil)
+                                core.timeObservers.rearm(
+                                    core, fired: published ? (id, boundary) : nil,
+                                    owed: published ? nil : (id, boundary))
                             }
                         }
                     }

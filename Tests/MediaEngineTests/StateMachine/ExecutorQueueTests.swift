@@ -95,20 +95,24 @@ struct ExecutorQueueTests {
         let second = queue.schedule("second", at: Self.at(20))
         let third = queue.schedule("third", at: Self.at(30))
         #expect(Set([first, second, third].compactMap { $0 }).count == 3, "each timer has an id of its own")
-        let cancelled = second.flatMap { queue.cancelTimer($0) }
+        let cancelled = second.flatMap { queue.cancelTimer($0, now: Self.at(5)) }
         #expect(cancelled == "second")
-        let again = second.flatMap { queue.cancelTimer($0) }
+        let again = second.flatMap { queue.cancelTimer($0, now: Self.at(5)) }
         #expect(again == nil)
         var (ran, then) = Self.drain(&queue, now: Self.at(10))
         #expect(ran == ["first"])
         #expect(then == "wait until \(Self.at(30).uptimeNanoseconds)", "the cancelled timer's deadline is gone")
-        // Due but not yet taken: already in the order, so it runs.
+        // Due at 30, and the thread has not looked since: cancelled at 31, it runs all the same,
+        // after what was enqueued before the cancel.
+        let enqueued = queue.enqueue("enqueued before the cancel")
+        let tooLate = third.flatMap { queue.cancelTimer($0, now: Self.at(31)) }
+        #expect(enqueued && tooLate == nil)
+        // Due and already in the order: the same.
         let late = queue.schedule("late", at: Self.at(40))
-        _ = queue.next(now: Self.at(45))  // takes "third"; "late" joins the order
-        let tooLate = late.flatMap { queue.cancelTimer($0) }
-        #expect(tooLate == nil)
         (ran, then) = Self.drain(&queue, now: Self.at(45))
-        #expect(ran == ["late"])
+        #expect(ran == ["enqueued before the cancel", "third", "late"])
+        let afterRunning = late.flatMap { queue.cancelTimer($0, now: Self.at(45)) }
+        #expect(afterRunning == nil)
         #expect(then == "wait")
     }
 
