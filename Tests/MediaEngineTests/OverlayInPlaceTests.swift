@@ -12,14 +12,8 @@ import Testing
 /// without the overlay, sample by sample.
 @Suite("Overlays blended into pictures the decoder let go")
 struct OverlayInPlaceTests {
-    struct Picture: VideoOverlay {
-        let bitmap: OverlayBitmap
-        var placement: OverlayPlacement
-        var opacity: Double
-        var zOrder: Int { 0 }
-
-        func bitmap(for request: OverlayRenderRequest) -> OverlayBitmap? { bitmap }
-    }
+    /// A bitmap at a place, as in the sample-by-sample blend tests.
+    typealias Picture = OverlayBlendExactnessTests.Picture
 
     /// Copies of every frame delivered, in order.
     final class Frames: Sendable {
@@ -56,7 +50,7 @@ struct OverlayInPlaceTests {
         let color = RGBAColor(red: 255, green: 128, blue: 0)
         let overlay = Picture(
             bitmap: try OverlayBitmap(width: width, height: height, color: color),
-            placement: .absolute(x: x, y: y), opacity: 0.6)
+            placement: .absolute(x: x, y: y), opacity: 0.6, zOrder: 0)
         let movie = try await Self.play(overlay: nil)
         let blended = try await Self.play(overlay: overlay)
         #expect(movie.frames.count == 45 && blended.frames.count == 45)
