@@ -78,7 +78,9 @@ public final class TerminalVideoSink: VideoSink {
 
     /// The line shown below the picture (control characters left out, cut to the terminal's
     /// width); empty for none. A program that draws to its own standard output puts what it would
-    /// print here while the sink draws.
+    /// print here while the sink draws. A line set after the sink gave the terminal back (the
+    /// player stopped a moment before the program printed its last line) is written at once in
+    /// place of the last one, the cursor left below it.
     public var statusLine: String {
         get { screen.status }
         set { screen.status = newValue }
