@@ -23,7 +23,7 @@ PACKAGES := libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-pl
 	gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-libav \
 	gstreamer1.0-tools gstreamer1.0-x pkg-config libyuv-dev libx11-dev libpango1.0-dev libcairo2-dev \
 	fonts-dejavu-core libavcodec-dev
-TEST_PACKAGES := xvfb xdotool x11-apps x11-utils nginx openssl
+TEST_PACKAGES := xvfb xdotool x11-apps x11-utils nginx openssl gdb
 BENCH_PACKAGES := ffmpeg nginx
 
 # Fuzzing: one target per parser (Fuzz/Fuzz<Parser>), built with libFuzzer and AddressSanitizer
@@ -141,12 +141,13 @@ format:
 TIMED_SUITES := OutputSwapTests|RateTests|TimeObserverTests|OverlayCompositingTests|WindowErrorTests|TrackTests
 HEAVY_SUITES := SubtitleBoundsTests|BoundedResourceTests|ImageWriteFailureTests|ClosedCaptionTests
 LATER_TARGETS := PrerollAdSourceTests|TerminalVideoSinkTests|NetworkVideoSinkTests
-TEST_STEPS = $(SWIFT) test --skip-build --filter TestMediaWarmUp && \
-	$(SWIFT) test --skip-build --filter '^MediaEngineTests\.' --skip '$(TIMED_SUITES)|$(HEAVY_SUITES)|TestMediaWarmUp' && \
-	$(SWIFT) test --skip-build --filter '$(TIMED_SUITES)' && \
-	$(SWIFT) test --skip-build --skip '^(MediaEngineTests|$(LATER_TARGETS))\.' && \
-	$(SWIFT) test --skip-build --filter '^($(LATER_TARGETS))\.' && \
-	$(SWIFT) test --skip-build --filter '$(HEAVY_SUITES)'
+STEP := Tools/test-step
+TEST_STEPS = $(STEP) $(SWIFT) test --skip-build --filter TestMediaWarmUp && \
+	$(STEP) $(SWIFT) test --skip-build --filter '^MediaEngineTests\.' --skip '$(TIMED_SUITES)|$(HEAVY_SUITES)|TestMediaWarmUp' && \
+	$(STEP) $(SWIFT) test --skip-build --filter '$(TIMED_SUITES)' && \
+	$(STEP) $(SWIFT) test --skip-build --skip '^(MediaEngineTests|$(LATER_TARGETS))\.' && \
+	$(STEP) $(SWIFT) test --skip-build --filter '^($(LATER_TARGETS))\.' && \
+	$(STEP) $(SWIFT) test --skip-build --filter '$(HEAVY_SUITES)'
 # SWIFT_BACKTRACE=unwind=precise: a crash inside a C library built without frame pointers
 # (libsoup, seen once in CI) is unwound with its DWARF tables, so the report shows who called it.
 test: test-deps lint
