@@ -35,6 +35,13 @@ gboolean me_is_bin(gpointer object) { return GST_IS_BIN(object); }
 GstObject *me_message_source(GstMessage *message) { return GST_MESSAGE_SRC(message); }
 GstMessageType me_message_type(GstMessage *message) { return GST_MESSAGE_TYPE(message); }
 
+GstState me_element_target_state(GstElement *element) {
+    GST_OBJECT_LOCK(element);
+    GstState target = GST_STATE_TARGET(element);
+    GST_OBJECT_UNLOCK(element);
+    return target;
+}
+
 const gchar *me_element_factory_name(GstElement *element) {
     GstElementFactory *factory = gst_element_get_factory(element);
     return factory ? GST_OBJECT_NAME(factory) : NULL;

@@ -31,6 +31,34 @@ struct RepeatAndRangeTests {
         #expect(recorder.events.contains(.didLoop(1)) && recorder.events.contains(.didLoop(2)))
     }
 
+    @Test(
+        "paused just before a looping movie's end: the loop waits for play, and the player answers meanwhile",
+        arguments: [48, 52, 56])
+    func pausedAtTheLoop(frame: Int) async throws {
+        let frames = FrameRecorder()
+        let player = try await MoviePlayer.recording(frames)
+        player.repeatMode = .one
+        let recorder = EventRecorder(player)
+        try await player.play()
+        try await frames.waitUntil("frame \(frame)") { $0.contains { ($0.number ?? 0) >= frame } }
+        try await withDeadline(.seconds(5), "the pause") { try await player.pause() }
+        // The movie's end is reached while paused (its last frames fit in the queues): the
+        // loop's seek must not hold the player's thread, which answers a seek and then play.
+        try await withDeadline(.seconds(5), "a seek while paused") {
+            try await player.seek(to: .milliseconds(1_900))
+        }
+        let shown = frames.records.count
+        try await withDeadline(.seconds(5), "play") { try await player.play() }
+        // After the loop, the movie again from its first frame, and on.
+        try await frames.waitUntil("the movie again from its start") { records in
+            let after = records.dropFirst(shown).compactMap(\.number)
+            return after.firstIndex(of: 0).map { after[$0...].contains(10) } ?? false
+        }
+        #expect(recorder.events.contains(.didLoop(1)))
+        try await withDeadline(.seconds(5), "a pause after the loop") { try await player.pause() }
+        await player.shutdown()
+    }
+
     @Test("the playback range starts and ends playback, and loops with repeat")
     func range() async throws {
         let frames = FrameRecorder()

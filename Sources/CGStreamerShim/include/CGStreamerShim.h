@@ -44,6 +44,10 @@ GstObject *me_message_source(GstMessage *message);
 GstMessageType me_message_type(GstMessage *message);
 /// GST_OBJECT_NAME of an element's factory, or NULL.
 const gchar *me_element_factory_name(GstElement *element);
+/// GST_STATE_TARGET, under the element's object lock: the state the application last asked for
+/// (PLAYING while a bin's state is lost to a child's preroll, as its current and pending state say
+/// PAUSED).
+GstState me_element_target_state(GstElement *element);
 
 // MARK: Messages posted by the engine's own probes.
 // Posts an application message named `name` on `element`'s bus.
@@ -319,6 +323,12 @@ void me_swap_chain(GstElement *bin, GstElement *upstream, GstElement **old_chain
 /// probe has unlinked it (its state is locked then); FALSE, doing nothing, before that. On the
 /// player's thread, when it handles ME_MESSAGE_OUTPUT_SWAPPED.
 gboolean me_swap_remove_replaced(GstElement *bin, GstElement *element);
+
+// MARK: Seeks sent up from an output (upstreamseek.c).
+/// Pushes `event` (a seek; taken) upstream from the "sink" pad of `video_output`, or of
+/// `audio_sink` when the video's is not linked (either may be NULL), holding no element's state
+/// lock; FALSE when neither pad is linked or nothing upstream took it.
+gboolean me_send_seek_upstream(GstElement *video_output, GstElement *audio_sink, GstEvent *event);
 
 // MARK: The video output's bin (outputbin.c).
 /// A new, floating GstBin that sends a seek upstream from its "sink" pad once, instead of into

@@ -38,6 +38,8 @@ final class PipelineSession: Sendable {
     private let truncationReport: Locked<TruncationReport>
     /// Instant rate changes on their way to the sinks (see ``relayInstantRate(_:seqnum:from:)``).
     private let instantRates = Locked(InstantRates())
+    /// ``flushingSeeksSent``.
+    private let flushingSeeks = Locked(0)
     /// The buffering elements of a network movie and their thresholds.
     private let buffering: BufferingThresholds
     /// The movies playbin goes on to, without a gap, when the current one's source has delivered
@@ -184,6 +186,18 @@ final class PipelineSession: Sendable {
         guard result == GST_STATE_CHANGE_SUCCESS, pending == GST_STATE_VOID_PENDING else { return nil }
         return GstStateValue(current)
     }
+
+    /// Whether repeat mode's loop can be sent now (see ``LoopSeekTiming``).
+    var loopSeekTiming: LoopSeekTiming {
+        let (_, current, pending) = playbin.state(timeout: 0)
+        return LoopSeekTiming.decide(
+            target: GstStateValue(me_element_target_state(playbin.pointer)), current: GstStateValue(current),
+            pending: GstStateValue(pending))
+    }
+
+    /// Flushing seeks sent so far, on the player's thread: a seek that does not flush, held back
+    /// until the pipeline plays, is outdated once one was sent after it was decided.
+    var flushingSeeksSent: Int { flushingSeeks.withLock { $0 } }
 
     /// Sets the pipeline to `PLAYING`.
     func play() {
@@ -438,12 +452,25 @@ final class PipelineSession: Sendable {
         executor.assertCurrent("sending a seek")
         guard let event = SeekEvents.seek(keyframeSnapped(plan) ?? plan) else { return false }
         SeekEvents.setSeqnum(event, seqnum)
-        if plan.flush {
-            instantRates.withLock { $0.flushed() }
-            // Before the seek: whatever the pipeline posts about the seek comes after this.
-            playbin.bus?.postApplicationMessage(ME_MESSAGE_SEEK_PREFIX + String(seqnum), from: playbin)
-        }
+        guard plan.flush else { return sendUpstream(event) }
+        flushingSeeks.withLock { $0 += 1 }
+        instantRates.withLock { $0.flushed() }
+        // Before the seek: whatever the pipeline posts about the seek comes after this.
+        playbin.bus?.postApplicationMessage(ME_MESSAGE_SEEK_PREFIX + String(seqnum), from: playbin)
         return send(event)
+    }
+
+    /// Sends a seek that does not flush (repeat mode's loop) up from the video output's input, or
+    /// the audio sink's, holding no element's state lock (`me_send_seek_upstream`, which says why).
+    private func sendUpstream(_ event: OpaqueEvent) -> Bool {
+        let open = lifecycle.withLock { !$0 }
+        guard open else {
+            SeekEvents.release(event)
+            return false
+        }
+        sourceSetup.openFragmentGates(in: playbin)
+        return me_send_seek_upstream(
+            videoOutput.bin.pointer, audioSink.pointer, event.raw.assumingMemoryBound(to: GstEvent.self)) != 0
     }
 
     /// Changes the rate without moving the playhead or flushing

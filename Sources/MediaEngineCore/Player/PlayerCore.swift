@@ -262,6 +262,8 @@ final class PlayerCore: Sendable {
         case .restartClock:
             session.pause()
             session.play()
+        case .seek(_, let plan, let seqnum) where !plan.flush:
+            sendLoopSeek(plan, seqnum: seqnum, on: session, flushingSeeksBefore: session.flushingSeeksSent)
         case .seek(_, let plan, let seqnum):
             if !session.seek(plan, seqnum: seqnum) {
                 apply { $0.seekRefused(session: id, seqnum: seqnum) }
@@ -299,6 +301,36 @@ final class PlayerCore: Sendable {
             .rearmTimeObservers, .scheduleTimedMetadata, .reportPreroll, .startPrerollTicks, .stopPrerollTicks,
             .schedulePrerollTimeout:
             break  // Performed under the lock.
+        }
+    }
+
+    /// How often a loop seek held back by ``sendLoopSeek(_:seqnum:on:flushingSeeksBefore:)``
+    /// checks the pipeline again.
+    static let loopSeekRecheck: Duration = .milliseconds(20)
+
+    /// Sends repeat mode's loop, a seek that does not flush, when ``LoopSeekTiming`` says the
+    /// sinks will take what the demuxer pushes (not while paused); until then it checks again
+    /// every ``loopSeekRecheck``. A flushing seek sent meanwhile restarts the stream with a
+    /// segment of its own, which loops again at its end: the held-back loop is dropped then, as it
+    /// is when the pipeline shuts down.
+    private func sendLoopSeek(
+        _ plan: SeekPlan, seqnum: UInt32, on session: PipelineSession, flushingSeeksBefore: Int
+    ) {
+        guard session.flushingSeeksSent == flushingSeeksBefore,
+            state.withLock({ $0.session?.id == session.id })
+        else { return }
+        switch session.loopSeekTiming {
+        case .now:
+            if !session.seek(plan, seqnum: seqnum) {
+                apply { $0.seekRefused(session: session.id, seqnum: seqnum) }
+            }
+        case .later:
+            executor.enqueue(after: Self.loopSeekRecheck) { [weak self, weak session] in
+                guard let self, let session else { return }
+                sendLoopSeek(plan, seqnum: seqnum, on: session, flushingSeeksBefore: flushingSeeksBefore)
+            }
+        case .never:
+            break
         }
     }
 
