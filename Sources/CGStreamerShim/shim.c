@@ -99,10 +99,24 @@ static gboolean pad_task_is_running(GstPad *pad) {
     return running;
 }
 
-static gboolean demuxer_has_given_up(GstElement *element) {
+static gboolean is_demuxer(GstElement *element) {
     GstElementFactory *factory = gst_element_get_factory(element);
     const gchar *klass = factory ? gst_element_factory_get_metadata(factory, GST_ELEMENT_METADATA_KLASS) : NULL;
-    if (!klass || !strstr(klass, "Demux")) {
+    return klass && strstr(klass, "Demux");
+}
+
+gboolean me_is_demuxer_without_streams(GstObject *object) {
+    if (!object || !GST_IS_ELEMENT(object) || !is_demuxer(GST_ELEMENT(object))) {
+        return FALSE;
+    }
+    GST_OBJECT_LOCK(object);
+    gboolean without = GST_ELEMENT(object)->numsrcpads == 0;
+    GST_OBJECT_UNLOCK(object);
+    return without;
+}
+
+static gboolean demuxer_has_given_up(GstElement *element) {
+    if (!is_demuxer(element)) {
         return FALSE;
     }
     gboolean given_up = FALSE;

@@ -125,6 +125,9 @@ gulong me_keep_loops_continuous(GstPad *pad);
 /// while it is still being set up (its error filter), which would leave the pipeline
 /// waiting for a preroll that never comes. Returns the demuxer's name (g_free it) or NULL.
 gchar *me_find_stalled_demuxer(GstElement *bin);
+/// Whether `object` is a demuxer (its factory's class names one) with no source pad yet: an error
+/// it posts is about a container it could not read a single stream from.
+gboolean me_is_demuxer_without_streams(GstObject *object);
 
 // MARK: Adaptive streaming (HLS, DASH)
 typedef void (*me_element_callback)(GstElement *self, GstElement *element, gpointer user_data);

@@ -62,6 +62,12 @@ struct PipelineErrorTranslator {
             {
                 return error(.corruptContainer, failure.message)
             }
+            if failure.isStream(GST_STREAM_ERROR_FAILED) && failure.fromDemuxerWithoutStreams {
+                // A flow error ("Internal data stream error") before the demuxer found a single
+                // stream: qtdemux's on an ftyp box followed by noise. What the stalled-demuxer
+                // watch says when decodebin drops that error instead.
+                return error(.corruptContainer, "the container holds no stream that can be played (\(failure.message))")
+            }
             return error(.streamFailure, failure.message)
         case .core:
             if failure.isCore(GST_CORE_ERROR_MISSING_PLUGIN) {

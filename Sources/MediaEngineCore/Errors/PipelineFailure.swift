@@ -20,6 +20,8 @@ struct PipelineFailure: Sendable, Equatable {
     /// The HTTP status an HTTP source element attached to the failure (souphttpsrc's
     /// `http-status-code` detail), if any.
     var httpStatusCode: Int?
+    /// Posted by a demuxer that had exposed no stream when it failed.
+    var fromDemuxerWithoutStreams = false
 
     init(
         domain: Domain, code: Int32, message: String, debug: String? = nil, elementName: String? = nil,
@@ -66,6 +68,7 @@ struct PipelineFailure: Sendable, Equatable {
             elementName: message.sourceName,
             factoryName: message.sourceFactoryName,
             httpStatusCode: httpStatusCode)
+        fromDemuxerWithoutStreams = message.isFromDemuxerWithoutStreams
         if let error { g_error_free(error) }
     }
 

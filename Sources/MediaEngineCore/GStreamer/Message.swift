@@ -29,6 +29,12 @@ final class Message: @unchecked Sendable {
         me_message_source(pointer).flatMap { takeGString(gst_object_get_name($0)) }
     }
 
+    /// Whether the message comes from a demuxer that has exposed no stream yet
+    /// (`me_is_demuxer_without_streams`).
+    var isFromDemuxerWithoutStreams: Bool {
+        me_is_demuxer_without_streams(me_message_source(pointer)) != 0
+    }
+
     /// The factory name of the element that posted the message, if an element did.
     var sourceFactoryName: String? {
         guard let source = me_message_source(pointer),
