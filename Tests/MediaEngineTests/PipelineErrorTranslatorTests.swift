@@ -1,7 +1,7 @@
+import CGStreamer
 import Testing
 
 @testable import MediaEngineCore
-import CGStreamer
 
 /// How the pipeline's errors become codes, where GStreamer gives different bad inputs the same error.
 @Suite("Pipeline error translation")
