@@ -5,8 +5,9 @@
 /// streaming thread can be blocked, pushing into a queue that is full because its sinks hold a
 /// prerolled frame and wait for PLAYING. While the movie is paused, only the player's thread, the
 /// one that would send the seek, could set PLAYING: sent then, the seek waited for ever, and the
-/// player with it (a looping movie paused near its end: one run in three). So the loop waits while
-/// the pipeline is paused, or on its way from PLAYING to PAUSED, and goes when it plays again.
+/// player with it (a looping movie paused near its end: one run in three). So the loop is held
+/// while the pipeline is paused, or on its way from PLAYING to PAUSED, and goes when the player
+/// sets it to PLAYING again.
 ///
 /// While the pipeline is on its way to PLAYING (a state lost to an output that prerolls on its
 /// own, hlssink2's splitmuxsink, after a swap), the loop goes at once: GStreamer returns to PLAYING
@@ -16,7 +17,7 @@
 enum LoopSeekTiming: Equatable, Sendable {
     /// The sinks will take what the demuxer pushes: send it.
     case now
-    /// Check again later: the pipeline is paused, its sinks holding their frame.
+    /// Hold it until the player plays: the pipeline is paused, its sinks holding their frame.
     case later
     /// The pipeline is being shut down: drop it.
     case never
@@ -35,4 +36,12 @@ enum LoopSeekTiming: Equatable, Sendable {
             .never
         }
     }
+}
+
+/// Repeat mode's loop as the player's machine decided it: the seek, and how many flushing seeks
+/// its session had sent then (one sent since makes it outdated).
+struct LoopSeek: Sendable {
+    var plan: SeekPlan
+    var seqnum: UInt32
+    var flushingSeeksBefore: Int
 }

@@ -40,6 +40,8 @@ final class PipelineSession: Sendable {
     private let instantRates = Locked(InstantRates())
     /// ``flushingSeeksSent``.
     private let flushingSeeks = Locked(0)
+    /// Repeat mode's loop, held while the pipeline is paused (``holdLoopSeek(_:)``).
+    private let heldLoopSeek = Locked<LoopSeek?>(nil)
     /// The buffering elements of a network movie and their thresholds.
     private let buffering: BufferingThresholds
     /// The movies playbin goes on to, without a gap, when the current one's source has delivered
@@ -195,7 +197,19 @@ final class PipelineSession: Sendable {
             pending: GstStateValue(pending))
     }
 
-    /// Flushing seeks sent so far, on the player's thread: a seek that does not flush, held back
+    /// Keeps repeat mode's loop until the player sets the pipeline to PLAYING (see
+    /// ``LoopSeekTiming``); a loop held before is replaced.
+    func holdLoopSeek(_ loop: LoopSeek) { heldLoopSeek.withLock { $0 = loop } }
+
+    /// The loop held by ``holdLoopSeek(_:)``, if any, which the session no longer keeps.
+    func takeHeldLoopSeek() -> LoopSeek? {
+        heldLoopSeek.withLock { held in
+            defer { held = nil }
+            return held
+        }
+    }
+
+    /// Flushing seeks sent so far, on the player's thread: a seek that does not flush, held
     /// until the pipeline plays, is outdated once one was sent after it was decided.
     var flushingSeeksSent: Int { flushingSeeks.withLock { $0 } }
 

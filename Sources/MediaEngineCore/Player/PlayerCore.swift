@@ -254,6 +254,7 @@ final class PlayerCore: Sendable {
             PipelineTeardown.close(session, pending: teardowns)
         case .play:
             session.play()
+            sendHeldLoopSeek(on: session)
             // Already playing (no state change, so no message): say so now.
             if session.settledState == .playing { apply { $0.pipelineReached(session: id, playing: true) } }
         case .pause:
@@ -262,8 +263,10 @@ final class PlayerCore: Sendable {
         case .restartClock:
             session.pause()
             session.play()
+            sendHeldLoopSeek(on: session)
         case .seek(_, let plan, let seqnum) where !plan.flush:
-            sendLoopSeek(plan, seqnum: seqnum, on: session, flushingSeeksBefore: session.flushingSeeksSent)
+            sendLoopSeek(
+                LoopSeek(plan: plan, seqnum: seqnum, flushingSeeksBefore: session.flushingSeeksSent), on: session)
         case .seek(_, let plan, let seqnum):
             if !session.seek(plan, seqnum: seqnum) {
                 apply { $0.seekRefused(session: id, seqnum: seqnum) }
@@ -304,34 +307,30 @@ final class PlayerCore: Sendable {
         }
     }
 
-    /// How often a loop seek held back by ``sendLoopSeek(_:seqnum:on:flushingSeeksBefore:)``
-    /// checks the pipeline again.
-    static let loopSeekRecheck: Duration = .milliseconds(20)
-
     /// Sends repeat mode's loop, a seek that does not flush, when ``LoopSeekTiming`` says the
-    /// sinks will take what the demuxer pushes (not while paused); until then it checks again
-    /// every ``loopSeekRecheck``. A flushing seek sent meanwhile restarts the stream with a
-    /// segment of its own, which loops again at its end: the held-back loop is dropped then, as it
-    /// is when the pipeline shuts down.
-    private func sendLoopSeek(
-        _ plan: SeekPlan, seqnum: UInt32, on session: PipelineSession, flushingSeeksBefore: Int
-    ) {
-        guard session.flushingSeeksSent == flushingSeeksBefore,
+    /// sinks will take what the demuxer pushes; while the movie is paused it is held in the session
+    /// until the player plays again (``sendHeldLoopSeek(on:)``). A flushing seek sent meanwhile
+    /// restarts the stream with a segment of its own, which loops again at its end: the held loop
+    /// is dropped then, as it is when the pipeline shuts down.
+    private func sendLoopSeek(_ loop: LoopSeek, on session: PipelineSession) {
+        guard session.flushingSeeksSent == loop.flushingSeeksBefore,
             state.withLock({ $0.session?.id == session.id })
         else { return }
         switch session.loopSeekTiming {
         case .now:
-            if !session.seek(plan, seqnum: seqnum) {
-                apply { $0.seekRefused(session: session.id, seqnum: seqnum) }
+            if !session.seek(loop.plan, seqnum: loop.seqnum) {
+                apply { $0.seekRefused(session: session.id, seqnum: loop.seqnum) }
             }
         case .later:
-            executor.enqueue(after: Self.loopSeekRecheck) { [weak self, weak session] in
-                guard let self, let session else { return }
-                sendLoopSeek(plan, seqnum: seqnum, on: session, flushingSeeksBefore: flushingSeeksBefore)
-            }
+            session.holdLoopSeek(loop)
         case .never:
             break
         }
+    }
+
+    /// The player has just set its pipeline to PLAYING: the loop held while it was paused goes now.
+    private func sendHeldLoopSeek(on session: PipelineSession) {
+        if let loop = session.takeHeldLoopSeek() { sendLoopSeek(loop, on: session) }
     }
 
     /// A flushing seek the pipeline never completes would leave `seek(to:)` waiting for ever:
