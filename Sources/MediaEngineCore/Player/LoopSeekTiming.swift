@@ -38,10 +38,8 @@ enum LoopSeekTiming: Equatable, Sendable {
     }
 }
 
-/// Repeat mode's loop as the player's machine decided it: the seek, and how many flushing seeks
-/// its session had sent then (one sent since makes it outdated).
+/// Repeat mode's loop as the player's machine decided it.
 struct LoopSeek: Sendable {
     var plan: SeekPlan
     var seqnum: UInt32
-    var flushingSeeksBefore: Int
 }

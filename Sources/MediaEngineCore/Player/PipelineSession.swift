@@ -38,8 +38,6 @@ final class PipelineSession: Sendable {
     private let truncationReport: Locked<TruncationReport>
     /// Instant rate changes on their way to the sinks (see ``relayInstantRate(_:seqnum:from:)``).
     private let instantRates = Locked(InstantRates())
-    /// ``flushingSeeksSent``.
-    private let flushingSeeks = Locked(0)
     /// Repeat mode's loop, held while the pipeline is paused (``holdLoopSeek(_:)``).
     private let heldLoopSeek = Locked<LoopSeek?>(nil)
     /// The buffering elements of a network movie and their thresholds.
@@ -198,7 +196,8 @@ final class PipelineSession: Sendable {
     }
 
     /// Keeps repeat mode's loop until the player sets the pipeline to PLAYING (see
-    /// ``LoopSeekTiming``); a loop held before is replaced.
+    /// ``LoopSeekTiming``); a loop held before is replaced. A flushing seek drops it: it restarts
+    /// the stream with a segment of its own, which loops again at its end.
     func holdLoopSeek(_ loop: LoopSeek) { heldLoopSeek.withLock { $0 = loop } }
 
     /// The loop held by ``holdLoopSeek(_:)``, if any, which the session no longer keeps.
@@ -208,10 +207,6 @@ final class PipelineSession: Sendable {
             return held
         }
     }
-
-    /// Flushing seeks sent so far, on the player's thread: a seek that does not flush, held
-    /// until the pipeline plays, is outdated once one was sent after it was decided.
-    var flushingSeeksSent: Int { flushingSeeks.withLock { $0 } }
 
     /// Sets the pipeline to `PLAYING`.
     func play() {
@@ -467,7 +462,7 @@ final class PipelineSession: Sendable {
         guard let event = SeekEvents.seek(keyframeSnapped(plan) ?? plan) else { return false }
         SeekEvents.setSeqnum(event, seqnum)
         guard plan.flush else { return sendUpstream(event) }
-        flushingSeeks.withLock { $0 += 1 }
+        heldLoopSeek.withLock { $0 = nil }
         instantRates.withLock { $0.flushed() }
         // Before the seek: whatever the pipeline posts about the seek comes after this.
         playbin.bus?.postApplicationMessage(ME_MESSAGE_SEEK_PREFIX + String(seqnum), from: playbin)

@@ -265,8 +265,7 @@ final class PlayerCore: Sendable {
             session.play()
             sendHeldLoopSeek(on: session)
         case .seek(_, let plan, let seqnum) where !plan.flush:
-            sendLoopSeek(
-                LoopSeek(plan: plan, seqnum: seqnum, flushingSeeksBefore: session.flushingSeeksSent), on: session)
+            sendLoopSeek(LoopSeek(plan: plan, seqnum: seqnum), on: session)
         case .seek(_, let plan, let seqnum):
             if !session.seek(plan, seqnum: seqnum) {
                 apply { $0.seekRefused(session: id, seqnum: seqnum) }
@@ -309,13 +308,10 @@ final class PlayerCore: Sendable {
 
     /// Sends repeat mode's loop, a seek that does not flush, when ``LoopSeekTiming`` says the
     /// sinks will take what the demuxer pushes; while the movie is paused it is held in the session
-    /// until the player plays again (``sendHeldLoopSeek(on:)``). A flushing seek sent meanwhile
-    /// restarts the stream with a segment of its own, which loops again at its end: the held loop
-    /// is dropped then, as it is when the pipeline shuts down.
+    /// until the player plays again (``sendHeldLoopSeek(on:)``); a flushing seek sent meanwhile
+    /// drops it (``PipelineSession/holdLoopSeek(_:)``), as the pipeline's shutdown does.
     private func sendLoopSeek(_ loop: LoopSeek, on session: PipelineSession) {
-        guard session.flushingSeeksSent == loop.flushingSeeksBefore,
-            state.withLock({ $0.session?.id == session.id })
-        else { return }
+        guard state.withLock({ $0.session?.id == session.id }) else { return }
         switch session.loopSeekTiming {
         case .now:
             if !session.seek(loop.plan, seqnum: loop.seqnum) {
