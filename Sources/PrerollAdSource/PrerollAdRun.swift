@@ -29,6 +29,23 @@ struct PrerollAdRun {
                 uri: failure.url?.absoluteString ?? failure.template ?? "", statusCode: failure.status,
                 comment: "the ad's \(failure.event) beacon failed: \(failure.reason)")
         }
+        // Every beacon fired is on its way (its request started) when the call returns.
+        do throws(PrerollAdError) {
+            try await resolveAndPlay(
+                client: client, beacons: beacons, contentStart: contentStart, reservations: &reservations,
+                session: &session)
+        } catch {
+            await beacons.handedOver()
+            throw error
+        }
+        await beacons.handedOver()
+    }
+
+    /// The ads resolved and played, their beacons fired with `beacons`.
+    private func resolveAndPlay(
+        client: VASTClient, beacons: BeaconSender, contentStart: Duration,
+        reservations: inout [FrequencyCap.Reservation], session: inout PrerollAdSession?
+    ) async throws(PrerollAdError) {
         let resolution: VASTResolution
         do throws(VASTResolutionFailure) {
             resolution = try await resolve(with: client)

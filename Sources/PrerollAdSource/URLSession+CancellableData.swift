@@ -6,7 +6,8 @@ import MediaEngineCore
 #endif
 
 extension URLSession {
-    /// What `data(for:)` does, made safe to cancel at any moment.
+    /// What `data(for:)` does, made safe to cancel at any moment, and never blocking the
+    /// calling thread.
     ///
     /// FoundationNetworking's own `data(for:)` can deadlock when its task is cancelled while the
     /// transfer ends (swift-corelibs-foundation#5412, in Swift 6.3's toolchain): the cancelling
@@ -14,29 +15,39 @@ extension URLSession {
     /// the session's queue, while that queue, finishing the transfer, resumes the task and waits
     /// for the same lock. Both threads stop for good, and when they are Swift's cooperative
     /// threads every task of the process stops with them. Here the cancellation handler only
-    /// asks a queue of this file's to cancel the transfer, so it holds nothing while it waits.
-    /// - Parameter request: The request.
+    /// asks `queue` to cancel the transfer, so it holds nothing while it waits.
+    ///
+    /// Making the task and starting it wait for the session's queue too (`dataTask(with:)` and
+    /// `resume()` are `sync` calls on it in FoundationNetworking), so they also run on `queue`:
+    /// on a cooperative thread, that wait held up every other task of the process (seen: a
+    /// 10 ms sleep ending 0.85 s late while many transfers started at once).
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - queue: A serial queue of the caller's, not Swift's cooperative threads, where the
+    ///     transfer is made, started and cancelled.
     /// - Returns: The body and the response.
     /// - Throws: The transfer's error; `URLError.cancelled` when the calling task was cancelled.
-    func cancellableData(for request: URLRequest) async throws -> (Data, URLResponse) {
-        let transfer = CancellableTransfer()
+    func cancellableData(for request: URLRequest, on queue: DispatchQueue) async throws -> (Data, URLResponse) {
+        let transfer = CancellableTransfer(queue: queue)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let task = dataTask(with: request) { data, response, error in
-                    if let error {
-                        continuation.resume(throwing: error)
-                    } else if let response {
-                        continuation.resume(returning: (data ?? Data(), response))
-                    } else {
-                        continuation.resume(throwing: URLError(.badServerResponse))
+                queue.async { [self] in
+                    let task = dataTask(with: request) { data, response, error in
+                        if let error {
+                            continuation.resume(throwing: error)
+                        } else if let response {
+                            continuation.resume(returning: (data ?? Data(), response))
+                        } else {
+                            continuation.resume(throwing: URLError(.badServerResponse))
+                        }
                     }
+                    // Even when cancelled already, the task runs and is cancelled at once: its
+                    // handler then resumes the continuation, and the session (which registered
+                    // the task when it was made) is not left waiting for a task that never ends.
+                    let cancelledFirst = transfer.start(task)
+                    task.resume()
+                    if cancelledFirst { task.cancel() }
                 }
-                // Even when cancelled already, the task runs and is cancelled at once: its handler
-                // then resumes the continuation, and the session (which registered the task when
-                // it was made) is not left waiting for a task that never ends.
-                let cancelledFirst = transfer.start(task)
-                task.resume()
-                if cancelledFirst { CancellableTransfer.cancel(task) }
             }
         } onCancel: {
             transfer.cancel()
@@ -44,7 +55,7 @@ extension URLSession {
     }
 }
 
-/// One transfer of ``Foundation/URLSession/cancellableData(for:)`` and its cancellation, which
+/// One transfer of ``Foundation/URLSession/cancellableData(for:on:)`` and its cancellation, which
 /// may come before the transfer exists, while it runs, or after it ended (cancelling a finished
 /// `URLSessionTask` changes nothing).
 private final class CancellableTransfer: Sendable {
@@ -54,11 +65,14 @@ private final class CancellableTransfer: Sendable {
         case cancelled
     }
 
-    /// Where transfers are cancelled: a serial queue (its threads are not Swift's cooperative
-    /// ones), because `URLSessionTask.cancel()` waits for the session's queue.
-    private static let cancelling = DispatchQueue(label: "swift-media-engine.url-transfer-cancel")
-
+    /// Where the transfer is made, started and cancelled: a serial queue (its threads are not
+    /// Swift's cooperative ones), because each of those waits for the session's queue.
+    private let queue: DispatchQueue
     private let state = Locked(State.waiting)
+
+    init(queue: DispatchQueue) {
+        self.queue = queue
+    }
 
     /// Records the transfer; true when it was cancelled before it existed (the caller cancels it).
     func start(_ task: URLSessionDataTask) -> Bool {
@@ -69,18 +83,13 @@ private final class CancellableTransfer: Sendable {
         }
     }
 
-    /// Cancels the transfer, or marks it to be cancelled as soon as it exists.
+    /// Cancels the transfer on the queue, or marks it to be cancelled as soon as it exists.
     func cancel() {
         let running = state.withLock { state -> URLSessionDataTask? in
             defer { state = .cancelled }
             if case .running(let task) = state { return task }
             return nil
         }
-        if let running { Self.cancel(running) }
-    }
-
-    /// Cancels `task` on ``cancelling``.
-    static func cancel(_ task: URLSessionDataTask) {
-        cancelling.async { task.cancel() }
+        if let running { queue.async { running.cancel() } }
     }
 }

@@ -66,6 +66,10 @@ public final class BeaconSender: Sendable {
     /// at least one: FoundationNetworking keeps only the whole seconds of a timeout).
     public let timeout: Duration
     private let session: URLSession
+    /// Where beacons' transfers are made and started: both wait for the session's own queue
+    /// (`sync` calls in FoundationNetworking), which ``fire(_:event:)``'s caller, often one of
+    /// Swift's cooperative threads, must not.
+    private let sending = DispatchQueue(label: "swift-media-engine.beacons")
     private let onFailure: (@Sendable (Failure) -> Void)?
     private let state = Locked(State())
 
@@ -115,16 +119,19 @@ public final class BeaconSender: Sendable {
                 $0.pending += 1
                 $0.sent += 1
             }
-            let task = session.dataTask(with: request) { [self] _, response, error in
-                let status = (response as? HTTPURLResponse)?.statusCode
-                if let error {
-                    record(Failure(event: event, url: url, status: status, reason: error.localizedDescription))
-                } else if let status, status >= 400 {
-                    record(Failure(event: event, url: url, status: status, reason: "answered with status \(status)"))
+            sending.async { [self, request] in
+                let task = session.dataTask(with: request) { [self] _, response, error in
+                    let status = (response as? HTTPURLResponse)?.statusCode
+                    if let error {
+                        record(Failure(event: event, url: url, status: status, reason: error.localizedDescription))
+                    } else if let status, status >= 400 {
+                        record(
+                            Failure(event: event, url: url, status: status, reason: "answered with status \(status)"))
+                    }
+                    finishOne()
                 }
-                finishOne()
+                task.resume()
             }
-            task.resume()
         }
     }
 
@@ -147,6 +154,12 @@ public final class BeaconSender: Sendable {
             }
         }
         fire(urls, event: event)
+    }
+
+    /// Returns once every beacon fired so far has been handed to the session (its request
+    /// started), without waiting for any answer.
+    func handedOver() async {
+        await withCheckedContinuation { continuation in sending.async { continuation.resume() } }
     }
 
     /// Waits until no beacon is in flight, for at most `limit`.

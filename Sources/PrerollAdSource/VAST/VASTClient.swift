@@ -44,6 +44,9 @@ public final class VASTClient: Sendable {
     /// How many wrappers may lead to an inline ad.
     public let maximumWrapperDepth: Int
     private let session: URLSession
+    /// Where the session's transfers are made, started and cancelled, which wait for the
+    /// session's own queue (see `URLSession.cancellableData(for:on:)`).
+    private let transfers = DispatchQueue(label: "swift-media-engine.vast-client")
 
     /// A client with its own ephemeral `URLSession`.
     /// - Parameters:
@@ -303,9 +306,9 @@ public final class VASTClient: Sendable {
         request.timeoutInterval = timeout.urlSessionTimeout
         request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
         let outcome = await withTaskGroup(of: FetchOutcome.self) { group in
-            group.addTask { [session, request] in
+            group.addTask { [session, request, transfers] in
                 do {
-                    let (data, response) = try await session.cancellableData(for: request)
+                    let (data, response) = try await session.cancellableData(for: request, on: transfers)
                     return .answered(data, status: (response as? HTTPURLResponse)?.statusCode ?? 0)
                 } catch {
                     if Task.isCancelled { return .cancelled }
