@@ -21,9 +21,18 @@ struct MediaplayTerminalTests {
             BuildProducts.executable("mediaplay"), ["--sink", sink, url.path], columns: columns, rows: rows)
     }
 
-    /// The output up to the end of the last frame written.
+    /// The output up to the end of the last frame written (searched from the end: the output
+    /// runs to megabytes).
     private func throughLastFrame(_ output: [UInt8]) -> [UInt8] {
-        Array(output[..<(output.ranges(of: Self.frameEnd).last?.upperBound ?? 0)])
+        let end = Self.frameEnd
+        var start = output.count - end.count
+        while start >= 0 {
+            if output[start] == end[0] && output[start..<(start + end.count)].elementsEqual(end) {
+                return Array(output[..<(start + end.count)])
+            }
+            start -= 1
+        }
+        return []
     }
 
     @Test("plays to the end sized to the terminal, keeping the movie's shape, and gives the terminal back")
@@ -36,7 +45,7 @@ struct MediaplayTerminalTests {
         let output = program.output
 
         // The last frame: the terminal's whole width and all its rows but the last, cursor hidden.
-        let playing = ScreenModel(columns: 48, rows: 14, bytes: throughLastFrame(output))
+        let playing = try await ScreenModel.reading(columns: 48, rows: 14, bytes: throughLastFrame(output))
         let area = try #require(playing.paintedArea)
         #expect(area.rows == 1...13 && area.columns == 1...48, "\(area)")
         #expect(!playing.cursorVisible)
@@ -54,7 +63,7 @@ struct MediaplayTerminalTests {
         #expect(!playing.events.contains { if case .redundantColor = $0 { true } else { false } })
 
         // At the end: colours reset, cursor shown below the last line, the picture left in place.
-        let ended = ScreenModel(columns: 48, rows: 14, bytes: output)
+        let ended = try await ScreenModel.reading(columns: 48, rows: 14, bytes: output)
         #expect(ended.events.first == .screenErased)
         #expect(ended.events.firstIndex(of: .cursorHidden).map { $0 < 3 } == true)
         #expect(Array(ended.events.suffix(2)) == [.colorsReset, .cursorShown])
@@ -74,7 +83,7 @@ struct MediaplayTerminalTests {
         #expect(String(decoding: program.output, as: UTF8.self).contains("] paused vol 100%"))
         program.type("q")
         #expect(try await program.waitForExit() == 0, "\(program.errorText)")
-        let screen = ScreenModel(columns: 60, rows: 16, bytes: program.output)
+        let screen = try await ScreenModel.reading(columns: 60, rows: 16, bytes: program.output)
         #expect(Array(screen.events.suffix(2)) == [.colorsReset, .cursorShown])
         #expect(screen.text(ofRow: 15).hasPrefix("finished: userExited ("), "\(screen.text(ofRow: 15))")
         #expect(program.echoes)
@@ -88,7 +97,7 @@ struct MediaplayTerminalTests {
         program.send(SIGINT)
         let status = try await program.waitForExit()
         #expect(status == 130, "\(program.errorText)")
-        let screen = ScreenModel(columns: 40, rows: 12, bytes: program.output)
+        let screen = try await ScreenModel.reading(columns: 40, rows: 12, bytes: program.output)
         #expect(screen.cursorVisible)
         #expect(Array(screen.events.suffix(2)) == [.colorsReset, .cursorShown])
         #expect(screen.paintedArea != nil, "the picture stays")
@@ -102,7 +111,7 @@ struct MediaplayTerminalTests {
         let program = try await mediaplay(TestMedia.bars, sink: "terminal:fd=0", columns: 40, rows: 12)
         let status = try await program.waitForExit()
         #expect(status == 0, "\(program.errorText)")
-        let screen = ScreenModel(columns: 40, rows: 12, bytes: program.output)
+        let screen = try await ScreenModel.reading(columns: 40, rows: 12, bytes: program.output)
         #expect(screen.events.contains(.cursorHidden))
         #expect(Array(screen.events.suffix(2)) == [.colorsReset, .cursorShown])
         #expect(screen.cursorVisible)
@@ -119,7 +128,7 @@ struct MediaplayTerminalTests {
         #expect(result.status == 0, "\(result.standardError)")
         let output = [UInt8](result.standardOutput)
         // A screen larger than the one assumed, so a picture of another size shows.
-        let screen = ScreenModel(columns: 120, rows: 40, bytes: throughLastFrame(output))
+        let screen = try await ScreenModel.reading(columns: 120, rows: 40, bytes: throughLastFrame(output))
         let area = try #require(screen.paintedArea)
         #expect(area.columns == 1...columns && area.rows == 1...(rows - 1), "\(area)")
     }
@@ -140,7 +149,8 @@ struct MediaplayTerminalTests {
         #expect(try await program.waitForExit() == 130)
         let output = program.output
         let start = try #require(output[before...].firstRange(of: erase)?.lowerBound)
-        let resized = ScreenModel(columns: 64, rows: 20, bytes: throughLastFrame(Array(output[start...])))
+        let resized = try await ScreenModel.reading(
+            columns: 64, rows: 20, bytes: throughLastFrame(Array(output[start...])))
         // Frames of 40x22 pixels (grid 40x11), fitted into 64x38: 64x36, 18 rows of 19.
         let area = try #require(resized.paintedArea)
         #expect(area.columns == 1...64 && area.rows.count == 18, "\(area)")

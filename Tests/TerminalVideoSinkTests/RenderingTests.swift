@@ -112,7 +112,7 @@ struct RenderingTests {
         try await player.prepareToPlay()
         try await capture.waitFor("the first frame") { $0.contains(Self.frameEnd) }
 
-        let screen = ScreenModel(columns: 80, rows: 24, bytes: capture.bytes)
+        let screen = try await ScreenModel.reading(columns: 80, rows: 24, bytes: capture.bytes)
         let area = try #require(screen.paintedArea)
         #expect(area.rows == 1...12 && area.columns == 1...32, "\(area)")
         #expect(screen.cursorVisible == false)
@@ -140,7 +140,7 @@ struct RenderingTests {
         // Stopping the player gives the terminal back: colours reset, cursor shown.
         await player.shutdown()
         try await capture.finish()
-        let restored = ScreenModel(columns: 80, rows: 24, bytes: capture.bytes)
+        let restored = try await ScreenModel.reading(columns: 80, rows: 24, bytes: capture.bytes)
         #expect(restored.cursorVisible)
         #expect(Array(restored.events.suffix(2)) == [.colorsReset, .cursorShown])
         #expect(restored.paintedArea?.rows == 1...12, "the picture stays")
@@ -163,14 +163,14 @@ struct RenderingTests {
         try await capture.waitFor("the new status line") { String(decoding: $0, as: UTF8.self).contains("0.50 s") }
         sink.restoreTerminal()
         try await capture.waitFor("the cursor shown") { String(decoding: $0, as: UTF8.self).contains("\u{1B}[?25h") }
-        let screen = ScreenModel(columns: 200, rows: 24, bytes: capture.bytes)
+        let screen = try await ScreenModel.reading(columns: 200, rows: 24, bytes: capture.bytes)
         #expect(screen.text(ofRow: 7) == "0.50 s")
         #expect(screen.events.filter { $0 == .screenErased }.count == 1)
         // With a status line, giving the terminal back moves the cursor below it: row 8 (7 from 0).
         #expect(screen.cursorVisible && screen.cursorRow == 7 && screen.cursorColumn == 0)
         // Cut to the terminal's width less one (a pipe's terminal: COLUMNS, else 80), so it never wraps.
         let width = Int(ProcessInfo.processInfo.environment["COLUMNS"] ?? "") ?? 80
-        let first = ScreenModel(
+        let first = try await ScreenModel.reading(
             columns: width, rows: 24,
             bytes: Array(capture.bytes[..<(capture.bytes.firstRange(of: Self.frameEnd)?.upperBound ?? 0)]))
         #expect(first.text(ofRow: 7) == String(("playing[2J " + String(repeating: "x", count: 200)).prefix(width - 1)))
@@ -202,7 +202,7 @@ struct RenderingTests {
         try await capture.waitFor("the last line") { String(decoding: $0, as: UTF8.self).contains("userExited") }
         sink.statusLine = "finished: userExited (1 frame)"
         try await capture.waitFor("the line again") { String(decoding: $0, as: UTF8.self).contains("(1 frame)") }
-        let screen = ScreenModel(columns: 80, rows: 24, bytes: capture.bytes)
+        let screen = try await ScreenModel.reading(columns: 80, rows: 24, bytes: capture.bytes)
         // The picture on rows 1-6, the status row 7 holding the last line only, the cursor on
         // row 8 (7 from 0).
         #expect(screen.text(ofRow: 7) == "finished: userExited (1 frame)", "\(screen.text(ofRow: 7))")
@@ -234,7 +234,7 @@ struct RenderingTests {
         #expect(capture.bytes.ranges(of: Self.frameEnd).count == 2)
         #expect(sink.framesDrawn == 2)
         #expect(sink.framesDrawn + sink.framesDropped <= 60)
-        let screen = ScreenModel(columns: 80, rows: 30, bytes: capture.bytes)
+        let screen = try await ScreenModel.reading(columns: 80, rows: 30, bytes: capture.bytes)
         #expect(screen.cursorVisible)
     }
 }

@@ -1,4 +1,5 @@
 import MediaEngine
+import MediaTestSupport
 import Testing
 
 /// A small terminal emulator: what a person would see after a program's output, read from the
@@ -6,9 +7,9 @@ import Testing
 /// SGR colours, DEC private modes, CR, LF with scrolling, autowrap), plus a record of the
 /// sequences that matter to the tests (cursor hidden and shown, screen erased, colours set again
 /// to the colour in effect).
-struct ScreenModel {
+struct ScreenModel: Sendable {
     /// One character cell.
-    struct Cell: Equatable {
+    struct Cell: Equatable, Sendable {
         var character: Character = " "
         /// The foreground, nil for the terminal's default.
         var foreground: RGBAColor?
@@ -36,7 +37,7 @@ struct ScreenModel {
     }
 
     /// Something the output did, in order.
-    enum Event: Equatable {
+    enum Event: Equatable, Sendable {
         case cursorHidden
         case cursorShown
         case screenErased
@@ -96,33 +97,60 @@ struct ScreenModel {
         return (top...bottom, left...right)
     }
 
+    /// The screen after `bytes`, from a blank one, read on a thread of its own: a program's
+    /// output runs to megabytes, and reading it on one of Swift's few cooperative threads kept
+    /// every other test of the process waiting (a 0.5 s timer fired a second late).
+    static func reading(columns: Int, rows: Int, bytes: [UInt8]) async throws -> ScreenModel {
+        try await OwnThread.run { ScreenModel(columns: columns, rows: rows, bytes: bytes) }
+    }
+
+    /// Reads `bytes` as UTF-8, byte by byte (a malformed sequence reads as U+FFFD).
     mutating func feed(_ bytes: [UInt8]) {
-        let scalars = Array(String(decoding: bytes, as: UTF8.self).unicodeScalars)
         var index = 0
-        while index < scalars.count {
-            let scalar = scalars[index]
+        while index < bytes.count {
+            let byte = bytes[index]
             index += 1
-            switch scalar {
-            case "\u{1B}":
-                guard index < scalars.count, scalars[index] == "[" else { continue }
+            switch byte {
+            case 0x1B:
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "[") else { continue }
                 index += 1
-                var parameters = ""
-                while index < scalars.count, !(0x40...0x7E).contains(scalars[index].value) {
-                    parameters.unicodeScalars.append(scalars[index])
+                var isPrivate = false
+                var numbers: [Int] = []
+                var current = 0
+                var hasParameters = false
+                while index < bytes.count, !(0x40...0x7E).contains(bytes[index]) {
+                    switch bytes[index] {
+                    case UInt8(ascii: "?"): isPrivate = true
+                    case UInt8(ascii: ";"):
+                        numbers.append(current)
+                        current = 0
+                    case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                        current = min(current * 10 + Int(bytes[index] - UInt8(ascii: "0")), 1_000_000)
+                    default: break
+                    }
+                    hasParameters = true
                     index += 1
                 }
-                guard index < scalars.count else { return }
-                control(parameters, Character(scalars[index]))
+                guard index < bytes.count else { return }
+                if hasParameters { numbers.append(current) }
+                control(private: isPrivate, numbers, final: bytes[index])
                 index += 1
-            case "\r":
+            case UInt8(ascii: "\r"):
                 cursorColumn = 0
                 pendingWrap = false
-            case "\n":
+            case UInt8(ascii: "\n"):
                 lineFeed()
                 pendingWrap = false
+            case ..<0x20:
+                continue
+            case ..<0x80:
+                put(Character(Unicode.Scalar(byte)))
             default:
-                if scalar.value < 0x20 { continue }
-                put(Character(scalar))
+                let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
+                let end = min(index - 1 + length, bytes.count)
+                let decoded = String(decoding: bytes[(index - 1)..<end], as: UTF8.self)
+                index = end
+                put(decoded.first ?? "\u{FFFD}")
             }
         }
     }
@@ -151,23 +179,22 @@ struct ScreenModel {
         }
     }
 
-    private mutating func control(_ parameters: String, _ final: Character) {
-        if parameters.hasPrefix("?") {
-            if parameters == "?25" && final == "l" {
+    private mutating func control(private isPrivate: Bool, _ numbers: [Int], final: UInt8) {
+        if isPrivate {
+            if numbers == [25] && final == UInt8(ascii: "l") {
                 cursorVisible = false
                 events.append(.cursorHidden)
-            } else if parameters == "?25" && final == "h" {
+            } else if numbers == [25] && final == UInt8(ascii: "h") {
                 cursorVisible = true
                 events.append(.cursorShown)
             }
             return
         }
-        let numbers = parameters.split(separator: ";", omittingEmptySubsequences: false).map { Int($0) ?? 0 }
         func number(_ index: Int, default value: Int) -> Int {
             index < numbers.count && numbers[index] != 0 ? numbers[index] : value
         }
         pendingWrap = false
-        switch final {
+        switch Character(Unicode.Scalar(final)) {
         case "H", "f":
             cursorRow = min(max(number(0, default: 1), 1), rows) - 1
             cursorColumn = min(max(number(1, default: 1), 1), columns) - 1
