@@ -8,7 +8,11 @@ import Testing
 struct TestMediaWarmUp {
     @Test("every clip the tests play exists")
     func makeEveryClip() async throws {
-        let clips = TestMedia.allClips + [TimedMetadataMedia.transportStream, TimedMetadataMedia.packedAudio]
+        let clips =
+            TestMedia.allClips + [
+                TimedMetadataMedia.transportStream, TimedMetadataMedia.longTransportStream,
+                TimedMetadataMedia.packedAudio,
+            ]
         try await withThrowingTaskGroup(of: Void.self) { group in
             var next = clips.makeIterator()
             for _ in 0..<2 {

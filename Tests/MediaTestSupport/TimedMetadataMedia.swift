@@ -10,6 +10,15 @@ public enum TimedMetadataMedia {
             x264enc key-int-max=15 speed-preset=ultrafast ! h264parse ! mpegtsmux ! filesink location=LOCATION
             """)
 
+    /// The same, 10 s long (a test that must find items ahead of wherever a busy machine let it
+    /// pause).
+    public static let longTransportStream = TestMedia.Clip(
+        fileExtension: "ts",
+        pipeline: """
+            videotestsrc num-buffers=300 pattern=smpte ! video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! \
+            x264enc key-int-max=15 speed-preset=ultrafast ! h264parse ! mpegtsmux ! filesink location=LOCATION
+            """)
+
     /// 3 s of a sine tone as AAC in ADTS frames (packed audio, as an HLS audio-only segment).
     public static let packedAudio = TestMedia.Clip(
         fileExtension: "aac",
@@ -21,9 +30,10 @@ public enum TimedMetadataMedia {
     /// The TS clip with an ID3 timed-metadata stream carrying `tags` (time from the first frame,
     /// tag bytes), written to a new file in `folder`.
     public static func transportStream(
-        with tags: [(time: Duration, bytes: [UInt8])], in folder: URL, name: String = "timed.ts"
+        with tags: [(time: Duration, bytes: [UInt8])], in folder: URL, name: String = "timed.ts",
+        clip: TestMedia.Clip = transportStream
     ) async throws -> URL {
-        let plain = try Data(contentsOf: try await TestMedia.url(for: transportStream))
+        let plain = try Data(contentsOf: try await TestMedia.url(for: clip))
         let bytes = try TimedMetadataTransportStream.adding(id3Tags: tags, to: Array(plain))
         let url = folder.appendingPathComponent(name)
         try Data(bytes).write(to: url)

@@ -89,11 +89,18 @@ struct TimedMetadataPlaybackTests {
 }
 
 extension TimedMetadataPlaybackTests {
+    /// TXXX at 0.5 s, then a title every second from 1.5 s to 8.5 s ("title 1" to "title 8"), in
+    /// the 10-second clip.
+    static let everySecond: [(time: Duration, bytes: [UInt8])] =
+        [(.milliseconds(500), ID3TagWriter.tag([.userText(description: "com.example.cue", value: "first")]))]
+        + (1...8).map { (.milliseconds(500 + 1000 * $0), ID3TagWriter.tag([.text("TIT2", "title \($0)")])) }
+
     @Test("a seek past an item skips it; the list empties at the seek and fills with what playback reaches next")
     func seekSkips() async throws {
         let folder = try TestMedia.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let url = try await TimedMetadataMedia.transportStream(with: Self.tags, in: folder)
+        let url = try await TimedMetadataMedia.transportStream(
+            with: Self.everySecond, in: folder, clip: TimedMetadataMedia.longTransportStream)
         let player = MoviePlayer(source: FileSource(url: url), videoSink: NullVideoSink(), audioOutput: .discard)
         player.shouldAutoplay = false
         let recorder = EventRecorder(player)
@@ -102,26 +109,31 @@ extension TimedMetadataPlaybackTests {
         try await recorder.waitFor("the first item") {
             if case .timedMetadataChanged(let items) = $0 { items.first?.key == "TXXX" } else { false }
         }
-        // Paused first, so that where the seek starts from is known however late this task runs
-        // (on a busy machine playback once reached TIT2 at 1.5 s before the seek was asked for).
+        // Paused wherever this task gets to it (on a busy machine, up to seconds after the first
+        // item), then sought past the next item ahead of that place, to between it and the one
+        // after: the test holds however late the pause came.
         try await player.pause()
         let pausedAt = player.currentPlaybackTime
-        try #require(pausedAt < .milliseconds(2000), "paused at \(pausedAt), past the seek's target")
-        try await player.seek(to: .milliseconds(2000))
+        let ahead = Self.everySecond.map(\.time).filter { $0 > pausedAt + .milliseconds(100) }
+        try #require(ahead.count >= 2, "paused at \(pausedAt): fewer than two items left ahead")
+        let (skipped, next) = (ahead[0], ahead[1])
+        try await player.seek(to: skipped + .milliseconds(500))
         #expect(player.timedMetadata.isEmpty, "the seek left \(player.timedMetadata) behind")
         try await player.play()
-        _ = try await recorder.waitForFinish()
-        let lists = recorder.events.compactMap { event -> [String]? in
-            if case .timedMetadataChanged(let items) = event { return items.map(\.key) }
+        try await recorder.waitFor("the item after the seek") {
+            if case .timedMetadataChanged(let items) = $0 { items.first?.time == next } else { false }
+        }
+        let lists = recorder.events.compactMap { event -> [Duration]? in
+            if case .timedMetadataChanged(let items) = event { return items.map(\.time) }
             return nil
         }
-        // TIT2 at 1.5 s lies behind the seek: never delivered after it, and not at all when the
-        // pause came before it (nearly always: the first item comes at 0.5 s).
+        // Before the seek: the items playback reached, in order, from TXXX on. At the seek: the
+        // list empties. After it: the item after the skipped one, which never arrives.
         let seekAt = try #require(lists.firstIndex(of: []), "the seek emptied the list: \(lists)")
-        #expect(lists.first == ["TXXX"] && Array(lists[seekAt...]) == [[], ["PRIV"]], "\(lists)")
-        if pausedAt < .milliseconds(1400) {
-            #expect(lists == [["TXXX"], [], ["PRIV"]], "paused at \(pausedAt): \(lists)")
-        }
+        let reached = Self.everySecond.map(\.time).filter { $0 <= pausedAt + .milliseconds(100) }
+        #expect(lists[..<seekAt].map { $0.first } == reached.prefix(seekAt).map { $0 }, "\(lists)")
+        #expect(lists.first == [.milliseconds(500)], "\(lists)")
+        #expect(Array(lists[seekAt...]) == [[], [next]], "paused at \(pausedAt), skipping \(skipped): \(lists)")
         await player.shutdown()
     }
 
