@@ -9,15 +9,24 @@ import Testing
 /// not chosen by the app's own playbin unless the app opts in.
 @Suite("Decoder preference", .serialized)
 struct DecoderPreferenceTests {
+    /// The video decoder a bare playbin picks for `movie`, on a thread of its own: the playbin
+    /// waits for its preroll, which must not hold one of Swift's cooperative threads.
+    private func decoder(of movie: URL, preferringEngineDecoders: Bool) async throws -> String? {
+        try await OwnThread.run {
+            try PlaybinBaseline.videoDecoder(
+                uri: movie.absoluteString, preferringEngineDecoders: preferringEngineDecoders)
+        }
+    }
+
     @Test("a plain playbin in the engine's process keeps avdec_h264; the engine's pipelines use meh264dec")
     func onlyInEnginePipelines() async throws {
         let movie = try await TestMedia.url(for: TestMedia.numbered)
         try GStreamer.initialize()
         #expect(
-            try PlaybinBaseline.videoDecoder(uri: movie.absoluteString, preferringEngineDecoders: false) == "avdec_h264"
+            try await decoder(of: movie, preferringEngineDecoders: false) == "avdec_h264"
         )
         #expect(
-            try PlaybinBaseline.videoDecoder(uri: movie.absoluteString, preferringEngineDecoders: true) == "meh264dec")
+            try await decoder(of: movie, preferringEngineDecoders: true) == "meh264dec")
         let player = MoviePlayer(source: FileSource(url: movie), videoSink: NullVideoSink(), audioOutput: .discard)
         player.shouldAutoplay = false
         try await player.prepareToPlay()
@@ -31,10 +40,10 @@ struct DecoderPreferenceTests {
         try GStreamer.preferEngineDecodersEverywhere()
         defer { GStreamer.preferEngineDecodersInEnginePipelinesOnly() }
         #expect(
-            try PlaybinBaseline.videoDecoder(uri: movie.absoluteString, preferringEngineDecoders: false) == "meh264dec")
+            try await decoder(of: movie, preferringEngineDecoders: false) == "meh264dec")
         GStreamer.preferEngineDecodersInEnginePipelinesOnly()
         #expect(
-            try PlaybinBaseline.videoDecoder(uri: movie.absoluteString, preferringEngineDecoders: false) == "avdec_h264"
+            try await decoder(of: movie, preferringEngineDecoders: false) == "avdec_h264"
         )
     }
 
