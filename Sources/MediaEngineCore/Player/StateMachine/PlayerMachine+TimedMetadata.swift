@@ -10,6 +10,12 @@ extension PlayerMachine {
     /// clock and the pipeline's drift apart) is re-armed for the rest, not for microseconds.
     static let timedMetadataMinimumWait = Duration.milliseconds(2)
 
+    /// The longest wait asked for while an item waits. The wait is counted in wall time from the
+    /// position, but a pipeline that stalled (a busy machine) and then catches up moves its
+    /// position faster than the wall clock, dropping late frames: without a bound the item came
+    /// out up to that catch-up late (seen: 0.4-0.6 s).
+    static let timedMetadataMaximumWait = Duration.milliseconds(100)
+
     /// Items of one ID3 tag, read at `time` in the segment numbered `seqnum`; `position` is where
     /// playback is.
     mutating func timedMetadataArrived(
@@ -67,7 +73,8 @@ extension PlayerMachine {
         }
         guard playbackState == .playing else { return }
         if let next = timedMetadata.nextTime {
-            let wait = max(Self.timedMetadataMinimumWait, (next - position) / segmentRate)
+            let wait = min(
+                Self.timedMetadataMaximumWait, max(Self.timedMetadataMinimumWait, (next - position) / segmentRate))
             perform(.scheduleTimedMetadata(session: sessionID, after: wait))
         } else if timedMetadata.waitsForLoop {
             // The next pass begins when this one ends: look then.
