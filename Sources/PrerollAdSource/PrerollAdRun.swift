@@ -29,16 +29,18 @@ struct PrerollAdRun {
                 uri: failure.url?.absoluteString ?? failure.template ?? "", statusCode: failure.status,
                 comment: "the ad's \(failure.event) beacon failed: \(failure.reason)")
         }
-        // Every beacon fired is on its way (its request started) when the call returns.
+        let outcome: Result<Void, PrerollAdError>
         do throws(PrerollAdError) {
             try await resolveAndPlay(
                 client: client, beacons: beacons, contentStart: contentStart, reservations: &reservations,
                 session: &session)
+            outcome = .success(())
         } catch {
-            await beacons.handedOver()
-            throw error
+            outcome = .failure(error)
         }
+        // Every beacon fired is on its way (its request started) when the call returns.
         await beacons.handedOver()
+        try outcome.get()
     }
 
     /// The ads resolved and played, their beacons fired with `beacons`.
