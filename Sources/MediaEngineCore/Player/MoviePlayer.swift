@@ -431,8 +431,9 @@ public final class MoviePlayer: Sendable {
     }
 
     /// The rectangle the movie is shown in, in the output's pixels (MPMoviePlayerController's
-    /// view frame): frames leave the video output at its size, and a window sink draws there.
-    /// Nil: the sink's own size, or the movie's.
+    /// view frame): frames leave the video output at its size, and a window sink draws there
+    /// (the player's own window, while fullscreen, draws over the whole screen and keeps the view
+    /// frame for when it comes back). Nil: the sink's own size, or the movie's.
     public var viewFrame: ViewRect? {
         get { core.read { $0.presentation.viewFrame } }
         set { core.updatePresentation { $0.viewFrame = newValue } }

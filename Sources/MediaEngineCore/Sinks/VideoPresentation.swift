@@ -26,10 +26,11 @@ struct VideoPresentation: Sendable, Equatable {
     }
 
     /// The scaler's output size, and the area in it the picture is fitted into (nil: all of it).
-    /// A window sink gets frames the size of its window with the picture in the view frame; any
+    /// A window sink gets frames the size of its window with the picture in the view frame (in
+    /// the whole window while it fills the screen: the view frame is the windowed layout); any
     /// other output gets frames the size of the view frame, or its own size, or the movie's.
     func scalerGeometry(for chain: VideoOutputBin.OutputChain) -> (canvas: VideoSize?, view: ViewRect?) {
-        if chain.isWindow, let canvas = windowCanvas { return (canvas, viewFrame) }
+        if chain.isWindow, let canvas = windowCanvas { return (canvas, fullscreenSize == nil ? viewFrame : nil) }
         return (viewFrame?.size ?? chain.sinkSize, nil)
     }
 
