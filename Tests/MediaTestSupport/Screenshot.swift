@@ -8,7 +8,13 @@ public struct Screenshot: Sendable {
     public let width: Int
     /// Height in pixels.
     public let height: Int
-    private let pixels: [UInt32]
+    /// The dump as `xwd` wrote it; pixels are read from it when asked for, not decoded up
+    /// front (a whole screen, pixel by pixel, is seconds of CPU in a debug build: a test that
+    /// waits for a change on screen would see the screen that rarely).
+    private let bytes: [UInt8]
+    private let pixelStart: Int
+    private let bytesPerLine: Int
+    private let littleEndian: Bool
     private let masks: (red: UInt32, green: UInt32, blue: UInt32)
 
     /// Parses an XWD dump of a 24- or 32-bit TrueColor screen.
@@ -23,28 +29,25 @@ public struct Screenshot: Sendable {
         let headerSize = Int(header(0))
         width = Int(header(4))
         height = Int(header(5))
-        let littleEndian = header(7) == 0
-        let bytesPerLine = Int(header(12))
+        littleEndian = header(7) == 0
+        bytesPerLine = Int(header(12))
         masks = (header(14), header(15), header(16))
         let colors = Int(header(19))
-        let start = headerSize + colors * 12
-        guard bytes.count >= start + bytesPerLine * height else { throw TestMediaError(message: "short XWD dump") }
-        var pixels = [UInt32](repeating: 0, count: width * height)
-        for y in 0..<height {
-            for x in 0..<width {
-                let offset = start + y * bytesPerLine + x * 4
-                let word = bytes[offset..<(offset + 4)]
-                pixels[y * width + x] =
-                    littleEndian
-                    ? word.reversed().reduce(0) { $0 << 8 | UInt32($1) } : word.reduce(0) { $0 << 8 | UInt32($1) }
-            }
+        pixelStart = headerSize + colors * 12
+        guard width > 0, height > 0, bytesPerLine >= width * 4, bytes.count >= pixelStart + bytesPerLine * height else {
+            throw TestMediaError(message: "short XWD dump")
         }
-        self.pixels = pixels
+        self.bytes = bytes
     }
 
     /// The colour at (`x`, `y`).
     public func color(atX x: Int, y: Int) -> RGBAColor {
-        let value = pixels[y * width + x]
+        let offset = pixelStart + y * bytesPerLine + x * 4
+        let word = (0..<4).map { UInt32(bytes[offset + $0]) }
+        let value =
+            littleEndian
+            ? word[3] << 24 | word[2] << 16 | word[1] << 8 | word[0]
+            : word[0] << 24 | word[1] << 16 | word[2] << 8 | word[3]
         func channel(_ mask: UInt32) -> UInt8 {
             guard mask != 0 else { return 0 }
             return UInt8(truncatingIfNeeded: (value & mask) >> UInt32(mask.trailingZeroBitCount))
