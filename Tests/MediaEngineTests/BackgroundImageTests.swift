@@ -41,16 +41,17 @@ struct BackgroundImageTests {
     func audioOnly() async throws {
         let display = try await VirtualDisplay()
         let player = try await WindowSinkTests.orangeWindowPlayer(WindowSinkTests.fiveSecondsOfSound, on: display)
-        player.backgroundImage = try Self.halves()
-        try await player.play()
-        #expect(player.movieMediaTypes == [.audio])
-        try await Task.sleep(for: .milliseconds(400))
-        let shot = try await display.screenshot()
-        // The 320x240 window: the 200x100 image scaled to 480x240, its middle 320 columns shown.
-        #expect(shot.color(atX: 40, y: 120).isClose(to: .red, tolerance: 40), "\(shot.color(atX: 40, y: 120))")
-        #expect(shot.color(atX: 280, y: 120).isClose(to: .green, tolerance: 40), "\(shot.color(atX: 280, y: 120))")
-        player.stop()
-        await player.shutdown()
+        try await withShutdown(of: player) {
+            player.backgroundImage = try Self.halves()
+            try await player.play()
+            #expect(player.movieMediaTypes == [.audio])
+            try await Task.sleep(for: .milliseconds(400))
+            let shot = try await display.screenshot()
+            // The 320x240 window: the 200x100 image scaled to 480x240, its middle 320 columns shown.
+            #expect(shot.color(atX: 40, y: 120).isClose(to: .red, tolerance: 40), "\(shot.color(atX: 40, y: 120))")
+            #expect(shot.color(atX: 280, y: 120).isClose(to: .green, tolerance: 40), "\(shot.color(atX: 280, y: 120))")
+            player.stop()
+        }
         withExtendedLifetime(display) {}
     }
 }

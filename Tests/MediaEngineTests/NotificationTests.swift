@@ -400,25 +400,24 @@ struct NotificationTests {
         let player = MoviePlayer(
             source: FileSource(url: try await TestMedia.url(for: TestMedia.bars)),
             videoSink: WindowSink(display: display.name), audioOutput: .discard)
-        player.shouldAutoplay = false
-        let names: [Notification.Name] = [
-            .moviePlayerWillEnterFullscreen, .moviePlayerDidEnterFullscreen, .moviePlayerWillExitFullscreen,
-            .moviePlayerDidExitFullscreen,
-        ]
-        let observer = Observer(player, names: names)
-        try await player.prepareToPlay()
-        try await player.setFullscreen(true, animated: true)
-        try await player.setFullscreen(false, animated: false)
-        try await observer.waitUntil("the exit") { $0.count == 4 }
-        let received = observer.all
-        #expect(received.map(\.name) == names)
-        #expect(received.map { $0.userInfo[Self.duration] as? Double } == [0.3, nil, 0, nil])
-        #expect(received.map { $0.userInfo[Self.curve] as? Int } == [3, nil, 3, nil])
-        #expect(received.map(\.notification.fullscreenAnimationCurve) == [.linear, nil, .linear, nil])
-        #expect(received[1].keys == [Self.event] && received[3].keys == [Self.event])
-        await player.shutdown()
-        // The X server goes when `display` does: not before the player's window sink has let go
-        // of its connection (Xlib ends the process on a connection lost under ximagesink).
+        try await withShutdown(of: player) {
+            player.shouldAutoplay = false
+            let names: [Notification.Name] = [
+                .moviePlayerWillEnterFullscreen, .moviePlayerDidEnterFullscreen, .moviePlayerWillExitFullscreen,
+                .moviePlayerDidExitFullscreen,
+            ]
+            let observer = Observer(player, names: names)
+            try await player.prepareToPlay()
+            try await player.setFullscreen(true, animated: true)
+            try await player.setFullscreen(false, animated: false)
+            try await observer.waitUntil("the exit") { $0.count == 4 }
+            let received = observer.all
+            #expect(received.map(\.name) == names)
+            #expect(received.map { $0.userInfo[Self.duration] as? Double } == [0.3, nil, 0, nil])
+            #expect(received.map { $0.userInfo[Self.curve] as? Int } == [3, nil, 3, nil])
+            #expect(received.map(\.notification.fullscreenAnimationCurve) == [.linear, nil, .linear, nil])
+            #expect(received[1].keys == [Self.event] && received[3].keys == [Self.event])
+        }
         withExtendedLifetime(display) {}
     }
 }

@@ -18,26 +18,26 @@ struct WindowErrorTests {
         let player = MoviePlayer(
             source: FileSource(url: try await TestMedia.url(for: TestMedia.bars)),
             videoSink: WindowSink(display: display.name), audioOutput: .discard)
-        player.shouldAutoplay = false
-        player.windowHandle = Self.neverAWindow
-        let recorder = EventRecorder(player)
-        await #expect { try await player.prepareToPlay() } throws: {
-            ($0 as? MediaError)?.code == .invalidWindow
-        }
-        let (reason, error) = try await recorder.waitForFinish()
-        #expect(reason == .playbackError)
-        #expect(error?.code == .invalidWindow)
+        try await withShutdown(of: player) {
+            player.shouldAutoplay = false
+            player.windowHandle = Self.neverAWindow
+            let recorder = EventRecorder(player)
+            await #expect { try await player.prepareToPlay() } throws: {
+                ($0 as? MediaError)?.code == .invalidWindow
+            }
+            let (reason, error) = try await recorder.waitForFinish()
+            #expect(reason == .playbackError)
+            #expect(error?.code == .invalidWindow)
 
-        let app = try display.launch("xlogo", ["-geometry", "320x240+0+0", "-bg", "green", "-fg", "green"])
-        defer { app.terminate() }
-        player.windowHandle = try await display.drawingArea(ofWindowNamed: "xlogo")
-        try await player.prepareToPlay()
-        let shot = try await display.screenshot()
-        let seen = shot.color(atX: 20, y: 20)
-        #expect(seen.isClose(to: .white, tolerance: 40), "the movie's first bar is drawn in the app's window: \(seen)")
-        await player.shutdown()
-        // The X server goes when `display` does: not before the player's window sink has let go
-        // of its connection (Xlib ends the process on a connection lost under ximagesink).
+            let app = try display.launch("xlogo", ["-geometry", "320x240+0+0", "-bg", "green", "-fg", "green"])
+            defer { app.terminate() }
+            player.windowHandle = try await display.drawingArea(ofWindowNamed: "xlogo")
+            try await player.prepareToPlay()
+            let shot = try await display.screenshot()
+            let seen = shot.color(atX: 20, y: 20)
+            #expect(
+                seen.isClose(to: .white, tolerance: 40), "the movie's first bar is drawn in the app's window: \(seen)")
+        }
         withExtendedLifetime(display) {}
     }
 
@@ -49,30 +49,29 @@ struct WindowErrorTests {
         let player = MoviePlayer(
             source: FileSource(url: try await TestMedia.url(for: TestMedia.longBars)),
             videoSink: WindowSink(display: display.name), audioOutput: .discard)
-        player.windowHandle = try await display.drawingArea(ofWindowNamed: "xlogo")
-        let recorder = EventRecorder(player)
-        try await player.prepareToPlay()
-        try await recorder.waitFor("playing") { $0.playbackState == .playing }
-        // The app goes away, and its windows with it, while frames keep coming.
-        let kill = try await ProcessRunner.run(
-            "xdotool", ["search", "--name", "^xlogo$", "windowkill"],
-            environment: ["DISPLAY": display.name])
-        #expect(kill.status == 0, "xdotool: \(kill.standardError)")
-        let (reason, error) = try await recorder.waitForFinish()
-        #expect(reason == .playbackError)
-        #expect(error?.code == .invalidWindow)
+        try await withShutdown(of: player) {
+            player.windowHandle = try await display.drawingArea(ofWindowNamed: "xlogo")
+            let recorder = EventRecorder(player)
+            try await player.prepareToPlay()
+            try await recorder.waitFor("playing") { $0.playbackState == .playing }
+            // The app goes away, and its windows with it, while frames keep coming.
+            let kill = try await ProcessRunner.run(
+                "xdotool", ["search", "--name", "^xlogo$", "windowkill"],
+                environment: ["DISPLAY": display.name])
+            #expect(kill.status == 0, "xdotool: \(kill.standardError)")
+            let (reason, error) = try await recorder.waitForFinish()
+            #expect(reason == .playbackError)
+            #expect(error?.code == .invalidWindow)
 
-        // The process is alive and the next movie plays, in the player's own window.
-        player.windowHandle = nil
-        player.source = FileSource(url: try await TestMedia.url(for: TestMedia.bars))
-        player.shouldAutoplay = false
-        try await player.prepareToPlay()
-        let shot = try await display.screenshot()
-        let seen = shot.color(atX: 20, y: 20)
-        #expect(seen.isClose(to: .white, tolerance: 40), "the next movie's first bar: \(seen)")
-        await player.shutdown()
-        // The X server goes when `display` does: not before the player's window sink has let go
-        // of its connection (Xlib ends the process on a connection lost under ximagesink).
+            // The process is alive and the next movie plays, in the player's own window.
+            player.windowHandle = nil
+            player.source = FileSource(url: try await TestMedia.url(for: TestMedia.bars))
+            player.shouldAutoplay = false
+            try await player.prepareToPlay()
+            let shot = try await display.screenshot()
+            let seen = shot.color(atX: 20, y: 20)
+            #expect(seen.isClose(to: .white, tolerance: 40), "the next movie's first bar: \(seen)")
+        }
         withExtendedLifetime(display) {}
     }
 }

@@ -30,15 +30,14 @@ struct WindowSinkTests {
             source: FileSource(url: try await TestMedia.url(for: TestMedia.bars)),
             videoSink: WindowSink(display: display.name),
             audioOutput: .discard)
-        player.shouldAutoplay = false
-        try await player.prepareToPlay()
-        let shot = try await display.screenshot()
-        expect(shot, 20, 20, .white, "first bar")
-        expect(shot, 300, 20, .blue, "last bar")
-        expect(shot, 400, 20, .black, "outside the 320x240 window: the empty screen")
-        await player.shutdown()
-        // The X server goes when `display` does: not before the player's window sink has let go
-        // of its connection (Xlib ends the process on a connection lost under ximagesink).
+        try await withShutdown(of: player) {
+            player.shouldAutoplay = false
+            try await player.prepareToPlay()
+            let shot = try await display.screenshot()
+            expect(shot, 20, 20, .white, "first bar")
+            expect(shot, 300, 20, .blue, "last bar")
+            expect(shot, 400, 20, .black, "outside the 320x240 window: the empty screen")
+        }
         withExtendedLifetime(display) {}
     }
 
@@ -46,39 +45,38 @@ struct WindowSinkTests {
     func clickOnOverlay() async throws {
         let display = try await VirtualDisplay()
         let player = try await Self.windowPlayer(TestMedia.bars, on: display)
-        // Two 60x40 buttons side by side at (180, 20) on the 320x240 movie, in its own window at (0, 0).
-        let buttons = try DrawingOverlay(
-            size: VideoSize(width: 120, height: 40), placement: .absolute(x: 180, y: 20),
-            hitRegions: [
-                OverlayHitRegion(id: "play", rect: ViewRect(x: 0, y: 0, width: 60, height: 40)),
-                OverlayHitRegion(id: "stop", rect: ViewRect(x: 60, y: 0, width: 60, height: 40)),
-            ]
-        ) { canvas, _ in
-            canvas.fill(ViewRect(x: 0, y: 0, width: 60, height: 40), with: Self.orange)
-            canvas.fill(ViewRect(x: 60, y: 0, width: 60, height: 40), with: .black)
-        }
-        let id = player.overlays.add(buttons)
-        let recorder = EventRecorder(player)
-        try await player.prepareToPlay()
-        let shot = try await display.screenshot()
-        expect(shot, 200, 40, Self.orange, "the play button is drawn")
-        try await display.click(atX: 270, y: 50)
-        try await recorder.waitFor("the stop region", within: .seconds(5)) {
-            if case .overlayRegionActivated(id, "stop", let point) = $0 {
-                abs(point.x - 90) < 2 && abs(point.y - 30) < 2
-            } else {
-                false
+        try await withShutdown(of: player) {
+            // Two 60x40 buttons side by side at (180, 20) on the 320x240 movie, in its own window at (0, 0).
+            let buttons = try DrawingOverlay(
+                size: VideoSize(width: 120, height: 40), placement: .absolute(x: 180, y: 20),
+                hitRegions: [
+                    OverlayHitRegion(id: "play", rect: ViewRect(x: 0, y: 0, width: 60, height: 40)),
+                    OverlayHitRegion(id: "stop", rect: ViewRect(x: 60, y: 0, width: 60, height: 40)),
+                ]
+            ) { canvas, _ in
+                canvas.fill(ViewRect(x: 0, y: 0, width: 60, height: 40), with: Self.orange)
+                canvas.fill(ViewRect(x: 60, y: 0, width: 60, height: 40), with: .black)
             }
+            let id = player.overlays.add(buttons)
+            let recorder = EventRecorder(player)
+            try await player.prepareToPlay()
+            let shot = try await display.screenshot()
+            expect(shot, 200, 40, Self.orange, "the play button is drawn")
+            try await display.click(atX: 270, y: 50)
+            try await recorder.waitFor("the stop region", within: .seconds(5)) {
+                if case .overlayRegionActivated(id, "stop", let point) = $0 {
+                    abs(point.x - 90) < 2 && abs(point.y - 30) < 2
+                } else {
+                    false
+                }
+            }
+            try await display.click(atX: 100, y: 200)  // on the movie, not on a button: nothing
+            try await display.click(atX: 190, y: 25)
+            try await recorder.waitFor("the play region", within: .seconds(5)) {
+                if case .overlayRegionActivated(id, "play", _) = $0 { true } else { false }
+            }
+            #expect(recorder.events.filter { if case .overlayRegionActivated = $0 { true } else { false } }.count == 2)
         }
-        try await display.click(atX: 100, y: 200)  // on the movie, not on a button: nothing
-        try await display.click(atX: 190, y: 25)
-        try await recorder.waitFor("the play region", within: .seconds(5)) {
-            if case .overlayRegionActivated(id, "play", _) = $0 { true } else { false }
-        }
-        #expect(recorder.events.filter { if case .overlayRegionActivated = $0 { true } else { false } }.count == 2)
-        await player.shutdown()
-        // The X server goes when `display` does: not before the player's window sink has let go
-        // of its connection (Xlib ends the process on a connection lost under ximagesink).
         withExtendedLifetime(display) {}
     }
 
@@ -87,43 +85,42 @@ struct WindowSinkTests {
     func keys() async throws {
         let display = try await VirtualDisplay()
         let player = try await Self.windowPlayer(TestMedia.bars, on: display)
-        let recorder = EventRecorder(player)
-        let (notified, delivery) = AsyncStream.makeStream(of: PlayerEvent.self)
-        let observer = NotificationCenter.default.addObserver(
-            forName: .moviePlayerWindowKeyPressed, object: player, queue: nil
-        ) { note in
-            if let event = note.playerEvent { delivery.yield(event) }
-        }
-        defer { NotificationCenter.default.removeObserver(observer) }
-        try await player.prepareToPlay()
-        // With no window manager the keyboard goes to the window under the pointer: the player's,
-        // at the screen's top left.
-        let typed = try await ProcessRunner.run(
-            "xdotool", ["mousemove", "20", "20", "key", "space", "shift+Right", "q"],
-            environment: ["DISPLAY": display.name])
-        #expect(typed.status == 0, "\(typed.standardError)")
-        // Shift is a key of its own, pressed before Right.
-        let expected: [PlayerEvent] = [
-            .windowKeyPressed("space", shift: false), .windowKeyPressed("Shift_L", shift: false),
-            .windowKeyPressed("Right", shift: true), .windowKeyPressed("q", shift: false),
-        ]
-        try await recorder.waitUntil("four keys") { events in
-            events.filter { if case .windowKeyPressed = $0 { true } else { false } }.count == 4
-        }
-        #expect(recorder.events.filter { if case .windowKeyPressed = $0 { true } else { false } } == expected)
-        let notifications = try await withDeadline(.seconds(5), "four notifications") {
-            var seen: [PlayerEvent] = []
-            for await event in notified {
-                seen.append(event)
-                if seen.count == 4 { break }
+        try await withShutdown(of: player) {
+            let recorder = EventRecorder(player)
+            let (notified, delivery) = AsyncStream.makeStream(of: PlayerEvent.self)
+            let observer = NotificationCenter.default.addObserver(
+                forName: .moviePlayerWindowKeyPressed, object: player, queue: nil
+            ) { note in
+                if let event = note.playerEvent { delivery.yield(event) }
             }
-            return seen
+            defer { NotificationCenter.default.removeObserver(observer) }
+            try await player.prepareToPlay()
+            // With no window manager the keyboard goes to the window under the pointer: the player's,
+            // at the screen's top left.
+            let typed = try await ProcessRunner.run(
+                "xdotool", ["mousemove", "20", "20", "key", "space", "shift+Right", "q"],
+                environment: ["DISPLAY": display.name])
+            #expect(typed.status == 0, "\(typed.standardError)")
+            // Shift is a key of its own, pressed before Right.
+            let expected: [PlayerEvent] = [
+                .windowKeyPressed("space", shift: false), .windowKeyPressed("Shift_L", shift: false),
+                .windowKeyPressed("Right", shift: true), .windowKeyPressed("q", shift: false),
+            ]
+            try await recorder.waitUntil("four keys") { events in
+                events.filter { if case .windowKeyPressed = $0 { true } else { false } }.count == 4
+            }
+            #expect(recorder.events.filter { if case .windowKeyPressed = $0 { true } else { false } } == expected)
+            let notifications = try await withDeadline(.seconds(5), "four notifications") {
+                var seen: [PlayerEvent] = []
+                for await event in notified {
+                    seen.append(event)
+                    if seen.count == 4 { break }
+                }
+                return seen
+            }
+            #expect(notifications == expected)
+            #expect(player.playbackState == .stopped, "nothing in the player acts on a key")
         }
-        #expect(notifications == expected)
-        #expect(player.playbackState == .stopped, "nothing in the player acts on a key")
-        await player.shutdown()
-        // The X server goes when `display` does: not before the player's window sink has let go
-        // of its connection (Xlib ends the process on a connection lost under ximagesink).
         withExtendedLifetime(display) {}
     }
 
@@ -134,26 +131,27 @@ struct WindowSinkTests {
         // over a connection of its own.
         let display = try await VirtualDisplay()
         let player = try await Self.windowPlayer(TestMedia.bars, on: display)
-        let recorder = EventRecorder(player)
-        try await player.prepareToPlay()
-        let search = try await ProcessRunner.run(
-            "xdotool", ["search", "--name", "swift-media-engine"], environment: ["DISPLAY": display.name])
-        let window = try #require(search.standardOutput.split(separator: "\n").first.map(String.init), "no window")
-        var commands = ["mousemove", "20", "20"]
-        for _ in 0..<50 {
-            commands += [
-                "windowsize", window, "200", "150", "key", "a", "windowsize", window, "160", "120", "key", "b",
-            ]
+        try await withShutdown(of: player) {
+            let recorder = EventRecorder(player)
+            try await player.prepareToPlay()
+            let search = try await ProcessRunner.run(
+                "xdotool", ["search", "--name", "swift-media-engine"], environment: ["DISPLAY": display.name])
+            let window = try #require(search.standardOutput.split(separator: "\n").first.map(String.init), "no window")
+            var commands = ["mousemove", "20", "20"]
+            for _ in 0..<50 {
+                commands += [
+                    "windowsize", window, "200", "150", "key", "a", "windowsize", window, "160", "120", "key", "b",
+                ]
+            }
+            let typed = try await ProcessRunner.run("xdotool", commands, environment: ["DISPLAY": display.name])
+            #expect(typed.status == 0, "\(typed.standardError)")
+            @Sendable func keys(_ events: [PlayerEvent]) -> [String] {
+                events.compactMap { if case .windowKeyPressed(let key, _) = $0 { key } else { nil } }
+            }
+            // Every key comes, or the wait ends with what came.
+            try? await recorder.waitUntil("100 keys", within: .seconds(5)) { keys($0).count >= 100 }
+            #expect(keys(recorder.events) == Array(repeating: ["a", "b"], count: 50).flatMap { $0 })
         }
-        let typed = try await ProcessRunner.run("xdotool", commands, environment: ["DISPLAY": display.name])
-        #expect(typed.status == 0, "\(typed.standardError)")
-        @Sendable func keys(_ events: [PlayerEvent]) -> [String] {
-            events.compactMap { if case .windowKeyPressed(let key, _) = $0 { key } else { nil } }
-        }
-        // Every key comes, or the wait ends with what came.
-        try? await recorder.waitUntil("100 keys", within: .seconds(5)) { keys($0).count >= 100 }
-        #expect(keys(recorder.events) == Array(repeating: ["a", "b"], count: 50).flatMap { $0 })
-        await player.shutdown()
         withExtendedLifetime(display) {}
     }
 
@@ -161,34 +159,33 @@ struct WindowSinkTests {
     func fullscreen() async throws {
         let display = try await VirtualDisplay()
         let player = try await Self.windowPlayer(TestMedia.wideBars, on: display)
-        player.backgroundColor = Self.orange
-        let recorder = EventRecorder(player)
-        try await player.prepareToPlay()
-        try await player.setFullscreen(true, animated: true)
-        #expect(player.isFullscreen)
-        // The screen is 640x480 and the movie 16:9: 640x360 between 60-pixel bars.
-        try await player.seek(to: .zero)  // show the frame again at its new size
-        let full = try await display.screenshot()
-        expect(full, 320, 20, Self.orange, "bar above")
-        expect(full, 320, 460, Self.orange, "bar below")
-        expect(full, 20, 100, .white, "first bar, scaled up")
-        expect(full, 620, 100, .blue, "last bar, scaled up")
-        try await player.setFullscreen(false, animated: false)
-        #expect(!player.isFullscreen)
-        try await player.seek(to: .zero)
-        let windowed = try await display.screenshot()
-        expect(windowed, 20, 20, .white, "back in the 320x180 window")
-        expect(windowed, 400, 300, .black, "the rest of the screen empty again")
-        try await recorder.waitFor { $0 == .didExitFullscreen }
-        let fullscreenEvents = Self.fullscreenEvents(recorder.events)
-        #expect(
-            fullscreenEvents == [
-                .willEnterFullscreen(animationDuration: .milliseconds(300)), .didEnterFullscreen,
-                .willExitFullscreen(animationDuration: .zero), .didExitFullscreen,
-            ])
-        await player.shutdown()
-        // The X server goes when `display` does: not before the player's window sink has let go
-        // of its connection (Xlib ends the process on a connection lost under ximagesink).
+        try await withShutdown(of: player) {
+            player.backgroundColor = Self.orange
+            let recorder = EventRecorder(player)
+            try await player.prepareToPlay()
+            try await player.setFullscreen(true, animated: true)
+            #expect(player.isFullscreen)
+            // The screen is 640x480 and the movie 16:9: 640x360 between 60-pixel bars.
+            try await player.seek(to: .zero)  // show the frame again at its new size
+            let full = try await display.screenshot()
+            expect(full, 320, 20, Self.orange, "bar above")
+            expect(full, 320, 460, Self.orange, "bar below")
+            expect(full, 20, 100, .white, "first bar, scaled up")
+            expect(full, 620, 100, .blue, "last bar, scaled up")
+            try await player.setFullscreen(false, animated: false)
+            #expect(!player.isFullscreen)
+            try await player.seek(to: .zero)
+            let windowed = try await display.screenshot()
+            expect(windowed, 20, 20, .white, "back in the 320x180 window")
+            expect(windowed, 400, 300, .black, "the rest of the screen empty again")
+            try await recorder.waitFor { $0 == .didExitFullscreen }
+            let fullscreenEvents = Self.fullscreenEvents(recorder.events)
+            #expect(
+                fullscreenEvents == [
+                    .willEnterFullscreen(animationDuration: .milliseconds(300)), .didEnterFullscreen,
+                    .willExitFullscreen(animationDuration: .zero), .didExitFullscreen,
+                ])
+        }
         withExtendedLifetime(display) {}
     }
 
@@ -202,26 +199,25 @@ struct WindowSinkTests {
             source: FileSource(url: try await TestMedia.url(for: TestMedia.bars)),
             videoSink: WindowSink(display: display.name),
             audioOutput: .discard)
-        player.shouldAutoplay = false
-        player.windowHandle = handle
-        player.backgroundColor = Self.orange
-        // A 4:3 movie in a 16:9 view frame at (40, 30): 240x180 between 40-pixel orange bars.
-        player.viewFrame = ViewRect(x: 40, y: 30, width: 320, height: 180)
-        try await player.prepareToPlay()
-        let shot = try await display.screenshot()
-        expect(shot, 60, 100, Self.orange, "left bar inside the view frame")
-        expect(shot, 340, 100, Self.orange, "right bar inside the view frame")
-        expect(shot, 90, 60, .white, "first bar of the movie")
-        expect(shot, 310, 60, .blue, "last bar of the movie")
-        expect(shot, 20, 250, Self.orange, "the background colour around the view frame")
-        expect(shot, 380, 280, Self.orange, "the background colour to the window's far corner")
-        expect(shot, 500, 400, .black, "outside the app's window: the empty screen")
-        await #expect { try await player.setFullscreen(true, animated: false) } throws: {
-            ($0 as? MediaError)?.code == .unsupportedOperation
+        try await withShutdown(of: player) {
+            player.shouldAutoplay = false
+            player.windowHandle = handle
+            player.backgroundColor = Self.orange
+            // A 4:3 movie in a 16:9 view frame at (40, 30): 240x180 between 40-pixel orange bars.
+            player.viewFrame = ViewRect(x: 40, y: 30, width: 320, height: 180)
+            try await player.prepareToPlay()
+            let shot = try await display.screenshot()
+            expect(shot, 60, 100, Self.orange, "left bar inside the view frame")
+            expect(shot, 340, 100, Self.orange, "right bar inside the view frame")
+            expect(shot, 90, 60, .white, "first bar of the movie")
+            expect(shot, 310, 60, .blue, "last bar of the movie")
+            expect(shot, 20, 250, Self.orange, "the background colour around the view frame")
+            expect(shot, 380, 280, Self.orange, "the background colour to the window's far corner")
+            expect(shot, 500, 400, .black, "outside the app's window: the empty screen")
+            await #expect { try await player.setFullscreen(true, animated: false) } throws: {
+                ($0 as? MediaError)?.code == .unsupportedOperation
+            }
         }
-        await player.shutdown()
-        // The X server goes when `display` does: not before the player's window sink has let go
-        // of its connection (Xlib ends the process on a connection lost under ximagesink).
         withExtendedLifetime(display) {}
     }
 }
@@ -249,22 +245,23 @@ extension WindowSinkTests {
     func fullscreenBeforePreparation() async throws {
         let display = try await VirtualDisplay()
         let player = try await Self.orangeWindowPlayer(TestMedia.wideBars, on: display)
-        let recorder = EventRecorder(player)
-        player.isFullscreen = true
-        #expect(player.isFullscreen, "the request is kept until the window opens")
-        try await player.prepareToPlay()
-        try await recorder.waitFor { $0 == .didEnterFullscreen }
-        #expect(player.isFullscreen)
-        try await player.seek(to: .zero)  // the frame again, at the screen's size
-        let shot = try await display.screenshot()
-        expect(shot, 320, 20, Self.orange, "bar above, across the 640x480 screen")
-        expect(shot, 620, 100, .blue, "last bar, at the screen's right edge")
-        let fullscreenEvents = Self.fullscreenEvents(recorder.events)
-        #expect(fullscreenEvents == [.willEnterFullscreen(animationDuration: .zero), .didEnterFullscreen])
-        player.isFullscreen = false
-        try await recorder.waitFor { $0 == .didExitFullscreen }
-        #expect(!player.isFullscreen)
-        await player.shutdown()
+        try await withShutdown(of: player) {
+            let recorder = EventRecorder(player)
+            player.isFullscreen = true
+            #expect(player.isFullscreen, "the request is kept until the window opens")
+            try await player.prepareToPlay()
+            try await recorder.waitFor { $0 == .didEnterFullscreen }
+            #expect(player.isFullscreen)
+            try await player.seek(to: .zero)  // the frame again, at the screen's size
+            let shot = try await display.screenshot()
+            expect(shot, 320, 20, Self.orange, "bar above, across the 640x480 screen")
+            expect(shot, 620, 100, .blue, "last bar, at the screen's right edge")
+            let fullscreenEvents = Self.fullscreenEvents(recorder.events)
+            #expect(fullscreenEvents == [.willEnterFullscreen(animationDuration: .zero), .didEnterFullscreen])
+            player.isFullscreen = false
+            try await recorder.waitFor { $0 == .didExitFullscreen }
+            #expect(!player.isFullscreen)
+        }
         withExtendedLifetime(display) {}
     }
 
@@ -280,19 +277,20 @@ extension WindowSinkTests {
     func audioOnlyShowsBackground() async throws {
         let display = try await VirtualDisplay()
         let player = try await Self.orangeWindowPlayer(Self.fiveSecondsOfSound, on: display)
-        let recorder = EventRecorder(player)
-        try await player.play()
-        #expect(player.movieMediaTypes == [.audio])
-        try await Task.sleep(for: .milliseconds(300))
-        let shot = try await display.screenshot()
-        expect(shot, 20, 20, Self.orange, "the window, in the background colour")
-        expect(shot, 600, 450, .black, "the rest of the screen")
-        player.backgroundColor = RGBAColor(red: 0, green: 0, blue: 255)
-        try await Task.sleep(for: .milliseconds(300))
-        expect(try await display.screenshot(), 20, 20, .blue, "a new background colour, while playing")
-        player.stop()
-        try await recorder.waitFor { $0 == .playbackDidFinish(.userExited, nil) }
-        await player.shutdown()
+        try await withShutdown(of: player) {
+            let recorder = EventRecorder(player)
+            try await player.play()
+            #expect(player.movieMediaTypes == [.audio])
+            try await Task.sleep(for: .milliseconds(300))
+            let shot = try await display.screenshot()
+            expect(shot, 20, 20, Self.orange, "the window, in the background colour")
+            expect(shot, 600, 450, .black, "the rest of the screen")
+            player.backgroundColor = RGBAColor(red: 0, green: 0, blue: 255)
+            try await Task.sleep(for: .milliseconds(300))
+            expect(try await display.screenshot(), 20, 20, .blue, "a new background colour, while playing")
+            player.stop()
+            try await recorder.waitFor { $0 == .playbackDidFinish(.userExited, nil) }
+        }
         withExtendedLifetime(display) {}
     }
 
@@ -308,34 +306,35 @@ extension WindowSinkTests {
     func scalingModeAnimates() async throws {
         let display = try await VirtualDisplay()
         let player = try await Self.orangeWindowPlayer(Self.longWideBars, on: display)
-        try await player.prepareToPlay()
-        try await player.setFullscreen(true, animated: false)
-        try await player.play()
-        try await Task.sleep(for: .milliseconds(300))
-        // The 640x480 screen, the 16:9 movie fitted: 640x360 between 60-pixel bars.
-        let fitted = try await display.screenshot()
-        expect(fitted, 320, 45, Self.orange, "aspect fit: the bar above")
-        player.scalingModeAnimationDuration = .seconds(2)
-        let changed = ContinuousClock.now
-        player.scalingMode = .aspectFill
-        #expect(player.scalingMode == .aspectFill, "the mode is the new one at once")
-        try await Task.sleep(until: changed + .milliseconds(700))
-        let midway = try await display.screenshot()
-        let elapsed = ContinuousClock.now - changed
-        if elapsed < .milliseconds(1500) {
-            // Between 35 % and 75 % of the way: bars of 39 to 15 pixels.
-            expect(midway, 320, 8, Self.orange, "part of the way: a thinner bar above (\(elapsed) in)")
-            let picture = midway.color(atX: 320, y: 50)
-            #expect(
-                !picture.isClose(to: Self.orange, tolerance: 40),
-                "part of the way: the picture where the bar was: \(picture)")
+        try await withShutdown(of: player) {
+            try await player.prepareToPlay()
+            try await player.setFullscreen(true, animated: false)
+            try await player.play()
+            try await Task.sleep(for: .milliseconds(300))
+            // The 640x480 screen, the 16:9 movie fitted: 640x360 between 60-pixel bars.
+            let fitted = try await display.screenshot()
+            expect(fitted, 320, 45, Self.orange, "aspect fit: the bar above")
+            player.scalingModeAnimationDuration = .seconds(2)
+            let changed = ContinuousClock.now
+            player.scalingMode = .aspectFill
+            #expect(player.scalingMode == .aspectFill, "the mode is the new one at once")
+            try await Task.sleep(until: changed + .milliseconds(700))
+            let midway = try await display.screenshot()
+            let elapsed = ContinuousClock.now - changed
+            if elapsed < .milliseconds(1500) {
+                // Between 35 % and 75 % of the way: bars of 39 to 15 pixels.
+                expect(midway, 320, 8, Self.orange, "part of the way: a thinner bar above (\(elapsed) in)")
+                let picture = midway.color(atX: 320, y: 50)
+                #expect(
+                    !picture.isClose(to: Self.orange, tolerance: 40),
+                    "part of the way: the picture where the bar was: \(picture)")
+            }
+            try await Task.sleep(until: changed + .milliseconds(2400))
+            let filled = try await display.screenshot()
+            let top = filled.color(atX: 320, y: 8)
+            #expect(!top.isClose(to: Self.orange, tolerance: 40), "aspect fill: the picture to the top, not \(top)")
+            player.stop()
         }
-        try await Task.sleep(until: changed + .milliseconds(2400))
-        let filled = try await display.screenshot()
-        let top = filled.color(atX: 320, y: 8)
-        #expect(!top.isClose(to: Self.orange, tolerance: 40), "aspect fill: the picture to the top, not \(top)")
-        player.stop()
-        await player.shutdown()
         withExtendedLifetime(display) {}
     }
 }
