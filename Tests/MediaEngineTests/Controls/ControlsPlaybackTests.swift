@@ -12,10 +12,11 @@ struct ControlsPlaybackTests {
 
     /// A prepared, paused player of a 10 s movie into an RGBA frames sink of 640x360, with the
     /// controls of `style`.
-    static func player(_ style: MovieControlStyle, clip: TestMedia.Clip = TestMedia.longBars) async throws -> (
-        MoviePlayer, FrameSink
-    ) {
-        let sink = FrameSink(format: .rgba, size: size)
+    static func player(
+        _ style: MovieControlStyle, clip: TestMedia.Clip = TestMedia.longBars,
+        onFrame: (@Sendable (borrowing VideoFrame) -> Void)? = nil
+    ) async throws -> (MoviePlayer, FrameSink) {
+        let sink = FrameSink(format: .rgba, size: size, onFrame: onFrame)
         let player = MoviePlayer(
             source: FileSource(url: try await TestMedia.url(for: clip)), videoSink: sink, audioOutput: .discard)
         player.shouldAutoplay = false
@@ -156,7 +157,6 @@ struct ControlsPlaybackTests {
 
     @Test("while playing, the controls fade out after 3 s without input and come back on pointer motion")
     func fading() async throws {
-        let (player, sink) = try await Self.player(.embedded)
         // The pause sign's left bar, over the black bar beside the 4:3 movie: white while the
         // controls show, black when they are gone.
         let play = try Self.center(of: "play-pause", style: .embedded)
@@ -164,11 +164,23 @@ struct ControlsPlaybackTests {
         let bar = (x: Int(play.x - Double(layout.barHeight) * 0.42 * 0.23), y: Int(play.y))
         let shown = { @Sendable (frame: VideoImage) in Self.brightness(frame.color(atX: bar.x, y: bar.y)) > 200 }
         let hidden = { @Sendable (frame: VideoImage) in Self.brightness(frame.color(atX: bar.x, y: bar.y)) < 30 }
+        // When the first frame without the controls reached the sink (once the pause sign has
+        // been seen), read on the streaming thread: the test's own polling can be late by a
+        // second on a loaded machine.
+        let firstHidden = Locked<(armed: Bool, at: ContinuousClock.Instant?)>((false, nil))
+        let (player, sink) = try await Self.player(.embedded) { frame in
+            guard firstHidden.withLock({ $0.armed && $0.at == nil }),
+                Self.brightness(frame.color(atX: bar.x, y: bar.y)) < 30
+            else { return }
+            let now = ContinuousClock.now
+            firstHidden.withLock { $0.at = $0.at ?? now }
+        }
         let start = ContinuousClock.now
         try await player.play()
         try await Self.waitForFrame(sink, "the pause sign", shown)
+        firstHidden.withLock { $0.armed = true }
         try await Self.waitForFrame(sink, "the controls gone", hidden)
-        let gone = ContinuousClock.now - start
+        let gone = try #require(firstHidden.withLock { $0.at }) - start
         #expect(gone >= .milliseconds(2900) && gone < .seconds(5), "gone after \(gone)")
         player.pointerMoved()
         try await Self.waitForFrame(sink, "the controls back", shown)
