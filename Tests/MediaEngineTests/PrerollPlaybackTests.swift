@@ -126,7 +126,9 @@ struct PrerollPlaybackTests {
         let recorder = EventRecorder(player)
         try await player.play()
         #expect(try await ad.value == .contentStarted)
-        // The content's second of movie may be over by now on a busy machine: its events say it played.
+        // The content's second of movie may be over by now on a busy machine: its events say it
+        // played. They reach the recorder on a task of its own, maybe after play() returned.
+        try await recorder.waitFor("the content's first state") { $0.playbackState != nil }
         #expect(recorder.events.first { $0.playbackState != nil } == .playbackStateChanged(.playing))
         #expect(
             player.playbackState == .playing || recorder.events.contains(.playbackDidFinish(.playbackEnded, nil)),
