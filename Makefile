@@ -256,21 +256,29 @@ leaks: build $(SAMPLE)
 # Soak: SOAK_CYCLES players (after SOAK_SETTLE that fill malloc's arenas and GStreamer's caches),
 # each prepared, played, its output swapped, overlays added and one removed, sought, stopped and
 # released, in one process under GStreamer's leak tracer. Fails when a GstObject outlives them, a
-# descriptor or bus thread is left, or resident memory grew by more than SOAK_MAX_GROWTH_KB.
+# descriptor, bus thread or any other thread is left, or resident memory grew by more than
+# SOAK_MAX_GROWTH_KB. The process runs as the README tells a long-lived app to run on glibc
+# (SOAK_MALLOC: a fixed mmap threshold). With glibc's defaults (`make soak SOAK_MALLOC=`), the
+# arenas keep free tops of up to twice the largest block freed so far (libavcodec's 0.5-1 MB):
+# the resident figure then lands anywhere in a band of several megabytes from run to run while
+# malloc's live data stays flat; the summary shows both (BENCHMARKS.md, "Soak").
 SOAK_CYCLES ?= 500
 SOAK_SETTLE ?= 50
 SOAK_MAX_GROWTH_KB ?= 5120
+SOAK_MALLOC ?= MALLOC_MMAP_THRESHOLD_=262144
 soak: build $(SAMPLE)
 	$(SWIFT) build --product engine-leak-check
-	GST_TRACERS=leaks GST_DEBUG=GST_TRACER:7 GST_DEBUG_NO_COLOR=1 .build/debug/engine-leak-check soak \
+	$(SOAK_MALLOC) GST_TRACERS=leaks GST_DEBUG=GST_TRACER:7 GST_DEBUG_NO_COLOR=1 .build/debug/engine-leak-check soak \
 		$(SOAK_CYCLES) $(SOAK_SETTLE) $(SAMPLE) 2> .build/soak-leaks.log > .build/soak.log || exit 1; \
 	summary=$$(tail -1 .build/soak.log); echo "$$summary"; \
 	if grep "object-alive, type-name=(string)" .build/soak-leaks.log | grep -v "%s"; then echo "soak: objects left alive"; exit 1; fi; \
 	echo "$$summary" | grep -q '"busThreads":0,' || { echo "soak: bus threads left"; exit 1; }; \
-	before=$$(echo "$$summary" | sed 's/.*"fdsBefore":\([0-9]*\).*/\1/'); after=$$(echo "$$summary" | sed 's/.*"fdsAfter":\([0-9]*\).*/\1/'); \
-	[ "$$before" = "$$after" ] || { echo "soak: $$before descriptors before, $$after after"; exit 1; }; \
-	growth=$$(echo "$$summary" | sed 's/.*"growthKB":\(-*[0-9]*\).*/\1/'); \
-	[ "$$growth" -le $(SOAK_MAX_GROWTH_KB) ] || { echo "soak: resident memory grew by $$growth KB (goal: at most $(SOAK_MAX_GROWTH_KB))"; exit 1; }
+	field() { echo "$$summary" | sed "s/.*\"$$1\":\(-*[0-9]*\).*/\1/"; }; \
+	[ "$$(field fdsBefore)" = "$$(field fdsAfter)" ] || { echo "soak: $$(field fdsBefore) descriptors before, $$(field fdsAfter) after"; exit 1; }; \
+	[ "$$(field threadsAfter)" -le "$$(field threadsBefore)" ] || { echo "soak: $$(field threadsBefore) threads before, $$(field threadsAfter) after"; exit 1; }; \
+	growth=$$(field growthKB); \
+	[ "$$growth" -le $(SOAK_MAX_GROWTH_KB) ] || { echo "soak: resident memory grew by $$growth KB (goal: at most $(SOAK_MAX_GROWTH_KB))"; exit 1; }; \
+	echo "soak: passed, resident growth $$growth KB, malloc's live data $$(field mallocInUseKBBefore) to $$(field mallocInUseKBAfter) KB"
 
 # Each fuzzer starts from the seeds (valid movies, subtitles, sink specs, VAST documents, playlists
 # and manifests, ID3 frames and PMTs) and the kept regressions,

@@ -333,8 +333,9 @@ func soak(_ count: Int, settle: Int, file: String) async throws {
     let trendKBPer1000 = variance > 0 ? Int((covariance / variance * 1000).rounded()) : 0
     guard await waitForReleasedPlayers() else { throw LeakCheckError("a released player did not shut down") }
     let fdsAfter = openDescriptors()
-    let names = threadNames()
     let rssAfter = await settledResidentKilobytes(threads: threadsBefore)
+    // Counted once GLib's idle threads have had their time to end (the settling above).
+    let names = threadNames()
     let splitAfter = residentSplitKilobytes()
     let mallocAfter = MallocSummary.read()
     emit([
