@@ -43,11 +43,9 @@ public struct Screenshot: Sendable {
     /// The colour at (`x`, `y`).
     public func color(atX x: Int, y: Int) -> RGBAColor {
         let offset = pixelStart + y * bytesPerLine + x * 4
-        let word = (0..<4).map { UInt32(bytes[offset + $0]) }
-        let value =
-            littleEndian
-            ? word[3] << 24 | word[2] << 16 | word[1] << 8 | word[0]
-            : word[0] << 24 | word[1] << 16 | word[2] << 8 | word[3]
+        let value = (0..<4).reduce(UInt32(0)) { word, index in
+            word << 8 | UInt32(bytes[offset + (littleEndian ? 3 - index : index)])
+        }
         func channel(_ mask: UInt32) -> UInt8 {
             guard mask != 0 else { return 0 }
             return UInt8(truncatingIfNeeded: (value & mask) >> UInt32(mask.trailingZeroBitCount))
