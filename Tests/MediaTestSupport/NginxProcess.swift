@@ -36,8 +36,7 @@ final class NginxProcess: Sendable {
     deinit {
         // SIGKILL: nginx started without a master process ignores SIGTERM from a parent that
         // spawned it with signals blocked, and the test needs it gone now.
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.killAndReap()
         try? FileManager.default.removeItem(at: directory)
     }
 
@@ -107,8 +106,7 @@ final class NginxProcess: Sendable {
             return process
         } catch {
             let log = (try? String(contentsOf: directory.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            process.killAndReap()
             throw NginxStartFailure(
                 portTaken: log.contains("Address already in use"), message: "nginx did not start (\(error)): \(log)")
         }

@@ -87,7 +87,6 @@ public enum ProcessRunner {
         }.start()
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         group.wait()
-        process.waitUntilExit()
-        return (process.terminationStatus, outputData, errorData)
+        return (process.reap().status, outputData, errorData)
     }
 }

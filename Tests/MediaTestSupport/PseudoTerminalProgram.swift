@@ -91,8 +91,7 @@ public final class PseudoTerminalProgram: Sendable {
         }.start()
         let process = process
         Thread { [shared] in
-            process.waitUntilExit()
-            let status = process.terminationReason == .exit ? process.terminationStatus : -process.terminationStatus
+            let status = process.reap().code
             shared.state.withLock { $0.exitStatus = status }
             shared.changes.recheck()
         }.start()

@@ -50,15 +50,13 @@ public final class VirtualDisplay: Sendable {
                 throw TestMediaError(message: "Xvfb does not answer: \(probe.standardError)")
             }
         } catch {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            process.killAndReap()
             throw error
         }
     }
 
     deinit {
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.killAndReap()
     }
 
     /// The whole screen, as the X server has it now (`xwd -root`).

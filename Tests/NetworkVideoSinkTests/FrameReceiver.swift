@@ -82,8 +82,7 @@ final class FrameReceiver: Sendable {
                     receiver.append(chunk)
                 }
                 errorsRead.wait()
-                process.waitUntilExit()
-                receiver.exited(process.terminationStatus)
+                receiver.exited(process.reap().status)
             }.start()
         }
     }

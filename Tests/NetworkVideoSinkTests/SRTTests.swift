@@ -22,8 +22,7 @@ struct SRTTests {
                 return false
             }
             // A registry lookup, run once while the tests are listed: it does not hold anything up.
-            process.waitUntilExit()
-            return process.terminationStatus == 0
+            return process.reap().code == 0
         }
     }()
 
