@@ -2,8 +2,8 @@
 #   make demo   installs what is missing, builds, and plays the built-in sample movie
 #   make test   installs what is missing, checks formatting, runs every test
 # Other targets: build, release, bench, leaks, fuzz, fuzz-engine, stress, tsan, asan, format, docs, clean.
-#   make docs   DocC archives of the public modules in .build/docs; fails on a public symbol without
-#               a doc comment; not part of test
+#   make docs   DocC archives of the public modules, with their guides, in .build/docs; fails on a
+#               public symbol without a doc comment and on any docc warning; not part of test
 #   make stress  50 players at once under random commands, then the whole suite STRESS_RUNS (10)
 #                times, each with one core kept busy by another process; not part of test
 #   make fuzz   runs libFuzzer on each of the engine's parsers, FUZZ_SECONDS (60) each, then
@@ -329,10 +329,15 @@ fuzz-engine: deps
 # comments to another's symbols are not resolved by docc 6.3's --dependency (its leading-slash
 # links say "Can't resolve"), so those name the symbol in code voice (`MediaError.Code.x`) instead
 # of linking it; extension blocks are emitted so that an extension of another module's type
-# (FileSource's MoviePlayer.contentURL) has a page. From nothing about a minute of CPU (2 min 20 s
-# on two cores busy with other builds); 20-30 s when little changed.
+# (FileSource's MoviePlayer.contentURL) has a page. A module's guide, its articles and landing page,
+# is a DocC catalogue in its source folder (Sources/<Module>/<Module>.docc, or under Plugins/), given
+# to docc as its first argument when there is one; SwiftPM leaves .docc folders out of the build by
+# itself. Links inside one catalogue and module (``Symbol``, <doc:Article>) must resolve, like the
+# comments' own. From nothing about a minute of CPU (2 min 20 s on two cores busy with other
+# builds); 20-30 s when little changed.
 DOCS_MODULES := MediaEngineCore FileSource HTTPStreamSource PrerollAdSource TerminalVideoSink NetworkVideoSink MediaEngineTesting
 DOCS_BUILD := .build/docs-build
+DOCS_CATALOG_FOLDERS := Sources Plugins
 DOCS_GRAPHS := $(DOCS_BUILD)/symbol-graphs
 DOCS_OUTPUT := .build/docs
 DOCS_BUILD_FLAGS := --build-path $(DOCS_BUILD) -Xswiftc -emit-symbol-graph \
@@ -363,8 +368,11 @@ docs: deps
 	$(DOCS_BUILD)/debug/doc-check $(DOCS_BUILD)/graphs/all $(DOCS_MODULES)
 	@for module in $(DOCS_MODULES); do \
 		archive=$(DOCS_OUTPUT)/$$module.doccarchive; rm -rf $$archive; \
-		echo "docc convert $$module -> $$archive"; \
-		$(DOCC) convert --additional-symbol-graph-dir $(DOCS_BUILD)/graphs/$$module --fallback-display-name $$module \
+		catalog=; for dir in $(DOCS_CATALOG_FOLDERS); do \
+			if [ -d $$dir/$$module/$$module.docc ]; then catalog=$$dir/$$module/$$module.docc; fi; \
+		done; \
+		echo "docc convert $$module $${catalog:+($$catalog) }-> $$archive"; \
+		$(DOCC) convert $$catalog --additional-symbol-graph-dir $(DOCS_BUILD)/graphs/$$module --fallback-display-name $$module \
 			--fallback-bundle-identifier org.swift-media-engine.$$module --warnings-as-errors \
 			--output-path $$archive || exit 1; \
 	done

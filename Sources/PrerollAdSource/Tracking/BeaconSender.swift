@@ -135,7 +135,7 @@ public final class BeaconSender: Sendable {
         }
     }
 
-    /// Expands each template with `macros` (``VASTMacros/url(_:)``) and calls the URLs, in the
+    /// Expands each template with `macros` (``VASTMacros/url(_:relativeTo:)``) and calls the URLs, in the
     /// background; a template that makes no `http` or `https` URL is recorded as a failure.
     /// - Parameters:
     ///   - templates: URI templates from a VAST document.
