@@ -137,15 +137,15 @@ extension PlayerMachine.State {
     private mutating func resolvePositionLook() {
         guard positionLookRequested else { return }
         positionLookRequested = false
-        let playing = playbackState == .playing
-        if let session = currentSession, playing || facts.timedMetadata.hasPending {
+        let observing = playbackState == .playing && !observers.ids.isEmpty
+        if let session = currentSession, observing || facts.timedMetadata.hasPending {
             output.actions.append(.readPosition(session: session))
-            if !playing { disarmTimeObservers() }
+            if !observing { disarmTimeObservers() }
         } else {
             disarmTimeObservers()
-            if timedMetadataArmed, let session = currentSession ?? Optional(sessionID) {
+            if timedMetadataArmed {
                 timedMetadataArmed = false
-                output.actions.append(.cancelTimer(.timedMetadata(session: session)))
+                output.actions.append(.cancelTimer(.timedMetadata(session: sessionID)))
             }
         }
     }
