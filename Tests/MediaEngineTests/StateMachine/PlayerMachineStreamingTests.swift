@@ -93,3 +93,59 @@ struct PlayerMachineStreamingTests {
 extension PlayerMachine.Action {
     var isKeyframeRead: Bool { if case .readKeyframeTimes = self { true } else { false } }
 }
+
+/// The fragment gates: an adaptive stream's demuxer is held to its first fragment until the
+/// movie is under way (so that downloads do not slow its start), then let read ahead.
+@Suite("Player machine: fragment gates")
+struct PlayerMachineFragmentGateTests {
+    static let open = PlayerMachine.Action.openFragmentGates(session: 1)
+
+    @Test("the gates' timer (750 ms from the build, and from each load) opens the current movie's gates only")
+    func timer() {
+        var h = MachineHarness()
+        _ = h.feed { $0.prepare() }
+        h.built()
+        #expect(h.timers[.fragmentGates(session: 1, epoch: 0)]?.after == .milliseconds(750))
+        h.fire(.fragmentGates(session: 1, epoch: 0))
+        #expect(h.takeAll().actions.last == Self.open)
+        h.feed { $0.replaceSource(with: MachineHarness.NamedSource(uri: "file:///b.mp4")) }
+        #expect(h.isArmed(.fragmentGates(session: 1, epoch: 1)))
+        _ = h.takeAll()
+        h.feed { $0.timerFired(.fragmentGates(session: 1, epoch: 0)) }
+        #expect(h.takeAll() == ([], []), "the previous movie's timer")
+        h.fire(.fragmentGates(session: 1, epoch: 1))
+        #expect(h.takeAll() == ([], [Self.open]))
+    }
+
+    @Test(
+        "opened when the movie is under way: prerolled and not about to play, PLAYING, the first frame held for a seek")
+    func whenUnderWay() {
+        // Prepared, paused: the demuxer may read ahead at once.
+        var paused = MachineHarness()
+        _ = paused.feed { $0.prepare() }
+        paused.built()
+        _ = paused.takeAll()
+        paused.asyncDone()
+        #expect(paused.takeAll().actions.contains(Self.open))
+        // About to play: not before PLAYING, so that downloads do not slow the move there.
+        var playing = MachineHarness(autoplay: true)
+        _ = playing.feed { $0.prepare() }
+        playing.built()
+        _ = playing.takeAll()
+        playing.asyncDone()
+        #expect(!playing.takeAll().actions.contains(Self.open))
+        playing.reached(playing: true)
+        #expect(playing.takeAll().actions.first == Self.open)
+        // A movie held on its first frame until its preparation's seek.
+        var held = MachineHarness()
+        held.feed { $0.setPlaybackRange(initial: .seconds(1), end: nil, position: nil) }
+        _ = held.feed { $0.prepare() }
+        held.built()
+        _ = held.takeAll()
+        held.feed { $0.firstFrameHeld(session: 1) }
+        #expect(held.takeAll().actions.first == Self.open)
+        // Another pipeline's PLAYING opens nothing.
+        held.feed { $0.pipelineReached(session: 2, playing: true) }
+        #expect(held.takeAll() == ([], []))
+    }
+}
