@@ -116,6 +116,15 @@ struct ExecutorQueueTests {
         #expect(then == "wait")
     }
 
+    /// A queue with a timer that repeats every 50 ms from 100 ms, looked at once at 100 ms; and its id.
+    static func ticking() -> (ExecutorQueue<String>, UInt64?) {
+        var queue = ExecutorQueue<String>()
+        let id = queue.schedule("tick", at: at(100), repeatingEvery: 50_000_000)
+        let (ran, _) = drain(&queue, now: at(100))
+        #expect(ran == ["tick"])
+        return (queue, id)
+    }
+
     @Test("a repeating timer joins the order once a period, on its own cadence, however late it was looked at")
     func repeating() {
         var queue = ExecutorQueue<String>()
@@ -133,13 +142,10 @@ struct ExecutorQueueTests {
 
     @Test("a repeating timer that missed periods runs once, not in a burst, and goes on at its next period")
     func repeatingSkipsMissedPeriods() {
-        var queue = ExecutorQueue<String>()
-        _ = queue.schedule("tick", at: Self.at(100), repeatingEvery: 50_000_000)
-        _ = Self.drain(&queue, now: Self.at(100))
+        var (queue, _) = Self.ticking()
         // The thread was busy from 100 to 390 ms: five periods went by.
-        let (ran, then) = Self.drain(&queue, now: Self.at(390))
-        #expect(ran == ["tick"])
-        #expect(then == "wait until \(Self.at(400).uptimeNanoseconds)")
+        let drained = Self.drain(&queue, now: Self.at(390))
+        #expect(drained.ran == ["tick"] && drained.then == "wait until \(Self.at(400).uptimeNanoseconds)")
     }
 
     @Test("a repeating timer comes due after the timers due at the same time that were scheduled before it came round")
@@ -154,18 +160,14 @@ struct ExecutorQueueTests {
 
     @Test("cancelling a repeating timer stops it: handed back before its deadline, run once more if already due")
     func repeatingCancelled() {
-        var queue = ExecutorQueue<String>()
-        let id = queue.schedule("tick", at: Self.at(100), repeatingEvery: 50_000_000)
-        _ = Self.drain(&queue, now: Self.at(100))
+        var (queue, id) = Self.ticking()
         let cancelled = id.flatMap { queue.cancelTimer($0, now: Self.at(120)) }
         #expect(cancelled == "tick")
         #expect(queue.pendingTimers == 0)
         var (ran, then) = Self.drain(&queue, now: Self.at(1000))
         #expect(ran.isEmpty && then == "wait")
 
-        var due = ExecutorQueue<String>()
-        let dueID = due.schedule("tick", at: Self.at(100), repeatingEvery: 50_000_000)
-        _ = Self.drain(&due, now: Self.at(100))
+        var (due, dueID) = Self.ticking()
         // Due at 150 and not looked at yet: cancelled at 155, it runs once, and never again.
         let tooLate = dueID.flatMap { due.cancelTimer($0, now: Self.at(155)) }
         #expect(tooLate == nil)
@@ -175,9 +177,7 @@ struct ExecutorQueueTests {
 
     @Test("finishing drops a repeating timer with the others")
     func repeatingFinished() {
-        var queue = ExecutorQueue<String>()
-        _ = queue.schedule("tick", at: Self.at(100), repeatingEvery: 50_000_000)
-        _ = Self.drain(&queue, now: Self.at(100))
+        var (queue, _) = Self.ticking()
         #expect(queue.finish() == ["tick"])
         #expect(Self.drain(&queue, now: Self.at(1000)).then == "end")
     }

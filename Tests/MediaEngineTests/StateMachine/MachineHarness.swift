@@ -241,14 +241,34 @@ struct MachineHarness {
 
     // MARK: Situations
 
+    /// `prepareToPlay()`, and its pipeline built; returns the command's waiter.
+    @discardableResult
+    mutating func preparing(sourceLocation: SourceLocation = #_sourceLocation) -> Int {
+        let waiter = Self.waiter(feed { $0.prepare() }, sourceLocation: sourceLocation)
+        built()
+        return waiter
+    }
+
+    /// `seek(to:option:)` on a prepared movie; returns the command's waiter.
+    @discardableResult
+    mutating func seek(to position: Duration, exact: Bool, sourceLocation: SourceLocation = #_sourceLocation) -> Int {
+        Self.waiter(feed { $0.seek(to: position, exact: exact) }, sourceLocation: sourceLocation)
+    }
+
     /// Prepares a movie to the end (built, first frame, prerolled) and forgets the output.
     mutating func prepared(facts: Facts = Self.facts) {
-        _ = feed { $0.prepare() }
-        built()
+        preparing()
         // The preroll's frame reaches the video output before the pipeline says it prerolled.
         firstFrame(facts: facts)
         asyncDone(facts: facts)
         _ = takeAll()
+    }
+
+    /// A harness whose movie of `source` is prepared and playing, the output forgotten.
+    static func whilePlaying(_ source: any MediaSource = Self.movie, facts: Facts = Self.facts) -> MachineHarness {
+        var h = MachineHarness(source: source)
+        h.playing(facts: facts)
+        return h
     }
 
     /// Prepares and plays a movie and forgets the output.

@@ -18,8 +18,7 @@ struct PlayerMachineFailureTests {
 
     @Test("while the source interprets, nothing else ends the movie; its answer ends it, once")
     func waitsForTheAnswer() {
-        var h = MachineHarness()
-        h.playing()
+        var h = MachineHarness.whilePlaying()
         h.feed { $0.pipelineError(session: 1, Self.failure, position: .seconds(3)) }
         #expect(h.take().actions.first?.isInterpret == true)
         #expect(!h.machine.accepts(1) && h.machine.isCurrent(1))
@@ -42,8 +41,7 @@ struct PlayerMachineFailureTests {
 
     @Test("an answer about a movie that is gone (replaced, or stopped) changes nothing")
     func staleAnswer() {
-        var replaced = MachineHarness()
-        replaced.playing()
+        var replaced = MachineHarness.whilePlaying()
         replaced.feed { $0.pipelineError(session: 1, Self.failure, position: nil) }
         replaced.feed { $0.replaceSource(with: MachineHarness.NamedSource(uri: "file:///b.mp4")) }
         #expect(replaced.machine.movie.interpreting == nil, "the new movie is not failing")
@@ -52,8 +50,7 @@ struct PlayerMachineFailureTests {
         #expect(replaced.takeAll() == ([], []))
         #expect(replaced.machine.phase == .preparing && replaced.machine.lastError == nil)
 
-        var stopped = MachineHarness()
-        stopped.playing()
+        var stopped = MachineHarness.whilePlaying()
         stopped.feed { $0.pipelineError(session: 1, Self.failure, position: nil) }
         stopped.feed { $0.stop() }
         _ = stopped.takeAll()
@@ -64,8 +61,7 @@ struct PlayerMachineFailureTests {
 
     @Test("a pipeline error the source says may pass reconnects a network movie")
     func pipelineErrorReconnects() {
-        var h = MachineHarness(source: RetryingSource())
-        h.playing()
+        var h = MachineHarness.whilePlaying(RetryingSource())
         h.feed { $0.pipelineError(session: 1, Self.failure, position: .seconds(2)) }
         h.interpreted(as: Self.lost)
         let (events, actions) = h.take()
@@ -76,8 +72,7 @@ struct PlayerMachineFailureTests {
     @Test("a stalled demuxer never reconnects, whatever the source says")
     func stalledDemuxerNeverReconnects() {
         var h = MachineHarness(source: RetryingSource())
-        _ = h.feed { $0.prepare() }
-        h.built()
+        h.preparing()
         h.feed { $0.streamTypeFound(session: 1, caps: "video/quicktime") }
         h.fire(.stalledDemuxer(session: 1, epoch: 0, look: 0), stalledDemuxer: "qtdemux0")
         h.fire(.stalledDemuxer(session: 1, epoch: 0, look: 1), stalledDemuxer: "qtdemux0")
@@ -88,16 +83,14 @@ struct PlayerMachineFailureTests {
     @Test("a stream that is not a movie never reconnects, whatever the source says")
     func notAMovieNeverReconnects() {
         var h = MachineHarness(source: RetryingSource())
-        _ = h.feed { $0.prepare() }
-        h.built()
+        h.preparing()
         h.feed { $0.streamTypeFound(session: 1, caps: "text/html") }
         Self.neverReconnects(&h)
     }
 
     @Test("a stream that ends early never reconnects, whatever the source says")
     func earlyEndNeverReconnects() {
-        var h = MachineHarness(source: RetryingSource())
-        h.playing()
+        var h = MachineHarness.whilePlaying(RetryingSource())
         h.feed { $0.endOfStream(session: 1, position: .seconds(4)) }
         Self.neverReconnects(&h)
     }
@@ -124,8 +117,7 @@ struct PlayerMachineStalledDemuxerTests {
     /// A movie preparing, its stream's type found (the looks armed).
     static func watching() -> MachineHarness {
         var h = MachineHarness()
-        _ = h.feed { $0.prepare() }
-        h.built()
+        h.preparing()
         h.feed { $0.streamTypeFound(session: 1, caps: "video/quicktime") }
         _ = h.takeAll()
         return h

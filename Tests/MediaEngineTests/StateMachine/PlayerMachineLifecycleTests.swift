@@ -42,8 +42,7 @@ struct PlayerMachineLifecycleTests {
     @Test("with shouldAutoplay the prepared movie starts playing; playing is reported when the pipeline is")
     func autoplay() {
         var h = MachineHarness(autoplay: true)
-        let waiter = MachineHarness.waiter(h.feed { $0.prepare() })
-        h.built()
+        let waiter = h.preparing()
         _ = h.takeAll()
         h.preroll()
         // About to play: the fragment gates wait for PLAYING.
@@ -81,8 +80,7 @@ struct PlayerMachineLifecycleTests {
     @Test("stop during preparation fails the waiting commands and finishes with userExited")
     func stopDuringPreparation() {
         var h = MachineHarness()
-        let waiter = MachineHarness.waiter(h.feed { $0.prepare() })
-        h.built()
+        let waiter = h.preparing()
         _ = h.takeAll()
         h.feed { $0.stop() }
         #expect(
@@ -108,8 +106,7 @@ struct PlayerMachineLifecycleTests {
 
     @Test("stop while playing: stopped at once, at the start, the pipeline closed, userExited last")
     func stopWhilePlaying() {
-        var h = MachineHarness()
-        h.playing()
+        var h = MachineHarness.whilePlaying()
         h.feed { $0.stop() }
         let (events, actions) = h.takeAll()
         #expect(
@@ -127,8 +124,7 @@ struct PlayerMachineLifecycleTests {
         let failure = PipelineFailure(domain: .stream, code: 1, message: "boom", debug: nil, elementName: "demux")
         for phase in ["preparing", "prepared", "playing", "ended"] {
             var h = MachineHarness()
-            let waiter = MachineHarness.waiter(h.feed { $0.prepare() })
-            h.built()
+            let waiter = h.preparing()
             if phase != "preparing" { h.preroll() }
             if phase == "playing" || phase == "ended" {
                 _ = h.feed { $0.play() }
@@ -154,8 +150,7 @@ struct PlayerMachineLifecycleTests {
     @Test("the preparation timeout fails only the preparation it was set for")
     func timeout() {
         var h = MachineHarness()
-        _ = h.feed { $0.prepare() }
-        h.built()
+        h.preparing()
         h.preroll()
         // The movie is replaced: the first preparation's timeout (still armed) must not fail the second's.
         h.feed { $0.replaceSource(with: Self.other) }
@@ -169,8 +164,7 @@ struct PlayerMachineLifecycleTests {
 
     @Test("a new source reuses the pipeline: the old movie finishes, the new one's messages count after its marker")
     func replaceSource() {
-        var h = MachineHarness()
-        h.playing()
+        var h = MachineHarness.whilePlaying()
         h.feed { $0.replaceSource(with: Self.other) }
         let (events, actions) = h.takeAll()
         #expect(
@@ -204,8 +198,7 @@ struct PlayerMachineLifecycleTests {
     @Test(
         "a sink chosen while prepared swaps the output; one chosen while preparing gets the next movie a new pipeline")
     func replaceAfterSinkChange() {
-        var h = MachineHarness()
-        h.playing()
+        var h = MachineHarness.whilePlaying()
         _ = h.feed { $0.chooseVideoSink(NullVideoSink(synchronized: false)) }
         // Chosen while prepared: the running pipeline swaps its output, so it is still reusable.
         #expect(!h.machine.videoSinkChanged)
@@ -225,9 +218,8 @@ struct PlayerMachineLifecycleTests {
 
     @Test("release ends everything without a finish event; waiting commands fail")
     func release() {
-        var h = MachineHarness()
-        h.playing()
-        let waiter = MachineHarness.waiter(h.feed { $0.seek(to: .seconds(3), exact: true) })
+        var h = MachineHarness.whilePlaying()
+        let waiter = h.seek(to: .seconds(3), exact: true)
         _ = h.take()
         h.feed { $0.release() }
         let (events, actions) = h.takeAll()
@@ -238,8 +230,7 @@ struct PlayerMachineLifecycleTests {
     @Test("a demuxer that stalls during preparation fails it as a corrupt container")
     func stalledDemuxer() {
         var h = MachineHarness()
-        _ = h.feed { $0.prepare() }
-        h.built()
+        h.preparing()
         _ = h.takeAll()
         h.feed { $0.streamTypeFound(session: 1, caps: "video/quicktime") }
         #expect(
@@ -257,8 +248,7 @@ struct PlayerMachineLifecycleTests {
     @Test("a stream that is not a movie is interpreted by the source, then ends preparation with notAMovie")
     func notAMovie() {
         var h = MachineHarness()
-        _ = h.feed { $0.prepare() }
-        h.built()
+        h.preparing()
         _ = h.take()
         h.feed { $0.streamTypeFound(session: 1, caps: "text/plain") }
         #expect(
@@ -288,8 +278,7 @@ struct PlayerMachineSourceTypeHintTests {
         #expect(h.machine.sourceType == .file)
 
         var detected = MachineHarness(source: Self.network)
-        _ = detected.feed { $0.prepare() }
-        detected.built()
+        detected.preparing()
         detected.feed { $0.streamTypeFound(session: 1, caps: "application/x-hls") }
         #expect(detected.machine.sourceType == .streaming)
     }

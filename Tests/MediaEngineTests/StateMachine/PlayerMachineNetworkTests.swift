@@ -29,8 +29,7 @@ struct PlayerMachineNetworkTests {
     @Test("a network movie prepared with too little buffered waits, interrupted, and plays at 100 %")
     func autoplayWaitsForBuffering() {
         var h = MachineHarness(source: ChallengedSource(), autoplay: true)
-        _ = h.feed { $0.prepare() }
-        h.built()
+        h.preparing()
         h.feed { $0.buffering(session: 1, percent: 30, stats: BufferingStats()) }
         h.asyncDone()
         let (events, actions) = h.takeAll()
@@ -116,7 +115,7 @@ struct PlayerMachineNetworkTests {
         h.feed { $0.buffering(session: 1, percent: 100, stats: BufferingStats()) }
         h.feed { $0.downloadCompleted(session: 1) }
         #expect(h.machine.wholeMovieArrived && h.machine.loadState == [.playable, .playthroughOK])
-        _ = h.feed { $0.seek(to: .seconds(5), exact: false) }
+        h.seek(to: .seconds(5), exact: false)
         #expect(!h.machine.wholeMovieArrived, "the source asks the server again from the new place")
         h.feed { $0.buffering(session: 1, percent: 40, stats: BufferingStats()) }
         #expect(h.machine.isStarved)
@@ -125,7 +124,7 @@ struct PlayerMachineNetworkTests {
         d.prepared()
         d.feed { $0.buffering(session: 1, percent: 100, stats: BufferingStats(mode: .download, remaining: .zero)) }
         d.feed { $0.downloadCompleted(session: 1) }
-        _ = d.feed { $0.seek(to: .seconds(5), exact: false) }
+        d.seek(to: .seconds(5), exact: false)
         #expect(d.machine.wholeMovieArrived && !d.machine.isStarved)
     }
 
@@ -156,13 +155,11 @@ struct PlayerMachineNetworkTests {
     @Test("the content's type settles an unknown source type: a manifest is a stream, the rest a file")
     func sourceTypeFromContent() {
         var h = MachineHarness(source: ChallengedSource())
-        _ = h.feed { $0.prepare() }
-        h.built()
+        h.preparing()
         h.feed { $0.streamTypeFound(session: 1, caps: "application/x-hls") }
         #expect(h.machine.sourceType == .streaming)
         var file = MachineHarness(source: ChallengedSource())
-        _ = file.feed { $0.prepare() }
-        file.built()
+        file.preparing()
         file.feed { $0.streamTypeFound(session: 1, caps: "video/quicktime, variant=iso") }
         #expect(file.machine.sourceType == .file)
     }
@@ -170,8 +167,7 @@ struct PlayerMachineNetworkTests {
     @Test("a 401 with a challenge is answered once in the same pipeline; a second 401 is unauthorized")
     func challengeAnsweredOnce() {
         var h = MachineHarness(source: ChallengedSource())
-        let waiter = MachineHarness.waiter(h.feed { $0.prepare() })
-        h.built()
+        let waiter = h.preparing()
         _ = h.take()
         h.feed { $0.httpResponseArrived(session: 1, Self.challenge) }
         h.feed { $0.pipelineError(session: 1, Self.unauthorized, position: nil) }
@@ -201,8 +197,7 @@ struct PlayerMachineNetworkTests {
     @Test("a source with no credential for the challenge fails at once with unauthorized")
     func challengeUnanswered() {
         var h = MachineHarness(source: ChallengedSource(answers: false))
-        _ = h.feed { $0.prepare() }
-        h.built()
+        h.preparing()
         h.feed { $0.httpResponseArrived(session: 1, Self.challenge) }
         h.feed { $0.pipelineError(session: 1, Self.unauthorized, position: nil) }
         h.interpreted()

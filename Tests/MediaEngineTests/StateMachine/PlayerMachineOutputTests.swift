@@ -9,8 +9,7 @@ import Testing
 struct PlayerMachineOutputTests {
     @Test("a sink chosen while prepared swaps the running output and waits for the swap")
     func swap() {
-        var h = MachineHarness()
-        h.playing()
+        var h = MachineHarness.whilePlaying()
         let swap = try? h.feed { $0.chooseVideoSink(NullVideoSink(synchronized: false)) }.get()
         #expect(swap == PlayerMachine.OutputSwap(session: 1, presentation: VideoPresentation(), paused: false))
         let waiter = MachineHarness.waiter(h.feed { $0.awaitOutputSwap(session: 1) })
@@ -49,8 +48,7 @@ struct PlayerMachineOutputTests {
 
     @Test("repeat turned off during a looping pass: the pass ends at the end of the movie, with EOS")
     func repeatOffMidLoop() {
-        var h = MachineHarness()
-        h.playing()
+        var h = MachineHarness.whilePlaying()
         // Repeat on: the segment restarts as a looping one; its seek lands.
         h.feed { $0.setRepeatMode(.one, position: .seconds(1)) }
         h.landSeek(at: .seconds(1))
@@ -71,8 +69,7 @@ struct PlayerMachineOutputTests {
 
     @Test("pause during a scan ends the scan first, back at the paused state")
     func pauseDuringScan() {
-        var h = MachineHarness()
-        h.playing()
+        var h = MachineHarness.whilePlaying()
         _ = h.feed { $0.beginScan(forward: false, position: .seconds(5)) }
         _ = h.take()
         #expect(h.machine.playbackState == .seekingBackward)
@@ -89,8 +86,7 @@ struct PlayerMachineOutputTests {
 
     @Test("a scan that runs into the end of the movie pauses there, at the old rate")
     func scanIntoEnd() {
-        var h = MachineHarness()
-        h.playing()
+        var h = MachineHarness.whilePlaying()
         _ = h.feed { $0.beginScan(forward: true, position: .seconds(9)) }
         h.preroll()
         _ = h.take()
@@ -107,8 +103,7 @@ struct PlayerMachineOutputTests {
 
     @Test("a new source after the end announces no second finish")
     func replaceAfterEnd() {
-        var h = MachineHarness()
-        h.playing()
+        var h = MachineHarness.whilePlaying()
         h.feed { $0.endOfStream(session: 1, position: .seconds(10)) }
         _ = h.take()
         h.feed { $0.replaceSource(with: MachineHarness.NamedSource(uri: "file:///b.mp4")) }
@@ -134,8 +129,7 @@ struct PlayerMachineOutputTests {
     @Test("tags during preparation are announced once when it ends; later only meaningful changes")
     func metadata() {
         var h = MachineHarness()
-        _ = h.feed { $0.prepare() }
-        h.built()
+        h.preparing()
         _ = h.take()
         h.feed { $0.tagsArrived(session: 1, ["title": "A"]) }
         h.feed { $0.tagsArrived(session: 1, ["bitrate": "100"]) }

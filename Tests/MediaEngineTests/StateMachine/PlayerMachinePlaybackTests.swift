@@ -65,8 +65,7 @@ struct PlayerMachinePlaybackTests {
 
     @Test("the end: stopped, playbackEnded, the pipeline kept paused; play starts again from the start")
     func playAfterEnd() {
-        var h = MachineHarness()
-        h.playing()
+        var h = MachineHarness.whilePlaying()
         h.feed { $0.endOfStream(session: 1, position: .seconds(10)) }
         #expect(
             h.takeAll() == (
@@ -84,8 +83,7 @@ struct PlayerMachinePlaybackTests {
 
     @Test("an end well before the announced duration is a truncated movie, once the source has said what it knows")
     func truncated() {
-        var h = MachineHarness()
-        h.playing()
+        var h = MachineHarness.whilePlaying()
         h.feed { $0.endOfStream(session: 1, position: .seconds(4)) }
         #expect(
             h.take() == (
@@ -105,8 +103,7 @@ struct PlayerMachinePlaybackTests {
         "repeat one: a looping segment restarts without a flush when the pipeline can take it; EOS in a normal segment with a flush"
     )
     func repeatOne() {
-        var h = MachineHarness()
-        h.playing()
+        var h = MachineHarness.whilePlaying()
         h.feed { $0.setRepeatMode(.one, position: .seconds(1)) }
         #expect(h.take().actions == [.seek(1, 101, to: .seconds(1), looping: true, until: .seconds(10))])
         h.landSeek(at: .seconds(1))
@@ -122,8 +119,7 @@ struct PlayerMachinePlaybackTests {
 
     @Test("same direction: an instant rate change; reversing: a flushing seek; refused: the old rate back")
     func rates() {
-        var h = MachineHarness()
-        h.playing()
+        var h = MachineHarness.whilePlaying()
         #expect(h.feed { $0.setRate(2, position: .seconds(1)) } == .success)
         #expect(h.take() == ([.playbackRateChanged(2)], [.instantRate(session: 1, rate: 2, seqnum: 101)]))
         let waiter = MachineHarness.waiter(h.feed { $0.setRate(-1, position: .seconds(2)) })
@@ -137,9 +133,8 @@ struct PlayerMachinePlaybackTests {
 
     @Test("no instant rate change while a seek is in flight: the rate rides on a queued seek")
     func rateDuringSeek() {
-        var h = MachineHarness()
-        h.playing()
-        _ = h.feed { $0.seek(to: .seconds(5), exact: true) }
+        var h = MachineHarness.whilePlaying()
+        h.seek(to: .seconds(5), exact: true)
         _ = h.take()
         _ = h.feed { $0.setRate(2, position: nil) }
         #expect(h.take().actions.isEmpty)
@@ -156,8 +151,7 @@ struct PlayerMachinePlaybackTests {
 
     @Test("buffering below 100 % interrupts a playing movie; at 100 % it plays on")
     func buffering() {
-        var h = MachineHarness()
-        h.playing()
+        var h = MachineHarness.whilePlaying()
         h.feed { $0.buffering(session: 1, percent: 40, stats: BufferingStats()) }
         #expect(
             h.take() == (
@@ -180,8 +174,7 @@ struct PlayerMachinePlaybackTests {
 
     @Test("a lost clock interrupts playback and restarts the pipeline's clock")
     func clockLost() {
-        var h = MachineHarness()
-        h.playing()
+        var h = MachineHarness.whilePlaying()
         h.feed { $0.clockLost(session: 1) }
         #expect(h.take().actions == [.restartClock(session: 1)])
         #expect(h.machine.playbackState == .interrupted)
@@ -230,8 +223,7 @@ struct PlayerMachinePlaybackTests {
 struct PlayerMachineInstantRateTests {
     /// A playing movie whose rate was changed to `rates`, one after another (seqnums 101 up).
     static func changed(to rates: [Double]) -> MachineHarness {
-        var h = MachineHarness()
-        h.playing()
+        var h = MachineHarness.whilePlaying()
         for rate in rates { _ = h.feed { $0.setRate(rate, position: .seconds(1)) } }
         _ = h.take()
         return h
@@ -270,7 +262,7 @@ struct PlayerMachineInstantRateTests {
     @Test("never after a flush: a copy pushed again after a seek would apply the rate twice")
     func flushed() {
         var h = Self.changed(to: [2])
-        _ = h.feed { $0.seek(to: .seconds(5), exact: true) }
+        h.seek(to: .seconds(5), exact: true)
         _ = h.take()
         Self.reached(&h, 101)
         #expect(h.takeAll() == ([], []))
@@ -300,8 +292,7 @@ struct PlayerMachineInstantRateTests {
 struct PlayerMachineLoopTimingTests {
     /// A movie looping in repeat mode, its looping segment landed; `paused` after a pause().
     static func looping(paused: Bool = false) -> MachineHarness {
-        var h = MachineHarness()
-        h.playing()
+        var h = MachineHarness.whilePlaying()
         h.feed { $0.setRepeatMode(.one, position: .seconds(1)) }
         h.landSeek(at: .seconds(1))
         if paused {
@@ -353,14 +344,14 @@ struct PlayerMachineLoopTimingTests {
     func flushDrops() {
         var pending = Self.looping()
         pending.feed { $0.segmentDone(session: 1) }
-        _ = pending.feed { $0.seek(to: .seconds(3), exact: true) }
+        pending.seek(to: .seconds(3), exact: true)
         pending.loopTimingRead(.now)
         #expect(!pending.take().actions.contains(Self.loop))
 
         var held = Self.looping(paused: true)
         held.feed { $0.segmentDone(session: 1) }
         held.loopTimingRead(.later)
-        _ = held.feed { $0.seek(to: .seconds(3), exact: true) }
+        held.seek(to: .seconds(3), exact: true)
         _ = held.feed { $0.play() }
         #expect(!held.take().actions.contains(Self.loop))
     }

@@ -31,6 +31,15 @@ struct PlayerMachinePrerollTests {
         h.firstFrame(facts: adFacts)
     }
 
+    /// An ad playing (begun from idle, started) and its pre-roll's waiter, the output forgotten.
+    static func adPlaying(playsContentAfter: Bool = true) -> (MachineHarness, Int) {
+        var h = MachineHarness()
+        let waiter = begin(&h, playsContentAfter: playsContentAfter)
+        adStarts(&h)
+        _ = h.takeAll()
+        return (h, waiter)
+    }
+
     /// An ad's item `item` ended as `end`.
     static func ended(_ item: Int, _ end: PrerollEnd, at position: Duration?) -> Action {
         .reportPreroll(item: item, .ended(end, at: position))
@@ -85,10 +94,7 @@ struct PlayerMachinePrerollTests {
 
     @Test("play() during the ad stops it at once and plays the content; the ad reports contentStarted")
     func playDuringAd() {
-        var h = MachineHarness()
-        let adWaiter = Self.begin(&h)
-        Self.adStarts(&h)
-        _ = h.take()
+        var (h, adWaiter) = Self.adPlaying()
         let playWaiter = MachineHarness.waiter(h.feed { $0.play() })
         let actions = h.take().actions
         #expect(actions.contains(.resume(waiter: adWaiter, .success)))
@@ -107,8 +113,7 @@ struct PlayerMachinePrerollTests {
     @Test("refused while the content plays, is about to (autoplay), or another ad plays")
     func refused() {
         let refusal = PlayerMachine.Wait.done(.failure(.coded(.unsupportedOperation)))
-        var playing = MachineHarness()
-        playing.playing()
+        var playing = MachineHarness.whilePlaying()
         #expect(playing.feed { $0.beginPreroll([Self.ad], playsContentAfter: true, timeout: .seconds(1)) } == refusal)
         #expect(playing.takeAll() == ([], []))
 
@@ -166,9 +171,7 @@ struct PlayerMachinePrerollTests {
 
     @Test("the ad's other failures end it too: a refused state change, a stream that is not a movie")
     func otherFailures() {
-        var refused = MachineHarness()
-        _ = Self.begin(&refused)
-        Self.adStarts(&refused)
+        var (refused, _) = Self.adPlaying()
         refused.feed { $0.stateChangeFailed(session: 1, position: nil) }
         #expect(Self.failure(of: refused)?.code == .pipelineFailure)
         #expect(refused.machine.lastError == nil, "the content has not failed")
@@ -183,10 +186,7 @@ struct PlayerMachinePrerollTests {
 
     @Test("stop() during the ad ends it (stopped) and the pipeline, with no content finish event")
     func stopped() {
-        var h = MachineHarness()
-        let waiter = Self.begin(&h)
-        Self.adStarts(&h)
-        _ = h.take()
+        var (h, waiter) = Self.adPlaying()
         h.feed { $0.stop() }
         let stopped = h.take()
         #expect(stopped.actions.contains(.resume(waiter: waiter, .success)))
@@ -206,19 +206,14 @@ struct PlayerMachinePrerollTests {
         h.fire(.prerollTimeout(session: 1, epoch: 0, item: 0))
         #expect(h.machine.lastPrerollEnd == .timedOut)
 
-        var started = MachineHarness()
-        _ = Self.begin(&started)
-        Self.adStarts(&started)
+        var (started, _) = Self.adPlaying()
         started.fire(.prerollTimeout(session: 1, epoch: 0, item: 0))
         #expect(started.machine.preroll != nil)
     }
 
     @Test("pause() pauses the ad and resumePreroll() resumes it; skip ends it as skipped and the content plays")
     func pauseResumeSkip() {
-        var h = MachineHarness()
-        _ = Self.begin(&h)
-        Self.adStarts(&h)
-        _ = h.take()
+        var (h, _) = Self.adPlaying()
         #expect(h.feed { $0.pause(position: nil) } == .success)
         #expect(h.take().actions == [.pause(session: 1), .reportPreroll(item: 0, .paused)])
         h.feed { $0.resumePreroll() }
@@ -241,9 +236,7 @@ struct PlayerMachinePrerollTests {
 
     @Test("the output swap of a sink during the ad completes")
     func swapDuringAd() {
-        var h = MachineHarness()
-        _ = Self.begin(&h)
-        Self.adStarts(&h)
+        var (h, _) = Self.adPlaying()
         let waiter = MachineHarness.waiter(h.feed { $0.awaitOutputSwap(session: 1) })
         _ = h.take()
         h.feed { $0.outputSwapped(session: 1) }
@@ -252,10 +245,7 @@ struct PlayerMachinePrerollTests {
 
     @Test("the ad's network buffer: below 100 % it pauses, at 100 % it plays on")
     func buffering() {
-        var h = MachineHarness()
-        _ = Self.begin(&h)
-        Self.adStarts(&h)
-        _ = h.take()
+        var (h, _) = Self.adPlaying()
         h.feed { $0.buffering(session: 1, percent: 20, stats: BufferingStats()) }
         h.feed { $0.buffering(session: 1, percent: 40, stats: BufferingStats()) }
         #expect(h.take() == ([], [.pause(session: 1)]))

@@ -150,8 +150,7 @@ struct PlayerMachineUpNextTests {
         var h = MachineHarness()
         h.feed { $0.setRepeatMode(.all, position: nil) }
         h.feed { _ = $0.setQueue(Queue.sources("a", "b", "c"), startingAt: 0) }
-        _ = h.feed { $0.prepare() }
-        h.built()
+        h.preparing()
         h.asyncDone()
         #expect(h.take().actions.contains(.setNextQueued(session: 1, true)))
         // Repeat all: once round, ending with the movie playing.
@@ -209,8 +208,7 @@ struct PlayerMachineUpNextTests {
         var h = MachineHarness()
         _ = h.feed { $0.setRate(2, position: nil) }
         h.feed { _ = $0.setQueue(Queue.sources("a", "b"), startingAt: 0) }
-        _ = h.feed { $0.prepare() }
-        h.built()
+        h.preparing()
         h.feed { $0.firstFrameHeld(session: 1) }
         h.landSeek(at: .zero)
         #expect(h.machine.phase == .prepared)
@@ -262,8 +260,7 @@ struct PlayerMachineClosedCaptionTests {
         var h = MachineHarness()
         var facts = MachineHarness.facts
         facts.subtitleTracks = [MediaTrack(kind: .subtitle, index: 0, languageCode: "en")]
-        _ = h.feed { $0.prepare() }
-        h.built()
+        h.preparing()
         _ = h.take()
         // The first frame, which brings the captions, reaches the output before the preroll ends.
         h.feed { $0.closedCaptionsFound(session: 1, channels: [.cc1]) }

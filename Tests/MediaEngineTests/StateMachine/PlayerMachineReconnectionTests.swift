@@ -30,9 +30,7 @@ struct PlayerMachineReconnectionTests {
 
     /// A prepared, playing movie of `source`.
     static func playing(_ source: any MediaSource = RetryingSource()) -> MachineHarness {
-        var h = MachineHarness(source: source)
-        h.playing()
-        return h
+        MachineHarness.whilePlaying(source)
     }
 
     /// The pipeline reports `failure` at `position`, and the source has nothing to add to it.
@@ -89,8 +87,7 @@ struct PlayerMachineReconnectionTests {
     @Test("a 503 while preparing is tried again after 0.5 s, then 1 s; the last try's error ends preparation")
     func whilePreparing() {
         var h = MachineHarness(source: RetryingSource())
-        let waiter = MachineHarness.waiter(h.feed { $0.prepare() })
-        h.built()
+        let waiter = h.preparing()
         _ = h.takeAll()
         h.feed { $0.pipelineError(session: 1, Self.unavailable, position: nil) }
         #expect(
@@ -130,8 +127,7 @@ struct PlayerMachineReconnectionTests {
     @Test("a retry that succeeds prepares the movie as a first try would, once")
     func preparedAfterRetry() {
         var h = MachineHarness(source: RetryingSource())
-        let waiter = MachineHarness.waiter(h.feed { $0.prepare() })
-        h.built()
+        let waiter = h.preparing()
         Self.fail(&h, Self.unavailable, at: nil)
         Self.waitOver(&h, epoch: 1, at: nil)
         h.feed { $0.epochMarkerArrived(session: 1, epoch: 1) }
@@ -243,7 +239,7 @@ struct PlayerMachineReconnectionTests {
     func seekWhileReconnecting() {
         var h = Self.playing()
         Self.breakConnection(&h, at: .seconds(3))
-        let waiter = MachineHarness.waiter(h.feed { $0.seek(to: .seconds(7), exact: true) })
+        let waiter = h.seek(to: .seconds(7), exact: true)
         #expect(h.machine.lastPosition == .seconds(7))
         _ = h.take()
         let actions = Self.comesBack(&h, epoch: 1, at: .seconds(7))

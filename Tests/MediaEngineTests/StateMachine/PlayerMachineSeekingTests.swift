@@ -10,9 +10,8 @@ struct PlayerMachineSeekingTests {
     @Test("a seek lands when both its first frame and its preroll have come, in either order")
     func landing() {
         for frameFirst in [true, false] {
-            var h = MachineHarness()
-            h.playing()
-            let waiter = MachineHarness.waiter(h.feed { $0.seek(to: .seconds(3), exact: true) })
+            var h = MachineHarness.whilePlaying()
+            let waiter = h.seek(to: .seconds(3), exact: true)
             #expect(h.takeAll().actions == [.seek(1, 101, to: .seconds(3)), .armSeekDeadline(1, 101)])
             if frameFirst { h.firstFrame(seqnum: 101, at: .milliseconds(3001)) } else { h.preroll() }
             #expect(h.take() == ([], []))
@@ -28,10 +27,9 @@ struct PlayerMachineSeekingTests {
 
     @Test("an ASYNC_DONE before the seek's marker (a pause's late preroll) is not the seek's")
     func staleAsyncDone() {
-        var h = MachineHarness()
-        h.playing()
+        var h = MachineHarness.whilePlaying()
         _ = h.feed { $0.pause(position: .seconds(1)) }
-        _ = h.feed { $0.seek(to: .seconds(3), exact: true) }
+        h.seek(to: .seconds(3), exact: true)
         _ = h.take()
         // The pause's preroll, posted before the seek was sent.
         h.asyncDone()
@@ -43,9 +41,8 @@ struct PlayerMachineSeekingTests {
 
     @Test("a frame of an older segment does not land a seek")
     func olderFrame() {
-        var h = MachineHarness()
-        h.playing()
-        _ = h.feed { $0.seek(to: .seconds(3), exact: true) }
+        var h = MachineHarness.whilePlaying()
+        h.seek(to: .seconds(3), exact: true)
         h.firstFrame(seqnum: 7, at: .seconds(1))
         h.preroll()
         #expect(h.machine.inFlightSeek != nil)
@@ -54,12 +51,11 @@ struct PlayerMachineSeekingTests {
 
     @Test("seeks during a seek coalesce: only the newest is sent next, and every waiter completes with it")
     func coalescing() {
-        var h = MachineHarness()
-        h.playing()
-        let first = MachineHarness.waiter(h.feed { $0.seek(to: .seconds(1), exact: true) })
-        let second = MachineHarness.waiter(h.feed { $0.seek(to: .seconds(2), exact: true) })
+        var h = MachineHarness.whilePlaying()
+        let first = h.seek(to: .seconds(1), exact: true)
+        let second = h.seek(to: .seconds(2), exact: true)
         h.feed { $0.requestSeek(to: .seconds(3)) }
-        let fourth = MachineHarness.waiter(h.feed { $0.seek(to: .seconds(4), exact: false) })
+        let fourth = h.seek(to: .seconds(4), exact: false)
         #expect(h.take().actions == [.seek(1, 101, to: .seconds(1))])
         h.landSeek(at: .seconds(1))
         // The newest is a keyframe seek: the movie's keyframes are read first (its source knows none).
@@ -83,10 +79,9 @@ struct PlayerMachineSeekingTests {
 
     @Test("a refused seek fails its waiters and restores the segment; during preparation it fails the movie")
     func refused() {
-        var h = MachineHarness()
-        h.playing()
-        let waiter = MachineHarness.waiter(h.feed { $0.seek(to: .seconds(1), exact: true) })
-        let queued = MachineHarness.waiter(h.feed { $0.seek(to: .seconds(2), exact: true) })
+        var h = MachineHarness.whilePlaying()
+        let waiter = h.seek(to: .seconds(1), exact: true)
+        let queued = h.seek(to: .seconds(2), exact: true)
         _ = h.take()
         h.feed { $0.seekRefused(session: 1, seqnum: 101) }
         #expect(
@@ -99,8 +94,7 @@ struct PlayerMachineSeekingTests {
 
         var p = MachineHarness()
         p.feed { $0.setRepeatMode(.one, position: nil) }
-        let preparation = MachineHarness.waiter(p.feed { $0.prepare() })
-        p.built()
+        let preparation = p.preparing()
         p.preroll()
         p.feed { $0.seekRefused(session: 1, seqnum: 101) }
         #expect(p.machine.phase == .idle)
@@ -112,7 +106,7 @@ struct PlayerMachineSeekingTests {
         var h = MachineHarness()
         #expect(h.feed { $0.seek(to: .seconds(1), exact: true) } == .done(.failure(.coded(.notPrepared))))
         h.prepared()
-        _ = h.feed { $0.seek(to: .seconds(60), exact: true) }
+        h.seek(to: .seconds(60), exact: true)
         #expect(h.take().actions == [.seek(1, 101, to: .seconds(10))])
     }
 
@@ -120,7 +114,7 @@ struct PlayerMachineSeekingTests {
     func audioOnly() {
         var h = MachineHarness()
         h.playing(facts: PlayerMachine.PipelineFacts(position: .zero, duration: .seconds(10), mediaTypes: [.audio]))
-        _ = h.feed { $0.seek(to: .seconds(5), exact: true) }
+        h.seek(to: .seconds(5), exact: true)
         _ = h.take()
         h.preroll(facts: PlayerMachine.PipelineFacts(position: .seconds(5), duration: nil, mediaTypes: []))
         #expect(h.take().events == [.seekCompleted(.seconds(5))])
@@ -128,9 +122,8 @@ struct PlayerMachineSeekingTests {
 
     @Test("a seek that runs into the end lands with the end of the movie")
     func seekPastEnd() {
-        var h = MachineHarness()
-        h.playing()
-        let waiter = MachineHarness.waiter(h.feed { $0.seek(to: .milliseconds(9_900), exact: true) })
+        var h = MachineHarness.whilePlaying()
+        let waiter = h.seek(to: .milliseconds(9_900), exact: true)
         _ = h.take()
         h.feed { $0.endOfStream(session: 1, position: .seconds(10)) }
         let (events, actions) = h.takeAll()
@@ -141,9 +134,8 @@ struct PlayerMachineSeekingTests {
 
     @Test("a waiting seek whose task is cancelled fails with cancelled; the seek goes on")
     func cancelled() {
-        var h = MachineHarness()
-        h.playing()
-        let waiter = MachineHarness.waiter(h.feed { $0.seek(to: .seconds(1), exact: true) })
+        var h = MachineHarness.whilePlaying()
+        let waiter = h.seek(to: .seconds(1), exact: true)
         _ = h.take()
         h.feed { $0.cancelWaiter(waiter) }
         #expect(h.takeAll().actions == [.resume(waiter: waiter, .failed(.cancelled))])
@@ -152,8 +144,7 @@ struct PlayerMachineSeekingTests {
 
     @Test("messages of a stopped pipeline change nothing")
     func stale() {
-        var h = MachineHarness()
-        h.playing()
+        var h = MachineHarness.whilePlaying()
         h.feed { $0.stop() }
         _ = h.feed { $0.prepare() }
         h.built(2)
@@ -169,12 +160,11 @@ struct PlayerMachineSeekingTests {
     @Test("a seek's first frame and the ASYNC_DONE after it need no pipeline queries; one that brought no frame does")
     func factsOnlyWhenNeeded() {
         var h = MachineHarness()
-        _ = h.feed { $0.prepare() }
-        h.built()
+        h.preparing()
         #expect(h.machine.needsFacts(session: 1) && h.machine.needsFacts(session: 1, firstFrame: true), "preparing")
         h.firstFrame()
         h.asyncDone()
-        _ = h.feed { $0.seek(to: .seconds(3), exact: true) }
+        h.seek(to: .seconds(3), exact: true)
         let seqnum = h.seqnum
         #expect(!h.machine.needsFacts(session: 1, firstFrame: true), "a first frame lands at its own time")
         #expect(h.machine.needsFacts(session: 1), "an ASYNC_DONE before any frame may land at the position")
@@ -188,9 +178,8 @@ struct PlayerMachineSeekingTests {
     @Test("a seek past its deadline: prerolled without its frame it lands, never prerolled it fails the movie")
     func seekDeadline() {
         // Prerolled, but no frame from the new position (a damaged MPEG-TS or MP4 there).
-        var h = MachineHarness()
-        h.playing()
-        let waiter = MachineHarness.waiter(h.feed { $0.seek(to: .seconds(3), exact: true) })
+        var h = MachineHarness.whilePlaying()
+        let waiter = h.seek(to: .seconds(3), exact: true)
         let seqnum = h.seqnum
         h.preroll()
         #expect(h.machine.inFlightSeek != nil, "an ASYNC_DONE without the frame waits for it")
@@ -202,9 +191,8 @@ struct PlayerMachineSeekingTests {
         #expect(h.take() == ([.seekCompleted(.seconds(2))], [.resume(waiter: waiter, .success)]))
 
         // Never prerolled again (matroskademux found nothing to push at the new position).
-        var stuck = MachineHarness()
-        stuck.playing()
-        let stuckWaiter = MachineHarness.waiter(stuck.feed { $0.seek(to: .seconds(3), exact: true) })
+        var stuck = MachineHarness.whilePlaying()
+        let stuckWaiter = stuck.seek(to: .seconds(3), exact: true)
         let stuckSeqnum = stuck.seqnum
         _ = stuck.take()
         stuck.fire(.seekDeadline(session: 1, seqnum: stuckSeqnum), position: .seconds(2))
@@ -217,9 +205,8 @@ struct PlayerMachineSeekingTests {
 
         // A deadline after the seek landed was cancelled: the owner never fires it, and a firing
         // that raced with the landing changes nothing.
-        var landed = MachineHarness()
-        landed.playing()
-        _ = landed.feed { $0.seek(to: .seconds(3), exact: true) }
+        var landed = MachineHarness.whilePlaying()
+        landed.seek(to: .seconds(3), exact: true)
         let landedSeqnum = landed.seqnum
         landed.firstFrame(seqnum: landedSeqnum, at: .seconds(3))
         landed.preroll()
@@ -232,9 +219,8 @@ struct PlayerMachineSeekingTests {
 
     @Test("seek grace: an ASYNC_DONE that prerolls a seek without its frame gives the frame a second, not 30")
     func seekGrace() {
-        var h = MachineHarness()
-        h.playing()
-        _ = h.feed { $0.seek(to: .seconds(3), exact: true) }
+        var h = MachineHarness.whilePlaying()
+        h.seek(to: .seconds(3), exact: true)
         _ = h.takeAll()
         h.preroll()
         #expect(h.takeAll() == ([], [.armSeekDeadline(1, 101, after: PlayerMachine.seekFrameGrace)]))
@@ -244,18 +230,16 @@ struct PlayerMachineSeekingTests {
         #expect(!h.isArmed(.seekDeadline(session: 1, seqnum: 101)))
 
         // Frame first: the preroll lands it at once, with no grace.
-        var framed = MachineHarness()
-        framed.playing()
-        _ = framed.feed { $0.seek(to: .seconds(3), exact: true) }
+        var framed = MachineHarness.whilePlaying()
+        framed.seek(to: .seconds(3), exact: true)
         framed.firstFrame(seqnum: 101, at: .seconds(3))
         _ = framed.takeAll()
         framed.preroll()
         #expect(!framed.takeAll().actions.contains(.armSeekDeadline(1, 101, after: PlayerMachine.seekFrameGrace)))
 
         // An ASYNC_DONE before the seek's marker (an earlier state change's) starts no grace.
-        var early = MachineHarness()
-        early.playing()
-        _ = early.feed { $0.seek(to: .seconds(3), exact: true) }
+        var early = MachineHarness.whilePlaying()
+        early.seek(to: .seconds(3), exact: true)
         _ = early.takeAll()
         early.asyncDone()
         #expect(early.takeAll() == ([], []))
@@ -274,16 +258,15 @@ struct PlayerMachineKeyframeTests {
         "the first forward keyframe seek asks for the keyframes; the answer sends it, exact, to the keyframe at or before"
     )
     func snapped() {
-        var h = MachineHarness()
-        h.playing()
-        let waiter = MachineHarness.waiter(h.feed { $0.seek(to: .milliseconds(4500), exact: false) })
+        var h = MachineHarness.whilePlaying()
+        let waiter = h.seek(to: .milliseconds(4500), exact: false)
         #expect(h.takeAll() == ([], [Self.read]), "nothing is sent, and no deadline runs, before the answer")
         h.keyframesRead(Self.times)
         #expect(h.takeAll().actions == [.seek(1, 101, to: .seconds(4)), .armSeekDeadline(1, 101)])
         h.landSeek(at: .seconds(4))
         #expect(h.take().actions == [.resume(waiter: waiter, .success)])
         // Known now: the next one goes at once.
-        _ = h.feed { $0.seek(to: .seconds(7), exact: false) }
+        h.seek(to: .seconds(7), exact: false)
         #expect(h.take().actions == [.seek(1, 102, to: .seconds(6))])
     }
 
@@ -291,20 +274,18 @@ struct PlayerMachineKeyframeTests {
         "before the first keyframe: the first keyframe; a source that cannot tell: the seek as asked, and not asked again"
     )
     func firstAndUnknown() {
-        var h = MachineHarness()
-        h.playing()
-        _ = h.feed { $0.seek(to: .milliseconds(500), exact: false) }
+        var h = MachineHarness.whilePlaying()
+        h.seek(to: .milliseconds(500), exact: false)
         h.keyframesRead([.seconds(1), .seconds(3)])
         #expect(h.take().actions == [Self.read, .seek(1, 101, to: .seconds(1))])
 
-        var unknown = MachineHarness()
-        unknown.playing()
-        _ = unknown.feed { $0.seek(to: .seconds(3), exact: false) }
+        var unknown = MachineHarness.whilePlaying()
+        unknown.seek(to: .seconds(3), exact: false)
         unknown.keyframesRead(nil)
         #expect(unknown.take().actions == [Self.read, .seek(1, 101, to: .seconds(3), .keyFrame)])
         unknown.landSeek(at: .seconds(2))
         _ = unknown.take()
-        _ = unknown.feed { $0.seek(to: .seconds(5), exact: false) }
+        unknown.seek(to: .seconds(5), exact: false)
         #expect(unknown.take().actions == [.seek(1, 102, to: .seconds(5), .keyFrame)])
     }
 
@@ -327,12 +308,11 @@ struct PlayerMachineKeyframeTests {
         ] {
             #expect(PlayerMachine.State.keyframeSnapped(plan, times: times) == nil, "\(plan)")
         }
-        var h = MachineHarness()
-        h.playing()
+        var h = MachineHarness.whilePlaying()
         _ = h.feed { $0.setRate(-1, position: .seconds(5)) }
         h.landSeek(at: .seconds(5))
         _ = h.take()
-        _ = h.feed { $0.seek(to: .seconds(3), exact: false) }
+        h.seek(to: .seconds(3), exact: false)
         #expect(h.take().actions == [.seek(1, 102, to: .seconds(3), rate: -1, .keyFrame)])
     }
 
@@ -340,9 +320,8 @@ struct PlayerMachineKeyframeTests {
         "keyframes read for an earlier movie are not this one's: the answer changes nothing, and the new movie asks again"
     )
     func anotherMovie() {
-        var h = MachineHarness()
-        h.playing()
-        _ = h.feed { $0.seek(to: .seconds(3), exact: false) }
+        var h = MachineHarness.whilePlaying()
+        h.seek(to: .seconds(3), exact: false)
         h.feed { $0.replaceSource(with: MachineHarness.NamedSource(uri: "file:///b.mp4")) }
         _ = h.take()
         h.keyframesRead(Self.times)

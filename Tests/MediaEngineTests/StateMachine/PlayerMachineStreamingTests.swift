@@ -9,8 +9,7 @@ struct PlayerMachineStreamingTests {
     func playbackRangeOfAStream() {
         var h = MachineHarness(source: MachineHarness.NamedSource(uri: "http://host/a.m3u8", sourceType: .streaming))
         h.feed { $0.setPlaybackRange(initial: .seconds(3), end: .seconds(4), position: nil) }
-        _ = h.feed { $0.prepare() }
-        h.built()
+        h.preparing()
         h.feed { $0.streamTypeFound(session: 1, caps: "application/x-hls") }
         h.feed { $0.firstFrameHeld(session: 1) }
         // A keyframe seek (snapping before: the demuxer takes it to the segment's start), with no
@@ -38,8 +37,8 @@ struct PlayerMachineStreamingTests {
 
     @Test("a variant switch is announced; a segment's download is not")
     func variantSwitch() {
-        var h = MachineHarness(source: MachineHarness.NamedSource(uri: "http://host/a.m3u8", sourceType: .streaming))
-        h.playing()
+        var h = MachineHarness.whilePlaying(
+            MachineHarness.NamedSource(uri: "http://host/a.m3u8", sourceType: .streaming))
         let change = VariantSwitch(uri: "http://host/high.m3u8", indicatedBitrate: 1_800_000)
         h.feed { $0.adaptiveStreamingReported(session: 1, .variantSwitched(change)) }
         h.feed {
@@ -103,8 +102,7 @@ struct PlayerMachineFragmentGateTests {
     @Test("the gates' timer (750 ms from the build, and from each load) opens the current movie's gates only")
     func timer() {
         var h = MachineHarness()
-        _ = h.feed { $0.prepare() }
-        h.built()
+        h.preparing()
         #expect(h.timers[.fragmentGates(session: 1, epoch: 0)]?.after == .milliseconds(750))
         h.fire(.fragmentGates(session: 1, epoch: 0))
         #expect(h.takeAll().actions.last == Self.open)
@@ -122,15 +120,13 @@ struct PlayerMachineFragmentGateTests {
     func whenUnderWay() {
         // Prepared, paused: the demuxer may read ahead at once.
         var paused = MachineHarness()
-        _ = paused.feed { $0.prepare() }
-        paused.built()
+        paused.preparing()
         _ = paused.takeAll()
         paused.asyncDone()
         #expect(paused.takeAll().actions.contains(Self.open))
         // About to play: not before PLAYING, so that downloads do not slow the move there.
         var playing = MachineHarness(autoplay: true)
-        _ = playing.feed { $0.prepare() }
-        playing.built()
+        playing.preparing()
         _ = playing.takeAll()
         playing.asyncDone()
         #expect(!playing.takeAll().actions.contains(Self.open))
@@ -139,8 +135,7 @@ struct PlayerMachineFragmentGateTests {
         // A movie held on its first frame until its preparation's seek.
         var held = MachineHarness()
         held.feed { $0.setPlaybackRange(initial: .seconds(1), end: nil, position: nil) }
-        _ = held.feed { $0.prepare() }
-        held.built()
+        held.preparing()
         _ = held.takeAll()
         held.feed { $0.firstFrameHeld(session: 1) }
         #expect(held.takeAll().actions.first == Self.open)

@@ -12,8 +12,7 @@ struct PlayerMachineTimeObserverTests {
 
     /// A playing movie with one observer added (its position read not answered yet).
     static func observing(_ add: (inout PlayerMachine) -> TimeObserver) -> (MachineHarness, TimeObserver) {
-        var h = MachineHarness()
-        h.playing()
+        var h = MachineHarness.whilePlaying()
         let observer = h.feed(add)
         #expect(h.takeAll() == ([], [.readPosition(session: 1)]), "armed from the position")
         return (h, observer)

@@ -11,8 +11,7 @@ struct PlayerMachineTimedMetadataTests {
 
     @Test("an item ahead is looked at again within 0.1 s, however far ahead: a stalled pipeline catches up")
     func boundedWait() {
-        var h = MachineHarness()
-        h.playing()
+        var h = MachineHarness.whilePlaying()
         h.feed {
             $0.timedMetadataArrived(session: 1, [Self.item], time: .seconds(5), seqnum: nil, position: .seconds(1))
         }
@@ -27,8 +26,7 @@ struct PlayerMachineTimedMetadataTests {
 
     @Test("a read of the position a playback change asked for hands out what is due; paused, no timer is armed")
     func positionRead() {
-        var h = MachineHarness()
-        h.playing()
+        var h = MachineHarness.whilePlaying()
         _ = h.feed { $0.pause(position: nil) }
         h.reached(playing: false)
         _ = h.takeAll()

@@ -31,7 +31,7 @@ struct PlayerMachineTracksTests {
         #expect(h.feed { $0.selectAudioTrack(1) }.isSuccess)
         #expect(h.takeAll() == ([.audioTrackChanged(Self.french)], []))
         #expect(h.machine.currentAudioTrack == 1)
-        _ = h.feed { $0.seek(to: .seconds(2), exact: true) }
+        h.seek(to: .seconds(2), exact: true)
         #expect(h.take().actions == [.seek(1, 101, to: .seconds(2))])
         h.preroll()
         _ = h.take()

@@ -14,8 +14,7 @@ struct PlayerMachineTruncationTests {
     @Test("preparation announces how much of the duration is present, after the duration")
     func announced() {
         var h = MachineHarness()
-        _ = h.feed { $0.prepare() }
-        h.built()
+        h.preparing()
         h.asyncDone(facts: Self.cut)
         let events = h.take().events
         let duration = events.firstIndex(of: .durationAvailable(.seconds(10)))
@@ -83,7 +82,7 @@ struct PlayerMachineTruncationTests {
     func seekPastCut() {
         var h = MachineHarness()
         h.prepared(facts: Self.cut)
-        _ = h.feed { $0.seek(to: .seconds(7), exact: true) }
+        h.seek(to: .seconds(7), exact: true)
         _ = h.take()
         h.preroll(facts: Self.cut)
         #expect(h.take().events.contains { if case .seekCompleted = $0 { true } else { false } })
