@@ -213,6 +213,7 @@ extension PlayerMachine.State {
             return
         }
         endPrerolls(.completed, at: current.position)
+        pipeline?.upNext.replace(with: [], playing: current.contentID)  // started: no longer on its way
         if let frameSize {
             setNaturalSize(frameSize)
             setReadyForDisplay(true)
