@@ -289,6 +289,40 @@ struct PlayerMachinePrerollTests {
         #expect(h.take().events.contains(.playbackDidFinish(.playbackEnded, nil)))
     }
 
+    /// An ad whose content (the harness's movie, or a queue's first item) took over without a gap.
+    static func handedOverToContent(_ h: inout MachineHarness) {
+        _ = begin(&h)
+        adStarts(&h)
+        _ = h.feed { $0.aboutToFinish(session: 1, gateOpen: true) }
+        h.streamStarted(group: 1)
+        h.streamStarted(group: 2)
+        #expect(h.machine.preroll == nil && h.machine.phase == .prepared)
+    }
+
+    @Test("after a gapless hand-over the content is no longer on its way: its next period is still the same movie")
+    func contentsNextPeriod() {
+        var h = MachineHarness()
+        Self.handedOverToContent(&h)
+        #expect(h.machine.startingItem == nil, "the content has started")
+        h.reached(playing: true)
+        _ = h.takeAll()
+        // An adaptive stream's next period: a new group, no movie handed.
+        h.streamStarted(group: 3)
+        #expect(h.takeAll() == ([], []))
+        #expect(h.machine.phase == .prepared && h.machine.playbackState == .playing)
+    }
+
+    @Test("a queue's first movie after a gapless pre-roll: the rest of the queue follows it, and it is not withdrawn")
+    func queueAfterPreroll() {
+        var h = MachineHarness()
+        h.feed { _ = $0.setQueue(PlayerMachineQueueTests.sources("a", "b"), startingAt: 0) }
+        Self.handedOverToContent(&h)
+        let actions = h.take().actions
+        #expect(!actions.contains { if case .withdrawHandOvers = $0 { true } else { false } }, "\(actions)")
+        #expect(actions.contains(.setNextQueued(session: 1, true)))
+        #expect(h.machine.pipeline?.upNext.pending.map(\.source.uri) == ["file:///b.mp4"])
+    }
+
     @Test("a content that starts with a seek (initial playback time) is loaded on its own after the ad")
     func noHandoverWithRange() {
         var h = MachineHarness()
