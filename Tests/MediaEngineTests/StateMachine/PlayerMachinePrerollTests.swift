@@ -150,6 +150,17 @@ struct PlayerMachinePrerollTests {
         )
     }
 
+    @Test("a seek still waiting when the ad unloads the content is cancelled: nothing else would complete it")
+    func seekWaitingForTheContent() {
+        var h = MachineHarness()
+        h.prepared()
+        let seek = h.seek(to: .seconds(3), exact: true)
+        _ = h.takeAll()
+        _ = Self.begin(&h)
+        #expect(h.take().actions.first == .resume(waiter: seek, .failed(.cancelled)))
+        #expect(!h.machine.waiterKinds.contains(.seeksSettled))
+    }
+
     @Test("an ad that fails reports it; the content loads paused (it plays when the app says), no finish event")
     func fails() {
         var h = MachineHarness()
