@@ -262,6 +262,20 @@ struct PlayerMachineReconnectionTests {
         #expect(h.machine.playbackState == .paused)
     }
 
+    @Test("a queue's movie that comes back after a reconnection has the queue's next movie queued behind it again")
+    func queueAfterReconnection() {
+        var h = MachineHarness()
+        let items = ["a", "b"].map { RetryingSource(uri: "http://example.test/\($0).mp4") as any MediaSource }
+        h.feed { _ = $0.setQueue(items, startingAt: 0) }
+        h.playing()
+        h.streamStarted(group: 1)
+        Self.breakConnection(&h, at: .seconds(4))
+        let actions = Self.comesBack(&h, epoch: 1, at: .seconds(4))
+        // The reload cleared what was queued; the movie back, the next one is queued again.
+        #expect(actions.suffix(2) == [.setNextQueued(session: 1, true), .play(session: 1)], "\(actions)")
+        #expect(h.machine.pipeline?.upNext.pending.map(\.source.uri) == ["http://example.test/b.mp4"])
+    }
+
     @Test("a live stream comes back at its live edge, not at the old position")
     func liveStream() {
         let live = RetryingSource(uri: "http://example.test/live.m3u8", sourceType: .streaming)
