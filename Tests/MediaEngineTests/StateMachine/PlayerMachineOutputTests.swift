@@ -78,8 +78,7 @@ struct PlayerMachineOutputTests {
         _ = h.feed { $0.pause(position: .seconds(4)) }
         let (events, actions) = h.takeAll()
         #expect(events.first == .playbackStateChanged(.playing))
-        #expect(
-            actions == [.cancelTimer(.scanStep), .play(session: 1), .pause(session: 1), .readPosition(session: 1)])
+        #expect(actions == [.cancelTimer(.scanStep), .play(session: 1), .pause(session: 1)])
         #expect(h.machine.scan == nil)
         #expect(h.machine.target == .paused)
     }

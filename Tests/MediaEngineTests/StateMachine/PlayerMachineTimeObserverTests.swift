@@ -140,18 +140,22 @@ struct PlayerMachineTimeObserverTests {
         h.positionRead(.seconds(5))
         _ = h.takeAll()
         h.fire(Self.timer, position: .seconds(8))
-        #expect(h.takeAll().events == [.boundaryTimeReached(observer, .seconds(8))])
-        #expect(!h.isArmed(Self.timer), "nothing ahead in this pass")
+        #expect(
+            h.takeAll() == (
+                [.boundaryTimeReached(observer, .seconds(8))], [.startTimer(Self.timer, after: .seconds(4))]
+            ), "nothing ahead in this pass: the next pass's 2 s, through the loop (2 s left, then 2 s)")
         // The pass ends: the loop is sent (it does not flush), and the position is read right
         // after it, while the sinks still play the end of the pass that ends.
         h.feed { $0.segmentDone(session: 1) }
         h.loopTimingRead(.now)
         h.positionRead(.milliseconds(9900))
-        let armed = h.isArmed(Self.timer)
-        withKnownIssue(
-            "the position read after a loop is the old pass's: nothing is ahead of it, and no later look re-arms the boundaries of the new pass (2 s never fires again)"
-        ) {
-            #expect(armed)
-        }
+        // Armed through the loop: 0.1 s left in this pass, then 2 s into the next.
+        #expect(h.isArmed(Self.timer))
+        #expect(h.takeAll().actions.contains(.startTimer(Self.timer, after: .milliseconds(2100))))
+        // A firing before the loop's pass began waits for it; in it, the boundary is reached.
+        h.fire(Self.timer, position: .milliseconds(9950))
+        #expect(h.takeAll().events.isEmpty)
+        h.fire(Self.timer, position: .milliseconds(2010))
+        #expect(h.takeAll().events == [.boundaryTimeReached(observer, .seconds(2))])
     }
 }
