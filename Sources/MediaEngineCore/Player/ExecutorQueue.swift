@@ -29,6 +29,9 @@ struct ExecutorQueue<Work: Sendable>: Sendable {
         let deadline: DispatchTime
         let id: UInt64
         let work: Work
+        /// A repeating timer's period in nanoseconds: it joins the order again one period after
+        /// each deadline (missed periods are skipped, not run in a burst).
+        let period: UInt64?
     }
 
     /// Taken entries are nil until the taken front is dropped.
@@ -52,22 +55,27 @@ struct ExecutorQueue<Work: Sendable>: Sendable {
         return true
     }
 
-    /// Adds `work` at the end of the order once `deadline` has passed.
+    /// Adds `work` at the end of the order once `deadline` has passed (and again every `period`
+    /// nanoseconds after it, until cancelled, when given).
     /// - Returns: The timer's id, for ``cancelTimer(_:)``; nil when the queue has finished (the
     ///   work is not kept).
-    mutating func schedule(_ work: Work, at deadline: DispatchTime) -> UInt64? {
+    mutating func schedule(_ work: Work, at deadline: DispatchTime, repeatingEvery period: UInt64? = nil) -> UInt64? {
         guard !isFinished else { return nil }
+        let id = nextTimerID
+        nextTimerID += 1
+        insert(Timer(deadline: deadline, id: id, work: work, period: period.map { max(1, $0) }))
+        return id
+    }
+
+    private mutating func insert(_ timer: Timer) {
         // After every timer due at or before it: equal deadlines keep their order.
         var low = 0
         var high = timers.count
         while low < high {
             let middle = (low + high) / 2
-            if timers[middle].deadline <= deadline { low = middle + 1 } else { high = middle }
+            if timers[middle].deadline <= timer.deadline { low = middle + 1 } else { high = middle }
         }
-        let id = nextTimerID
-        nextTimerID += 1
-        timers.insert(Timer(deadline: deadline, id: id, work: work), at: low)
-        return id
+        timers.insert(timer, at: low)
     }
 
     /// Removes a timer that has not come due by `now`. One that has joins the order instead, and
@@ -104,7 +112,18 @@ struct ExecutorQueue<Work: Sendable>: Sendable {
             entries.append(.work(timers[due].work))
             due += 1
         }
+        let fired = timers.prefix(due)
         timers.removeFirst(due)
+        for timer in fired {
+            guard let period = timer.period else { continue }
+            // The next period after now, on the timer's own cadence.
+            let late = now.uptimeNanoseconds - timer.deadline.uptimeNanoseconds
+            let next = timer.deadline.uptimeNanoseconds &+ (late / period + 1) * period
+            insert(
+                Timer(
+                    deadline: DispatchTime(uptimeNanoseconds: min(next, UInt64(Int64.max))), id: timer.id,
+                    work: timer.work, period: period))
+        }
         guard head < entries.count, let entry = entries[head] else {
             return .wait(until: timers.first?.deadline)
         }

@@ -24,7 +24,7 @@ extension MoviePlayer {
     /// ``BufferingPolicy``); applies from the next preparation. Local files ignore it.
     public var bufferingPolicy: BufferingPolicy {
         get { core.read { $0.bufferingPolicy } }
-        set { core.apply { $0.bufferingPolicy = newValue } }
+        set { core.apply { $0.setBufferingPolicy(newValue) } }
     }
 
     /// How far the movie can play from what has arrived (MPMoviePlayerController's

@@ -51,7 +51,7 @@ extension MoviePlayer {
     /// Announces a pre-roll ad's event to every subscriber, in order with the player's own.
     package func announce(_ event: PrerollAdEvent) {
         // Under the player's lock, as the player's own events are: one order for every subscriber.
-        core.state.withLock { _ in core.hub.publish([.prerollAd(event)]) }
+        core.apply { $0.prerollAdEventOccurred(event) }
     }
 
     /// Adds a request of the pre-roll's that failed (a tracking beacon) to ``errorLog``,

@@ -3,7 +3,7 @@
 /// current one ends so that its first frame follows the last one's a frame interval later.
 extension MoviePlayer {
     /// The queue's movies, in order; empty when the player plays a single ``source``.
-    public var queue: [any MediaSource] { core.read { $0.queue } }
+    public var queue: [any MediaSource] { core.read { $0.queueItems } }
 
     /// The queue's item playing (or loaded), if there is a queue.
     public var queueIndex: Int? { core.read { $0.queueIndex } }

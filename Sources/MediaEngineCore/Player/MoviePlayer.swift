@@ -251,7 +251,7 @@ public final class MoviePlayer: Sendable {
     /// to detection.
     public var movieSourceType: MovieSourceType {
         get { core.read { $0.phase == .idle && $0.sourceTypeHint != .unknown ? $0.sourceTypeHint : $0.sourceType } }
-        set { core.apply { $0.sourceTypeHint = newValue } }
+        set { core.apply { $0.setSourceTypeHint(newValue) } }
     }
 
     /// The GStreamer element decoding the video: its factory's name, such as `meh264dec` or
@@ -490,7 +490,7 @@ public final class MoviePlayer: Sendable {
     /// does in practice. Turn it off to prepare a movie without playing it.
     public var shouldAutoplay: Bool {
         get { core.read { $0.shouldAutoplay } }
-        set { core.apply { $0.shouldAutoplay = newValue } }
+        set { core.apply { $0.setShouldAutoplay(newValue) } }
     }
 
     /// Whether the movie starts again, gaplessly, when it reaches its end (or ``endPlaybackTime``).
@@ -549,7 +549,7 @@ public final class MoviePlayer: Sendable {
         guard interval >= .milliseconds(1) else {
             throw MediaError(.invalidArgument, "a periodic time observer needs an interval of at least 1 ms")
         }
-        return core.timeObservers.addPeriodic(every: interval, core: core)
+        return core.apply { $0.addPeriodicTimeObserver(every: interval) }
     }
 
     /// Announces each time in `times` as playback crosses it, as ``PlayerEvent/boundaryTimeReached(_:_:)``.
@@ -560,12 +560,12 @@ public final class MoviePlayer: Sendable {
         guard !times.isEmpty, times.allSatisfy({ $0 >= .zero }) else {
             throw MediaError(.invalidArgument, "a boundary time observer needs one or more times, none negative")
         }
-        return core.timeObservers.addBoundary(at: times, core: core)
+        return core.apply { $0.addBoundaryTimeObserver(at: times) }
     }
 
     /// Stops a time observer.
     /// - Parameter observer: The observer to stop.
     public func removeTimeObserver(_ observer: TimeObserver) {
-        core.timeObservers.remove(observer)
+        core.apply { $0.removeTimeObserver(observer) }
     }
 }

@@ -32,24 +32,19 @@ final class PipelineSession: Sendable {
     /// The gain before the audio sink (`volume`), nil when the movie's sound is not played.
     private let volume: Element?
     private let busThread: Locked<BusThread?>
-    /// The movie's video keyframes, for keyframe seeks (see ``keyframeSnapped(_:)``).
-    private let keyframes: Locked<KeyframeTimes>
     /// How much of the movie its source holds, asked once per movie (see ``truncation``).
     private let truncationReport: Locked<TruncationReport>
-    /// Instant rate changes on their way to the sinks (see ``relayInstantRate(_:seqnum:from:)``).
-    private let instantRates = Locked(InstantRates())
-    /// Repeat mode's loop, held while the pipeline is paused (``holdLoopSeek(_:)``).
-    private let heldLoopSeek = Locked<LoopSeek?>(nil)
     /// The buffering elements of a network movie and their thresholds.
     private let buffering: BufferingThresholds
-    /// The movies playbin goes on to, without a gap, when the current one's source has delivered
-    /// everything (``queueNext(_:playing:)``); taken one by one by the about-to-finish handler.
-    private let upNext = Locked(UpNext())
+    /// Asked at playbin's about-to-finish (a streaming thread) for the movie to go on to without
+    /// a gap, with whether the gapless gate lets a hand-over happen: the player's machine
+    /// decides (``PlayerMachine/aboutToFinish(session:gateOpen:)``).
+    private let nextMovie: @Sendable (Bool) -> (any MediaSource)?
     /// For a window output: what the window shows for a movie without video, the background
     /// colour (`mebackdrop`, playbin's visualisation stage, used only when there is no video).
     private let backdrop: Element?
     /// Drops a stream's end at playsink while a next movie may follow (see ``GaplessGate``);
-    /// told under `upNext`'s lock whether one is queued.
+    /// told by the player whether one is queued (``setNextQueued(_:)``).
     private let gaplessGate: GaplessGate
     /// Held while the pipeline's state changes; once `closed`, no state change but NULL happens,
     /// so a command racing with ``close()`` cannot bring a torn-down pipeline back to life.
@@ -70,12 +65,18 @@ final class PipelineSession: Sendable {
     ///   - subtitleCue: Called on a streaming thread with each cue of the chosen subtitle track.
     ///   - closedCaptions: Called on the video streaming thread with each frame's caption data,
     ///     and at each flush.
+    ///   - nextMovie: Called at playbin's about-to-finish, on a streaming thread, with whether the
+    ///     gapless gate allows a hand-over: the movie to go on to, or nil. It must not block.
+    ///   - instantRate: Called with an instant rate change that reached a sink (which one, its
+    ///     multiplier and seqnum), on the thread that pushed it: it must only hand it over.
     ///   - handler: Called on the bus thread with each message.
     init(
         id: Int, executor: PlayerExecutor, source: any MediaSource, videoSink: any VideoSink, audioOutput: AudioOutput,
         overlays: VideoOverlays, presentation: VideoPresentation, buffering: BufferingPolicy, holdFirstFrame: Bool,
         gain: Double, subtitleCue: @escaping @Sendable (TextCue) -> Void = { _ in },
         closedCaptions: ClosedCaptionWatch.Handler? = nil,
+        nextMovie: @escaping @Sendable (Bool) -> (any MediaSource)? = { _ in nil },
+        instantRate: @escaping @Sendable (PlayerMachine.SinkKind, Double, UInt32) -> Void = { _, _, _ in },
         handler: @escaping @Sendable (BusMessage) -> BusThread.Verdict
     ) throws(MediaError) {
         executor.assertCurrent("building a pipeline")
@@ -128,8 +129,8 @@ final class PipelineSession: Sendable {
         playbin.set("video-sink", element: videoOutput.bin)
         playbin.set("text-sink", element: try SubtitleDelivery.makeSink(subtitleCue))
         sourceSetup = SourceSetup(source: source)
-        keyframes = Locked(KeyframeTimes(source: source))
         truncationReport = Locked(TruncationReport(source: source))
+        self.nextMovie = nextMovie
         sourceSetup.connect(to: playbin)
         me_shorten_audio_queue(playbin.pointer)
         me_watch_stream_types(playbin.pointer)
@@ -138,12 +139,9 @@ final class PipelineSession: Sendable {
         busThread = Locked(try BusThread(pipeline: playbin, handler: handler))
         gaplessGate = GaplessGate(playbin: playbin)
         AboutToFinishRelay.install(on: playbin) { [weak self] in self?.goOnToNextSource() }
-        for (sink, kind) in [(videoOutput.bin, SinkKind.video), (audioSink, .audio)] {
+        for (sink, kind) in [(videoOutput.bin, PlayerMachine.SinkKind.video), (audioSink, .audio)] {
             guard let pad = sink.staticPad("sink") else { continue }
-            InstantRateRelay.install(on: pad) { [weak self] multiplier, seqnum in
-                guard let self else { return }
-                executor.enqueue { [weak self] in self?.relayInstantRate(multiplier, seqnum: seqnum, from: kind) }
-            }
+            InstantRateRelay.install(on: pad) { multiplier, seqnum in instantRate(kind, multiplier, seqnum) }
         }
     }
 
@@ -157,20 +155,11 @@ final class PipelineSession: Sendable {
             guard !closed else { return }
             _ = me_warm_up_autoplugging(playbin.pointer)
         }
-        openFragmentGates(after: Self.fragmentGateLimit)
-    }
-
-    /// How long an adaptive stream's first fragment may take to preroll before its demuxer is let
-    /// read ahead anyway (a first fragment too short to decode a picture from, say).
-    static let fragmentGateLimit = Duration.milliseconds(750)
-
-    private func openFragmentGates(after delay: Duration) {
-        executor.enqueue(after: delay) { [weak self] in self?.openFragmentGates() }
     }
 
     /// Lets an adaptive stream's demuxer read past its first fragment, which it holds back while
-    /// the movie prerolls (`fragmentgate.c`). On the player's thread, when preparation is done
-    /// (or taking long).
+    /// the movie prerolls (`fragmentgate.c`). On the player's thread, when the player says so
+    /// (preparation done, or taking long: ``PlayerMachine/fragmentGateLimit``).
     func openFragmentGates() {
         executor.assertCurrent("opening the fragment gates")
         lifecycle.withLock { closed in
@@ -193,19 +182,6 @@ final class PipelineSession: Sendable {
         return LoopSeekTiming.decide(
             target: GstStateValue(me_element_target_state(playbin.pointer)), current: GstStateValue(current),
             pending: GstStateValue(pending))
-    }
-
-    /// Keeps repeat mode's loop until the player sets the pipeline to PLAYING (see
-    /// ``LoopSeekTiming``); a loop held before is replaced. A flushing seek drops it: it restarts
-    /// the stream with a segment of its own, which loops again at its end.
-    func holdLoopSeek(_ loop: LoopSeek) { heldLoopSeek.withLock { $0 = loop } }
-
-    /// The loop held by ``holdLoopSeek(_:)``, if any, which the session no longer keeps.
-    func takeHeldLoopSeek() -> LoopSeek? {
-        heldLoopSeek.withLock { held in
-            defer { held = nil }
-            return held
-        }
     }
 
     /// Sets the pipeline to `PLAYING`.
@@ -246,11 +222,8 @@ final class PipelineSession: Sendable {
     func reload(_ source: any MediaSource, epoch: Int, holdFirstFrame: Bool) throws(MediaError) {
         executor.assertCurrent("reloading a pipeline")
         sourceSetup.replace(with: source)
-        keyframes.withLock { $0 = KeyframeTimes(source: source) }
         truncationReport.withLock { $0 = TruncationReport(source: source) }
         if holdFirstFrame { videoOutput.firstFrame.hold() }
-        instantRates.withLock { $0.flushed() }
-        changeUpNext { $0.clear() }
         let result: Result<Void, MediaError> = lifecycle.withLock { closed in
             guard !closed else { return .failure(MediaError(.cancelled, "the pipeline was closed")) }
             // An adaptive demuxer stops its fragment downloads before its own pads: one blocked
@@ -273,7 +246,6 @@ final class PipelineSession: Sendable {
             return .success(())
         }
         try result.get()
-        openFragmentGates(after: Self.fragmentGateLimit)
     }
 
     /// How long a change of volume takes: short enough to feel immediate, long enough that the
@@ -296,52 +268,30 @@ final class PipelineSession: Sendable {
         me_volume_request_ramp(volume.pointer, target, Self.volumeRamp.clockTime)
     }
 
-    /// Sets the movies to play after the current one (`playing`, by its id), in order, in the same
-    /// pipeline and without a gap: when a movie's source has delivered everything, playbin's
-    /// about-to-finish sets the next one's URI (a pre-roll's content, a queue's next movie). Each
-    /// next movie's start is a ``BusMessage/streamStarted(group:)`` of a new group; no EOS comes
-    /// between. An empty list clears what is queued.
-    func queueNext(_ upcoming: [UpNext.Item], playing: Int?) {
-        let withdrawn = changeUpNext { $0.replace(with: upcoming, playing: playing) }
-        // playbin will play (or already plays) a movie the queue no longer has next: its pictures
-        // and sound are dropped from its start, or from now if it started, and the player reloads
-        // or closes at its start. Hand-over n is the movie's stream group n + 1 (the first movie
-        // is group 1).
-        if let withdrawn { gaplessGate.withdraw(fromGroup: withdrawn + 1) }
+    /// Tells the gapless gate whether a next movie may follow the one playing (only then may it
+    /// drop a stream's end at playsink). Any thread: the player sets it with the decision.
+    func setNextQueued(_ queued: Bool) {
+        gaplessGate.setNextQueued(queued)
     }
 
-    /// The id of the oldest movie handed to playbin that the player has not yet acknowledged as
-    /// playing: at a new stream group, the one that started.
-    var startingItem: Int? {
-        upNext.withLock { $0.handed.first }
-    }
-
-    /// Changes what is queued, and tells the gapless gate whether something is, in one step.
-    private func changeUpNext<T>(_ change: (inout UpNext) -> T) -> T {
-        upNext.withLock { upNext in
-            let result = change(&upNext)
-            gaplessGate.setNextQueued(!upNext.pending.isEmpty)
-            return result
-        }
+    /// playbin will play (or already plays) movies the player no longer has next: their pictures
+    /// and sound are dropped from stream group `group` on (at once if it started), and the player
+    /// reloads or closes at their start.
+    func withdrawHandOvers(fromGroup group: UInt32) {
+        gaplessGate.withdraw(fromGroup: Int(group))
     }
 
     /// playbin's about-to-finish, on a streaming thread: the next movie's URI and settings go
-    /// in now, or playbin ends with EOS.
+    /// in now, or playbin ends with EOS. Not when a stream's end already went on to wait in the
+    /// stream synchronizer (nothing was queued when it came): the switch would deadlock; the
+    /// player then loads the next movie on its own.
     private func goOnToNextSource() {
-        // Not when a stream's end already went on to wait in the stream synchronizer (nothing
-        // was queued when it came): the switch would deadlock. The movie ends with EOS, and the
-        // player loads the next one on its own.
-        guard gaplessGate.beginHandOver() else {
-            changeUpNext { $0.clear() }
-            gaplessGate.cancelHandOver()
-            return
-        }
-        guard let next = changeUpNext({ $0.take() }) else {
+        let gateOpen = gaplessGate.beginHandOver()
+        guard let next = nextMovie(gateOpen) else {
             gaplessGate.cancelHandOver()
             return
         }
         sourceSetup.replace(with: next)
-        keyframes.withLock { $0 = KeyframeTimes(source: next) }
         truncationReport.withLock { $0 = TruncationReport(source: next) }
         do throws(MediaError) {
             try playbin.set("uri", .string(next.uri))
@@ -363,7 +313,6 @@ final class PipelineSession: Sendable {
             return thread
         }
         thread?.stop()
-        instantRates.withLock { $0.flushed() }
         // An output a swap unlinked ignores the pipeline's state (locked): shut it down too.
         videoOutput.removeReplacedOutputs()
         lifecycle.withLock { closed in
@@ -454,24 +403,25 @@ final class PipelineSession: Sendable {
         }
     }
 
-    /// Sends a seek numbered `seqnum` (the number the player chose when it decided the seek; the
-    /// seek's segment and first frame carry it); false when no element took it.
+    /// Sends a flushing seek numbered `seqnum` (the number the player chose when it decided the
+    /// seek; the seek's segment and first frame carry it); false when no element took it.
     @discardableResult
     func seek(_ plan: SeekPlan, seqnum: UInt32) -> Bool {
         executor.assertCurrent("sending a seek")
-        guard let event = SeekEvents.seek(keyframeSnapped(plan) ?? plan) else { return false }
+        guard let event = SeekEvents.seek(plan) else { return false }
         SeekEvents.setSeqnum(event, seqnum)
-        guard plan.flush else { return sendUpstream(event) }
-        heldLoopSeek.withLock { $0 = nil }
-        instantRates.withLock { $0.flushed() }
         // Before the seek: whatever the pipeline posts about the seek comes after this.
         playbin.bus?.postApplicationMessage(ME_MESSAGE_SEEK_PREFIX + String(seqnum), from: playbin)
         return send(event)
     }
 
-    /// Sends a seek that does not flush (repeat mode's loop) up from the video output's input, or
+    /// Sends repeat mode's loop, a seek that does not flush, up from the video output's input, or
     /// the audio sink's, holding no element's state lock (`me_send_seek_upstream`, which says why).
-    private func sendUpstream(_ event: OpaqueEvent) -> Bool {
+    /// False when no element took it.
+    func sendLoop(_ plan: SeekPlan, seqnum: UInt32) -> Bool {
+        executor.assertCurrent("sending a loop")
+        guard let event = SeekEvents.seek(plan) else { return false }
+        SeekEvents.setSeqnum(event, seqnum)
         let open = lifecycle.withLock { !$0 }
         guard open else {
             SeekEvents.release(event)
@@ -483,13 +433,12 @@ final class PipelineSession: Sendable {
     }
 
     /// Changes the rate without moving the playhead or flushing
-    /// (`GST_SEEK_FLAG_INSTANT_RATE_CHANGE`); false when no element took it.
+    /// (`GST_SEEK_FLAG_INSTANT_RATE_CHANGE`), numbered `seqnum`; false when no element took it.
     @discardableResult
-    func changeRate(instantlyTo rate: Double) -> Bool {
+    func changeRate(instantlyTo rate: Double, seqnum: UInt32) -> Bool {
         executor.assertCurrent("sending an instant rate change")
         guard let event = SeekEvents.instantRate(rate) else { return false }
-        let seqnum = SeekEvents.seqnum(event)
-        instantRates.withLock { $0.sent(seqnum) }
+        SeekEvents.setSeqnum(event, seqnum)
         return send(event)
     }
 
@@ -498,31 +447,6 @@ final class PipelineSession: Sendable {
     /// player's thread).
     var truncation: MovieTruncation? {
         truncationReport.withLock { $0.value() }
-    }
-
-    /// A keyframe seek made exact, to the video keyframe at or before its position, when the
-    /// source knows its keyframes; nil otherwise (the seek goes as it is).
-    ///
-    /// qtdemux snaps a KEY_UNIT seek to the earliest keyframe of *all* streams before the target,
-    /// and every audio frame is a keyframe: the seek landed on an audio frame's start, up to one
-    /// audio frame before the video keyframe, and the video then decoded a whole GOP from the
-    /// keyframe before that. An accurate seek to the keyframe's own time decodes one picture.
-    /// Backward seeks keep the demuxer's snapping (the keyframe to decode from is after them).
-    private func keyframeSnapped(_ plan: SeekPlan) -> SeekPlan? {
-        guard plan.accuracy == .keyFrame, plan.rate > 0 else { return nil }
-        guard let times = keyframes.withLock({ $0.times() }), let first = times.first else { return nil }
-        // The last keyframe at or before the position (the first one if the position is before it).
-        var low = 0
-        var high = times.count
-        while low < high {
-            let middle = (low + high) / 2
-            if times[middle] <= plan.position { low = middle + 1 } else { high = middle }
-        }
-        var snapped = plan
-        snapped.position = low == 0 ? first : times[low - 1]
-        if let end = plan.rangeEnd, snapped.position >= end { return nil }
-        snapped.accuracy = .exact
-        return snapped
     }
 
     /// Sends an event into the pipeline (`gst_element_send_event`, which takes ownership);
@@ -540,30 +464,20 @@ final class PipelineSession: Sendable {
         return playbin.send(event.raw.assumingMemoryBound(to: GstEvent.self))
     }
 
-    /// The sinks an instant rate change is relayed from.
-    private enum SinkKind {
-        case video, audio
+    /// Posts INSTANT_RATE_REQUEST for the change `seqnum` from `sink`, as a sink does, on the
+    /// player's thread: the pipeline computes the switch time and sends instant-rate-sync-time to
+    /// its sinks from this thread (gstpipeline.c), never from a streaming thread while this one
+    /// changes the pipeline's state (the deadlock `instantrate.c` describes).
+    func requestInstantRate(from sink: PlayerMachine.SinkKind, multiplier: Double, seqnum: UInt32) {
+        executor.assertCurrent("applying an instant rate change")
+        guard lifecycle.withLock({ !$0 }) else { return }
+        let element = sink == .video ? videoOutput.bin : audioSink
+        me_post_instant_rate_request(element.pointer, multiplier, seqnum)
     }
 
-    /// Applies an instant rate change that reached a sink, on the player's thread: posts the
-    /// sink's INSTANT_RATE_REQUEST, so the pipeline computes the switch time and sends
-    /// instant-rate-sync-time to its sinks from this thread (gstpipeline.c), never from a
-    /// streaming thread while this one changes the pipeline's state (the deadlock `instantrate.c`
-    /// describes).
-    ///
-    /// Only the first sink's copy of the change sent last, and only if nothing flushed since: a
-    /// copy pushed again after a flush (the event is sticky and outlives FLUSH_STOP) would apply
-    /// the old multiplier on top of the rate the flushing seek already set, and would reach sinks
-    /// that have no segment yet. Every seek and reload carries the player's rate itself.
-    private func relayInstantRate(_ multiplier: Double, seqnum: UInt32, from kind: SinkKind) {
-        executor.assertCurrent("applying an instant rate change")
-        guard instantRates.withLock({ $0.take(seqnum) }), lifecycle.withLock({ !$0 }) else { return }
-        // Every sink answers the pipeline's sync-time event; one without a segment would assert and
-        // keep its old rate while the others change. Not expected between seeks (the player sends
-        // instant rate changes only then); leave the rates as they were rather than split them.
-        guard me_sinks_have_time_segments(playbin.pointer) != 0 else { return }
-        let sink = kind == .video ? videoOutput.bin : audioSink
-        me_post_instant_rate_request(sink.pointer, multiplier, seqnum)
+    /// Whether every sink has a TIME segment (an instant rate change can be applied to them all).
+    var sinksHaveTimeSegments: Bool {
+        me_sinks_have_time_segments(playbin.pointer) != 0
     }
 
     /// The name of a demuxer that gave up without exposing a stream (see `me_find_stalled_demuxer`).
@@ -596,28 +510,6 @@ final class PipelineSession: Sendable {
     func recalculateLatency() {
         executor.assertCurrent("recalculating latency")
         gst_bin_recalculate_latency(gcast(playbin.pointer))
-    }
-}
-
-/// Which instant rate change the sinks may still apply: the last one sent, until a flush.
-/// Only the player's thread reads and writes it.
-private struct InstantRates {
-    private var pending: UInt32?
-
-    mutating func sent(_ seqnum: UInt32) {
-        pending = seqnum
-    }
-
-    /// A flushing seek, a reload or the close: what was sent before no longer applies.
-    mutating func flushed() {
-        pending = nil
-    }
-
-    /// Whether the change `seqnum` is the pending one; it is no longer pending afterwards.
-    mutating func take(_ seqnum: UInt32) -> Bool {
-        guard pending == seqnum else { return false }
-        pending = nil
-        return true
     }
 }
 
@@ -667,23 +559,6 @@ private final class AboutToFinishRelay: Sendable {
                 guard let data else { return }
                 Unmanaged<AboutToFinishRelay>.fromOpaque(data).release()
             })
-    }
-}
-
-/// A movie's video keyframe times, read from its source at the first keyframe seek.
-private struct KeyframeTimes {
-    let source: any MediaSource
-    private var loaded: [Duration]??
-
-    init(source: any MediaSource) {
-        self.source = source
-    }
-
-    mutating func times() -> [Duration]? {
-        if let loaded { return loaded }
-        let times = source.videoKeyframeTimes()
-        loaded = .some(times)
-        return times
     }
 }
 

@@ -1,18 +1,13 @@
-import Dispatch
-import Synchronization
-
 /// Bus messages become the machine's inputs, with what the pipeline can tell at that moment
-/// (position, duration, media types). On the player's thread, which the bus thread hands each
-/// message to, in order.
+/// (position, duration, media types), read when the machine says it may need it. On the
+/// player's thread, which the bus thread hands each message to, in order. Nothing here decides:
+/// a pre-roll's messages, a seek's grace, the fragment gates are the machine's business.
 extension PlayerCore {
     /// Handles one message of session `id`; returns `.exit` when the session is over.
     @discardableResult
     func handle(_ message: BusMessage, session id: Int) -> BusThread.Verdict {
-        guard let session = state.withLock({ $0.session?.id == id ? $0.session : nil }) else { return .exit }
+        guard let session = session(id) else { return .exit }
         if Self.tracing { Self.trace("handle: \(message)") }
-        if read({ $0.preroll != nil }), handlePreroll(message, session: session) {
-            return state.withLock { $0.session === session } ? .carryOn : .exit
-        }
         switch message {
         case .newEpoch(let epoch):
             apply { $0.epochMarkerArrived(session: id, epoch: epoch) }
@@ -21,22 +16,8 @@ extension PlayerCore {
         case .asyncDone:
             let facts = facts(of: session)
             apply { $0.asyncDone(session: id, facts: facts) }
-            // Prerolled, but the seek's frame has not come: it usually follows at once; if it does
-            // not (a damaged stream at the new position, found by make fuzz-engine), the seek lands
-            // after a short grace instead of the whole preparation timeout.
-            let waitingForFrame = read { machine in
-                machine.inFlightSeek.flatMap { $0.prerolled && $0.landing == nil ? $0.seqnum : nil }
-            }
-            if let seqnum = waitingForFrame {
-                scheduleSeekDeadline(session, seqnum: seqnum, after: PlayerMachine.seekFrameGrace)
-            }
-            // A stream that plays at once lets its demuxer read ahead once it plays, so that the
-            // downloads do not slow the move to PLAYING; one that waits (paused, or for more
-            // buffered) does now.
-            if read({ $0.target != .playing || $0.isStarved || $0.phase != .prepared }) { session.openFragmentGates() }
         case .pipelineStateChanged(_, let new, let pending):
             guard pending == .voidPending, new == .playing || new == .paused else { break }
-            if new == .playing { session.openFragmentGates() }
             apply { $0.pipelineReached(session: id, playing: new == .playing) }
         case .firstFrame(let frame):
             fitOwnWindow(to: frame.displaySize, session: session)
@@ -47,7 +28,6 @@ extension PlayerCore {
                     facts: facts)
             }
         case .firstFrameHeld:
-            session.openFragmentGates()
             apply { $0.firstFrameHeld(session: id) }
         case .segmentDone:
             apply { $0.segmentDone(session: id) }
@@ -74,7 +54,7 @@ extension PlayerCore {
             let duration = session.duration(ofStreamGroup: group)
             apply { $0.durationChanged(session: id, group: group == 0 ? nil : group, duration: duration) }
         case .tags(let tags):
-            let position = read { $0.phase == .prepared || $0.isICYStream } ? session.position : nil
+            let position = read { $0.phase == .prepared || $0.facts.isICYStream } ? session.position : nil
             apply { $0.tagsArrived(session: id, tags, position: position) }
         case .timedMetadata(let items, let time, let seqnum):
             let position = read { $0.phase == .prepared } ? session.position : nil
@@ -85,6 +65,7 @@ extension PlayerCore {
             apply { $0.httpResponseArrived(session: id, response) }
             logResponse(response, session: id)
         case .manifest(let text):
+            // The source reads its own manifest format (parsing, no I/O), here on the player's thread.
             let source = read { $0.source }
             let variants = (source as? any AdaptiveManifestReading)?.segmentVariants(inManifest: text)
             apply { $0.manifestRead(session: id, variants: variants) }
@@ -98,6 +79,7 @@ extension PlayerCore {
         case .clockLost:
             apply { $0.clockLost(session: id) }
         case .latencyChanged:
+            // An element asked the pipeline to redistribute latency: GStreamer's own bookkeeping.
             session.recalculateLatency()
         case .stateChangeFailed:
             let position = session.position
@@ -113,9 +95,8 @@ extension PlayerCore {
             break  // Handled by the bus thread itself.
         case .streamStarted(let group):
             // A queue's next movie, gone on to without a gap, or the movie's own first stream.
-            let needed = read { $0.queuedGapless && $0.contentGroup != nil }
-            var facts = needed ? handOverFacts(of: session, group: group) : PlayerMachine.PipelineFacts()
-            facts.startedItem = session.startingItem
+            let needed = read { $0.needsHandOverFacts(session: id, group: group) }
+            let facts = needed ? handOverFacts(of: session, group: group) : PlayerMachine.PipelineFacts()
             apply { $0.contentStreamStarted(session: id, group: group, facts: facts) }
             // A new movie's tracks were just forgotten: its caption channels found so far (on
             // frames that got to the output before this message) are tracks again.
@@ -129,42 +110,23 @@ extension PlayerCore {
     /// `group` (what a preparation reads), for the machine to prepare it while it plays. Its
     /// duration is its own stream's, not playbin's.
     func handOverFacts(of session: PipelineSession, group: UInt32) -> PlayerMachine.PipelineFacts {
-        PlayerMachine.PipelineFacts(
+        let tracks = session.tracks
+        return PlayerMachine.PipelineFacts(
             position: session.position, duration: session.duration(ofStreamGroup: group),
-            mediaTypes: session.mediaTypes, truncation: session.truncation, tracks: session.tracks)
+            mediaTypes: session.mediaTypes, truncation: session.truncation, audioTracks: tracks.audio,
+            subtitleTracks: tracks.subtitles)
     }
 
     /// What the pipeline knows now, when the machine may need it.
     private func facts(of session: PipelineSession, firstFrame: Bool = false) -> PlayerMachine.PipelineFacts {
         let (needed, preparing) = read {
-            ($0.needsFacts(session: session.id, firstFrame: firstFrame), $0.phase == .preparing)
+            ($0.needsFacts(session: session.id, firstFrame: firstFrame), $0.phase == .preparing && $0.preroll == nil)
         }
         guard needed else { return PlayerMachine.PipelineFacts() }
+        let tracks: (audio: [MediaTrack], subtitles: [MediaTrack]) = preparing ? session.tracks : ([], [])
         return PlayerMachine.PipelineFacts(
             position: session.position, duration: session.duration, mediaTypes: session.mediaTypes,
-            truncation: preparing ? session.truncation : nil, tracks: preparing ? session.tracks : ([], []))
-    }
-
-    /// decodebin drops the error a demuxer posts while decodebin is still setting it up, which
-    /// leaves preparation waiting forever (seen with damaged MP4 files). While preparing, look a
-    /// few times for a demuxer that gave up without exposing a stream, and fail as it would have.
-    /// A demuxer counts as stalled only when two looks in a row find it so: a healthy one's task
-    /// can be paused for a moment (a busy machine), never for the time between two looks.
-    func watchForStalledDemuxer(_ session: PipelineSession) {
-        let lastSeen = Locked<String?>(nil)
-        for delay in [Duration.milliseconds(300), .milliseconds(800), .milliseconds(1500), .milliseconds(2500)] {
-            executor.enqueue(after: delay) { [weak self, weak session] in
-                guard let self, let session, read({ $0.isCurrent(session.id) && $0.phase == .preparing }) else {
-                    return
-                }
-                let demuxer = session.stalledDemuxer
-                let seenBefore = lastSeen.withLock { seen in
-                    defer { seen = demuxer }
-                    return seen
-                }
-                guard let demuxer, demuxer == seenBefore else { return }
-                apply { $0.stalledDemuxerFound(session: session.id, demuxer: demuxer) }
-            }
-        }
+            truncation: preparing ? session.truncation : nil, audioTracks: tracks.audio,
+            subtitleTracks: tracks.subtitles)
     }
 }

@@ -14,10 +14,12 @@ extension PlayerCore {
             switch action {
             case .build(let build):
                 endLogEntry(&owned, at: now)
-                if build.source.isNetworkSource {
-                    events += owned.networkLog.sessionBegan(id: "\(logID)-\(build.session)", uri: build.source.uri)
+                if build.source.source.isNetworkSource {
+                    events += owned.networkLog.sessionBegan(
+                        id: "\(logID)-\(build.session)", uri: build.source.source.uri)
                 }
-            case .reload(let session, let source, _, _):
+            case .reload(let session, let reloaded, _, _):
+                let source = reloaded.source
                 // Another movie in the same pipeline is another entry; the same movie loaded
                 // again with a credential is not.
                 let sameMovie =

@@ -38,6 +38,6 @@ extension PlayerCore {
     /// Refuses or accepts external sinks from now on; turning it off while an external sink is in
     /// use does not move the video (the next `setVideoSink(_:)` must pick another sink).
     func setAllowsExternalPlayback(_ allowed: Bool) {
-        apply { $0.allowsExternalPlayback = allowed }
+        apply { $0.setAllowsExternalPlayback(allowed) }
     }
 }

@@ -50,7 +50,7 @@ extension PlayerCore {
         let ownKeys = presentation.windowHandle == nil && state.withLock { $0.ownWindowReportsKeys }
         overlays.ownWindowReportsKeys.withLock { $0 = ownKeys }
         let updated = state.withLock { owned -> VideoPresentation in
-            owned.machine.presentation.windowCanvas = canvas
+            owned.machine.windowCanvasChanged(canvas)
             return owned.machine.presentation
         }
         if chain == nil { try output.apply(updated) }
@@ -68,7 +68,7 @@ extension PlayerCore {
     /// The player's own window has just opened and fullscreen was asked for before: it fills the
     /// screen at once, announced as a change without animation. On the player's thread.
     private func openFullscreen(_ window: PlayerWindow) {
-        apply { $0.publish(.willEnterFullscreen(animationDuration: .zero)) }
+        apply { $0.fullscreenWillChange(entering: true, animationDuration: .zero) }
         let (from, screen) = (window.frame, window.screen)
         if window.hasWindowManager {
             window.requestFullscreen(true)
@@ -78,8 +78,7 @@ extension PlayerCore {
         applyOwned { owned in
             owned.fullscreenRequested = false
             owned.windowedFrame = from
-            owned.machine.presentation.fullscreenSize = screen.size
-            owned.machine.publish(.didEnterFullscreen)
+            owned.machine.fullscreenDidChange(screenSize: screen.size)
         }
     }
 
@@ -100,7 +99,7 @@ extension PlayerCore {
     /// The window is now `size`: frames follow, and the sink draws over all of it.
     private func resizeCanvas(to size: VideoSize, window: PlayerWindow, session: PipelineSession?) {
         let presentation = state.withLock { owned -> VideoPresentation in
-            owned.machine.presentation.windowCanvas = size
+            owned.machine.windowCanvasChanged(size)
             return owned.machine.presentation
         }
         guard let session else { return }
@@ -194,18 +193,13 @@ extension PlayerCore {
         }
         guard let (window, session, windowed) = try step.get() else { return }
         let duration: Duration = animated ? .milliseconds(300) : .zero
-        apply {
-            $0.publish(
-                fullscreen
-                    ? .willEnterFullscreen(animationDuration: duration)
-                    : .willExitFullscreen(animationDuration: duration))
-        }
+        apply { $0.fullscreenWillChange(entering: fullscreen, animationDuration: duration) }
         let (from, screen) = await executor.perform { (window.frame, window.screen) }
         let to = fullscreen ? screen : (windowed ?? from)
         if animated {
             // Ten steps over the animation, the window's frame moving linearly to its target.
             for step in 1...10 {
-                await Self.pause(milliseconds: 30)
+                await executor.sleep(for: .milliseconds(30))
                 let t = Double(step) / 10
                 let frame = ViewRect(
                     x: Self.mix(from.x, to.x, t), y: Self.mix(from.y, to.y, t),
@@ -221,8 +215,7 @@ extension PlayerCore {
             }
             applyOwned { owned in
                 owned.windowedFrame = fullscreen ? from : nil
-                owned.machine.presentation.fullscreenSize = fullscreen ? screen.size : nil
-                owned.machine.publish(fullscreen ? .didEnterFullscreen : .didExitFullscreen)
+                owned.machine.fullscreenDidChange(screenSize: fullscreen ? screen.size : nil)
             }
             resizeCanvas(to: to.size, window: window, session: session)
         }
@@ -235,10 +228,4 @@ extension PlayerCore {
     /// A value a fraction `t` of the way from `a` to `b`.
     private static func mix(_ a: Int, _ b: Int, _ t: Double) -> Int { a + Int((Double(b - a) * t).rounded()) }
 
-    /// Yields for a while without holding a thread: a dispatch timer resumes the task.
-    static func pause(milliseconds: Int) async {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(milliseconds)) { continuation.resume() }
-        }
-    }
 }

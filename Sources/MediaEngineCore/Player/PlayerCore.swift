@@ -5,27 +5,36 @@ import Synchronization
 /// The owner of a player's ``PlayerMachine``, and the thin layer that performs its actions.
 ///
 /// - **Decisions** are the machine's. Each input (a command from any thread, a bus message, a
-///   timer) is fed to it under one lock (``apply(_:)``); the events it produced are published
-///   while that lock is held, so every subscriber sees one order and readers always see a
-///   consistent snapshot; waiting commands are resumed there too.
+///   timer, what the pipeline or the source answered to an action) is fed to it under one lock
+///   (``apply(_:)``); the events it produced are published while that lock is held, so every
+///   subscriber sees one order and readers always see a consistent snapshot; waiting commands
+///   are resumed there too. Nothing here decides: what the pipeline is asked is read before an
+///   input (the facts the machine says it needs), and each action is performed as it is.
 /// - **Every call into GStreamer** (building, starting, seeking, swapping, tearing down a
 ///   pipeline; the window) runs on the player's own thread, ``executor``, in the order the
-///   machine returned the actions: they are enqueued under the lock. No lock is held there while
-///   GStreamer works: a flushing seek or a state change waits for streaming threads, which may
-///   be inside a frame callback that reads the player. What the pipeline answers (a refused
-///   seek, a state it reached) goes back to the machine as another input.
+///   machine returned the actions: they are enqueued under the lock (``perform(_:owned:)``, the
+///   one place actions become effects). No lock is held there while GStreamer works: a flushing
+///   seek or a state change waits for streaming threads, which may be inside a frame callback
+///   that reads the player. What the pipeline answers (a refused seek, a state it reached) goes
+///   back to the machine as another input.
+/// - **Time** is the player's thread's: every timer the machine arms is one of the executor's.
 final class PlayerCore: Sendable {
     typealias Continuation = CheckedContinuation<Result<Void, MediaError>, Never>
 
     /// What the lock guards: the machine, and what the machine refers to by number but must not
     /// hold (it stays free of GStreamer): the pipeline object, the continuations of waiting
-    /// commands, the scan timer, the player's own window.
+    /// commands, the armed timers, the player's own window.
     struct Owned {
         var machine: PlayerMachine
-        /// The pipeline of ``PlayerMachine/currentSession``; set when the player's thread built it.
+        /// The pipeline of ``PlayerMachine/State/currentSession``; set when the player's thread built it.
         var session: PipelineSession?
         var continuations: [Int: Continuation] = [:]
-        var scanTimer: RepeatingTimer?
+        /// The machine's armed timers, each with the generation that armed it (a timer armed
+        /// again is a new generation; the old one's firing is ignored).
+        var timers: [PlayerMachine.Timer: (work: PlayerExecutor.ScheduledWork, generation: UInt64)] = [:]
+        var timerGeneration: UInt64 = 0
+        /// Who hears how the pre-roll's items go (``PlayerMachine/Action/reportPreroll(item:_:)``).
+        var prerollObserver: PlayerMachine.PrerollObserver?
         /// The window the player opened for a window sink (when the app gave it none).
         var ownWindow: PlayerWindow?
         /// Whether ``ownWindow``'s keys come from its own display connection.
@@ -40,15 +49,10 @@ final class PlayerCore: Sendable {
         var networkLog = NetworkLogRecorder()
         /// Frames each video element dropped (its latest QoS report), for the access log.
         var droppedFrames: [String: Int] = [:]
-        /// The one-shot timer of the next timed metadata item (``PlayerMachine/Action/scheduleTimedMetadata(session:after:)``).
-        var timedMetadataTimer: PlayerExecutor.ScheduledWork?
-        /// The ticks of a pre-roll's position (``PlayerMachine/Action/startPrerollTicks(session:)``).
-        var prerollTimer: RepeatingTimer?
     }
 
     let state: Locked<Owned>
     let hub: EventHub
-    let preparationTimeout: Duration
     let overlays: VideoOverlays
     /// How long a change of scaling mode takes in a window (``MoviePlayer/scalingModeAnimationDuration``).
     let scalingAnimationLength = Locked(Duration.milliseconds(250))
@@ -60,7 +64,6 @@ final class PlayerCore: Sendable {
     let background = Locked<(layer: BackgroundImageLayer, ids: [VideoOverlays.ID])?>(nil)
     /// The playable duration the controls last measured for a stream, and when (uptime, ns).
     let controlsBuffered = Locked<(value: Duration?, at: UInt64)>((nil, 0))
-    let timeObservers = TimeObservers()
     /// The player's own thread.
     let executor = PlayerExecutor()
     /// The player's pipelines still being torn down (``PipelineTeardown``).
@@ -70,9 +73,9 @@ final class PlayerCore: Sendable {
 
     init(source: any MediaSource, videoSink: any VideoSink, audioOutput: AudioOutput, preparationTimeout: Duration) {
         let machine = PlayerMachine(
-            source: source, videoSink: videoSink, audioOutput: audioOutput, seqnums: SeekEvents.nextSeqnum)
+            source: source, videoSink: videoSink, audioOutput: audioOutput, preparationTimeout: preparationTimeout,
+            seqnums: SeekEvents.nextSeqnum)
         state = Locked(Owned(machine: machine))
-        self.preparationTimeout = preparationTimeout
         let hub = EventHub()
         self.hub = hub
         overlays = VideoOverlays { events in hub.publish(events) }
@@ -86,7 +89,8 @@ final class PlayerCore: Sendable {
         state.withLock { body($0.machine) }
     }
 
-    /// Feeds one input to the machine and performs what it decided.
+    /// Feeds one input to the machine and performs what it decided: pipeline actions are queued
+    /// on the player's thread, in order.
     @discardableResult
     func apply<Result>(_ input: (inout PlayerMachine) -> Result) -> Result {
         state.withLock { owned in
@@ -96,22 +100,26 @@ final class PlayerCore: Sendable {
         }
     }
 
-    /// ``apply(_:)`` for inputs that also change what the lock guards beside the machine.
-    @discardableResult
-    func applyOwned<Result>(_ input: (inout Owned) -> Result) -> Result {
-        state.withLock { owned in
-            let result = input(&owned)
-            performOutput(&owned)
-            return result
+    /// Feeds an input that reports what an action found, on the player's thread while it
+    /// performs that action: what the machine decides from it runs at once, before the work
+    /// queued after that action (as if the action had decided it itself).
+    func applyInline(_ input: (inout PlayerMachine) -> Void) {
+        executor.assertCurrent("an action's report")
+        let work = state.withLock { owned in
+            input(&owned.machine)
+            return takeOutput(&owned)
         }
+        for item in work { item() }
     }
 
     /// Feeds a command that may wait: when the machine says to wait, the caller is suspended
     /// until the machine resumes its waiter, and `then` runs on the player's thread (enqueued in
     /// the decision, so the pipeline sees it in order). Cancelling the calling task fails the
     /// wait with ``MediaError/Code/cancelled``; the pipeline carries on.
+    /// - Parameter waiting: Runs under the lock when the command waits, before its output is performed.
     func wait(
-        _ input: (inout PlayerMachine) -> PlayerMachine.Wait, then: (@Sendable () -> Void)? = nil
+        _ input: (inout PlayerMachine) -> PlayerMachine.Wait, waiting: ((inout Owned) -> Void)? = nil,
+        then: (@Sendable () -> Void)? = nil
     ) async throws(MediaError) {
         let ticket = WaitTicket()
         let result = await withTaskCancellationHandler {
@@ -119,6 +127,7 @@ final class PlayerCore: Sendable {
                 state.withLock { owned in
                     let decision = input(&owned.machine)
                     if case .wait(let id) = decision {
+                        waiting?(&owned)
                         owned.continuations[id] = continuation
                         ticket.id = id
                         if let then { executor.enqueue(then) }
@@ -147,114 +156,89 @@ final class PlayerCore: Sendable {
         state.withLock { $0.session }?.position
     }
 
+    /// The current pipeline, if it is session `id`.
+    func session(_ id: Int) -> PipelineSession? {
+        state.withLock { $0.session?.id == id ? $0.session : nil }
+    }
+
     // MARK: Performing the machine's output
 
-    /// Publishes the events of the last input, resumes the waiters it completed, and enqueues
-    /// its pipeline actions on the player's thread. Under the lock.
+    /// Publishes the events of the last input and performs its actions; the pipeline work is
+    /// queued on the player's thread, in order. Under the lock.
     private func performOutput(_ owned: inout Owned) {
+        for work in takeOutput(&owned) { executor.enqueue(work) }
+    }
+
+    /// Publishes the events of the last input, performs what is immediate among its actions and
+    /// returns the work for the player's thread, in order. Under the lock.
+    private func takeOutput(_ owned: inout Owned) -> [@Sendable () -> Void] {
         let output = owned.machine.takeOutput()
         if Self.tracing, !output.events.isEmpty || !output.actions.isEmpty {
             Self.trace("\(ObjectIdentifier(self)): \(output.events) \(output.actions)")
         }
         hub.publish(output.events + logOutput(output, &owned))
-        var rearm = false
-        for action in output.actions {
-            switch action {
-            case .resume(let id, let result):
-                owned.continuations.removeValue(forKey: id)?.resume(returning: result)
-            case .selectSubtitleTrack(let id, let choice):
-                // The overlay at once, whatever the pipeline: the command returns with it shown.
-                captions.show(choice, in: overlays)
-                // Closed captions come with the video: only a stream of the container is switched.
-                guard let session = owned.session, session.id == id, case .stream = choice else { continue }
-                executor.enqueue { [self] in run(action, on: session) }
-            case .rearmTimeObservers:
-                rearm = true
-            case .startScanTimer:
-                owned.scanTimer?.cancel()
-                let executor = executor
-                owned.scanTimer = RepeatingTimer(every: .nanoseconds(Int(PlayerMachine.scanStep.clockTime))) {
-                    [weak self] in
-                    executor.enqueue { [weak self] in
-                        guard let core = self else { return }
-                        let position = core.currentPosition
-                        core.apply { $0.scanTimerFired(position: position) }
-                    }
-                }
-            case .cancelScanTimer:
-                owned.scanTimer?.cancel()
-                owned.scanTimer = nil
-            case .scheduleTimedMetadata(let id, let wait):
-                scheduleTimedMetadataTick(session: id, after: wait, owned: &owned)
-            case .reportPreroll(let observer, let item, let report):
-                executor.enqueue { observer(item, report) }
-            case .startPrerollTicks(let id):
-                owned.prerollTimer?.cancel()
-                owned.prerollTimer = RepeatingTimer(every: .milliseconds(100)) { [weak self] in
-                    self?.executor.enqueue { [weak self] in self?.prerollTick(session: id) }
-                }
-            case .stopPrerollTicks:
-                owned.prerollTimer?.cancel()
-                owned.prerollTimer = nil
-            case .schedulePrerollTimeout(let id, let epoch, let item, let wait):
-                executor.enqueue(after: wait) { [weak self] in
-                    self?.apply { $0.prerollTimedOut(session: id, epoch: epoch, item: item) }
-                }
-            case .build(let build):
-                captions.newMovie()
-                executor.enqueue { [self] in start(build) }
-            case .scheduleTimeout(let id, let epoch):
-                let timeout = preparationTimeout
-                executor.enqueue(after: timeout) { [weak self] in
-                    self?.apply { $0.preparationTimedOut(session: id, epoch: epoch, after: timeout) }
-                }
-            case .scheduleReconnect(let id, let epoch, let wait):
-                executor.enqueue(after: wait) { [weak self] in
-                    guard let self else { return }
-                    // What was buffered played on during the wait: the movie comes back where it
-                    // got to, after the last frame shown. Paused first, and the frame on its way
-                    // to the sink let arrive (it is the one on screen then); the clock's position
-                    // can be a frame or two behind that frame.
-                    let session = state.withLock { owned in
-                        owned.session?.id == id && owned.machine.epoch == epoch && owned.machine.pipelineHasPosition
-                            ? owned.session : nil
-                    }
-                    session?.pauseAndSettle(within: .milliseconds(200))
-                    let reached = [session?.position, session?.videoOutput.firstFrame.lastFrameEnd].compactMap { $0 }
-                    apply { $0.reconnectDue(session: id, epoch: epoch, position: reached.max()) }
-                }
-            case .close(let id), .play(let id), .pause(let id), .restartClock(let id), .seek(let id, _, _),
-                .instantRate(let id, _), .applyPresentation(let id, _), .reload(let id, _, _, _),
-                .watchForStalledDemuxer(let id), .useResumeThreshold(let id), .queueNext(let id, _, _),
-                .applyGain(let id, _), .selectAudioTrack(let id, _):
-                guard let session = owned.session, session.id == id else { continue }
-                if case .close = action {
-                    owned.session = nil
-                    // Now, not when the pipeline is torn down: no frame callback starts after
-                    // stop() returns, though frames flow until the teardown thread gets to it.
-                    session.videoOutput.closeFrameDeliveries()
-                }
-                executor.enqueue { [self] in run(action, on: session) }
-            }
+        return output.actions.compactMap { perform($0, owned: &owned) }
+    }
+
+    /// The one place an action becomes an effect. Under the lock: what is immediate (completing
+    /// a waiter, arming a timer, the subtitle overlay, the gapless gate's flag) is done here;
+    /// everything that calls GStreamer is returned, for the player's thread.
+    private func perform(_ action: PlayerMachine.Action, owned: inout Owned) -> (@Sendable () -> Void)? {
+        switch action {
+        case .resume(let id, let completion):
+            owned.continuations.removeValue(forKey: id)?.resume(returning: completion.result)
+            return nil
+        case .startTimer(let timer, let after, let repeating):
+            startTimer(timer, after: after, repeating: repeating, owned: &owned)
+            return nil
+        case .cancelTimer(let timer):
+            owned.timers.removeValue(forKey: timer)?.work.cancel()
+            return nil
+        case .reportPreroll(let item, let report):
+            guard let observer = owned.prerollObserver else { return nil }
+            return { observer(item, report) }
+        case .build(let build):
+            captions.newMovie()
+            return { [self] in start(build) }
+        case .selectSubtitleTrack(let id, let choice):
+            // The overlay at once, whatever the pipeline: the command returns with it shown.
+            captions.show(choice, in: overlays)
+            // Closed captions come with the video: only a stream of the container is switched.
+            guard let session = owned.session, session.id == id, case .stream(let index) = choice else { return nil }
+            return { session.selectSubtitleTrack(index) }
+        default:
+            break
         }
-        if rearm {
-            timeObservers.playbackChanged(self)
-            lookAtTimedMetadata()
+        guard let id = action.session, let session = owned.session, session.id == id else { return nil }
+        switch action {
+        case .setNextQueued(_, let queued):
+            // With the list it mirrors, under the lock: the streaming thread's hand-over sets it too.
+            session.setNextQueued(queued)
+            return nil
+        case .withdrawHandOvers(_, let group):
+            session.withdrawHandOvers(fromGroup: group)
+            return nil
+        case .close:
+            owned.session = nil
+            // Now, not when the pipeline is torn down: no frame callback starts after stop()
+            // returns, though frames flow until the teardown thread gets to it.
+            session.videoOutput.closeFrameDeliveries()
+            // Everything asked before the stop has been done; the pipeline goes to NULL on a
+            // thread of its own while this one goes on.
+            return { [teardowns] in PipelineTeardown.close(session, pending: teardowns) }
+        default:
+            return { [self] in run(action, on: session) }
         }
     }
 
-    /// Performs one pipeline action, on the player's thread.
+    /// Performs one pipeline action, on the player's thread. What the pipeline or the source
+    /// answers goes back to the machine (``applyInline(_:)``).
     private func run(_ action: PlayerMachine.Action, on session: PipelineSession) {
         executor.assertCurrent("a pipeline action")
         let id = session.id
         switch action {
-        case .close:
-            // Everything asked before the stop has been done; the pipeline goes to NULL on a
-            // low-priority thread of its own while this one goes on.
-            PipelineTeardown.close(session, pending: teardowns)
         case .play:
             session.play()
-            sendHeldLoopSeek(on: session)
             // Already playing (no state change, so no message): say so now.
             if session.settledState == .playing { apply { $0.pipelineReached(session: id, playing: true) } }
         case .pause:
@@ -263,116 +247,135 @@ final class PlayerCore: Sendable {
         case .restartClock:
             session.pause()
             session.play()
-            sendHeldLoopSeek(on: session)
-        case .seek(_, let plan, let seqnum) where !plan.flush:
-            sendLoopSeek(LoopSeek(plan: plan, seqnum: seqnum), on: session)
+        case .settle(_, let epoch, let within):
+            session.pauseAndSettle(within: within)
+            let reached = [session.position, session.videoOutput.firstFrame.lastFrameEnd].compactMap { $0 }.max()
+            applyInline { $0.pipelineSettled(session: id, epoch: epoch, position: reached) }
         case .seek(_, let plan, let seqnum):
-            if !session.seek(plan, seqnum: seqnum) {
-                apply { $0.seekRefused(session: id, seqnum: seqnum) }
-            } else if plan.flush {
-                scheduleSeekDeadline(session, seqnum: seqnum)
-            }
-        case .instantRate(_, let rate):
-            if !session.changeRate(instantlyTo: rate) {
+            if !session.seek(plan, seqnum: seqnum) { applyInline { $0.seekRefused(session: id, seqnum: seqnum) } }
+        case .readLoopTiming(_, let seqnum):
+            let timing = session.loopSeekTiming
+            applyInline { $0.loopTimingRead(session: id, seqnum: seqnum, timing: timing) }
+        case .sendLoop(_, let plan, let seqnum):
+            if !session.sendLoop(plan, seqnum: seqnum) { applyInline { $0.seekRefused(session: id, seqnum: seqnum) } }
+        case .instantRate(_, let rate, let seqnum):
+            if !session.changeRate(instantlyTo: rate, seqnum: seqnum) {
                 let position = session.position
-                apply { $0.instantRateRefused(session: id, rate: rate, position: position) }
+                applyInline { $0.instantRateRefused(session: id, rate: rate, position: position) }
             }
+        case .requestInstantRate(_, let sink, let multiplier, let seqnum):
+            session.requestInstantRate(from: sink, multiplier: multiplier, seqnum: seqnum)
+        case .readKeyframeTimes(_, let epoch, let source):
+            // The source's own index (a file's tables): I/O, here on the player's thread.
+            let times = source.source.videoKeyframeTimes()
+            applyInline { $0.keyframeTimesRead(session: id, epoch: epoch, times: times) }
+        case .interpret(_, let epoch, let source, let error, let position):
+            // The source may read its file to tell a truncated movie from a corrupt one.
+            let interpreted = source.source.interpret(error)
+            applyInline { $0.failureInterpreted(session: id, epoch: epoch, error: interpreted, position: position) }
+        case .readPosition:
+            let position = session.position
+            applyInline { $0.positionRead(session: id, position: position) }
         case .applyPresentation(_, let presentation):
             apply(presentation, to: session)
         case .reload(_, let source, let epoch, let hold):
             captions.newMovie()
             do throws(MediaError) {
-                try source.validate()
-                try session.reload(source, epoch: epoch, holdFirstFrame: hold)
+                try source.source.validate()
+                try session.reload(source.source, epoch: epoch, holdFirstFrame: hold)
             } catch {
-                apply { $0.pipelineFailed(session: id, error: source.interpret(error)) }
+                let interpreted = source.source.interpret(error)
+                applyInline { $0.pipelineFailed(session: id, error: interpreted) }
             }
-        case .watchForStalledDemuxer:
-            watchForStalledDemuxer(session)
+        case .openFragmentGates:
+            session.openFragmentGates()
         case .useResumeThreshold:
             session.useResumeThreshold()
-        case .queueNext(_, let upcoming, let playing):
-            session.queueNext(upcoming, playing: playing)
         case .applyGain(_, let gain):
             session.setGain(gain)
         case .selectAudioTrack(_, let index):
             session.selectAudioTrack(index)
-        case .selectSubtitleTrack(_, let choice):
-            if case .stream(let index) = choice { session.selectSubtitleTrack(index) }
-        case .build, .scheduleTimeout, .scheduleReconnect, .startScanTimer, .cancelScanTimer, .resume,
-            .rearmTimeObservers, .scheduleTimedMetadata, .reportPreroll, .startPrerollTicks, .stopPrerollTicks,
-            .schedulePrerollTimeout:
-            break  // Performed under the lock.
+        case .build, .close, .resume, .startTimer, .cancelTimer, .reportPreroll, .selectSubtitleTrack,
+            .setNextQueued, .withdrawHandOvers:
+            break  // Performed under the lock (``perform(_:owned:)``).
         }
     }
 
-    /// Sends repeat mode's loop, a seek that does not flush, when ``LoopSeekTiming`` says the
-    /// sinks will take what the demuxer pushes; while the movie is paused it is held in the session
-    /// until the player plays again (``sendHeldLoopSeek(on:)``); a flushing seek sent meanwhile
-    /// drops it (``PipelineSession/holdLoopSeek(_:)``), as the pipeline's shutdown does.
-    private func sendLoopSeek(_ loop: LoopSeek, on session: PipelineSession) {
-        guard state.withLock({ $0.session?.id == session.id }) else { return }
-        switch session.loopSeekTiming {
-        case .now:
-            if !session.seek(loop.plan, seqnum: loop.seqnum) {
-                apply { $0.seekRefused(session: session.id, seqnum: loop.seqnum) }
+    // MARK: Timers
+
+    /// Arms one of the machine's timers on the player's thread, replacing the one of the same
+    /// identity. When it fires, what the machine needs from the pipeline is read there and fed
+    /// with it. Under the lock.
+    private func startTimer(
+        _ timer: PlayerMachine.Timer, after delay: Duration, repeating period: Duration?, owned: inout Owned
+    ) {
+        owned.timers.removeValue(forKey: timer)?.work.cancel()
+        owned.timerGeneration += 1
+        let generation = owned.timerGeneration
+        let work = executor.enqueue(after: delay, repeating: period) { [weak self] in
+            self?.timerFired(timer, generation: generation, repeating: period != nil)
+        }
+        owned.timers[timer] = (work, generation)
+    }
+
+    /// A timer fired, on the player's thread.
+    private func timerFired(_ timer: PlayerMachine.Timer, generation: UInt64, repeating: Bool) {
+        let (live, session, needsFacts) = state.withLock { owned -> (Bool, PipelineSession?, Bool) in
+            guard owned.timers[timer]?.generation == generation else { return (false, nil, false) }
+            if !repeating { owned.timers[timer] = nil }
+            return (true, owned.session, owned.machine.needsFacts(for: timer))
+        }
+        guard live else { return }
+        var facts = PlayerMachine.TimerFacts()
+        if needsFacts, let session {
+            switch timer {
+            case .seekDeadline:
+                facts = PlayerMachine.TimerFacts(
+                    position: session.position, duration: session.duration, mediaTypes: session.mediaTypes)
+            case .stalledDemuxer:
+                facts.stalledDemuxer = session.stalledDemuxer
+            default:
+                facts.position = session.position
             }
-        case .later:
-            session.holdLoopSeek(loop)
-        case .never:
-            break
         }
+        apply { $0.timerFired(timer, facts: facts) }
     }
 
-    /// The player has just set its pipeline to PLAYING: the loop held while it was paused goes now.
-    private func sendHeldLoopSeek(on session: PipelineSession) {
-        if let loop = session.takeHeldLoopSeek() { sendLoopSeek(loop, on: session) }
-    }
-
-    /// A flushing seek the pipeline never completes would leave `seek(to:)` waiting for ever:
-    /// seen in `make fuzz-engine` with damaged WebM files (matroskademux finds nothing to push at
-    /// the new position: no ASYNC_DONE at all) and MPEG-TS files (an ASYNC_DONE, but no frame
-    /// from the new position). After the preparation timeout the machine lands such a seek or
-    /// fails the movie (``PlayerMachine/seekDeadlinePassed(session:seqnum:after:facts:)``). On the
-    /// player's thread; the pipeline is asked for its position only if the seek is still in flight.
-    /// - Parameters:
-    ///   - session: The pipeline the seek was sent to.
-    ///   - seqnum: The seek's sequence number.
-    ///   - wait: How long from now; nil for the preparation timeout.
-    func scheduleSeekDeadline(_ session: PipelineSession, seqnum: UInt32, after wait: Duration? = nil) {
-        let timeout = wait ?? preparationTimeout
-        let id = session.id
-        executor.enqueue(after: timeout) { [weak self, weak session] in
-            guard let self, let session, read({ $0.inFlightSeek?.seqnum == seqnum }) else { return }
-            let facts = PlayerMachine.PipelineFacts(
-                position: session.position, duration: session.duration, mediaTypes: session.mediaTypes)
-            apply { $0.seekDeadlinePassed(session: id, seqnum: seqnum, after: timeout, facts: facts) }
-        }
-    }
+    // MARK: Building
 
     /// Builds and starts the pipeline of a preparation, on the player's thread.
     private func start(_ build: PlayerMachine.PipelineBuild) {
         // The player's previous pipeline lets go of what it held (a window, a file) first.
         teardowns.wait()
         let id = build.session
+        let source = build.source.source
         do throws(MediaError) {
-            try build.source.validate()
+            try source.validate()
             let executor = executor
             let closedCaptions: ClosedCaptionWatch.Handler = { [weak self] event in
                 self?.closedCaptionsArrived(event, session: id)
             }
-            let session = try PipelineSession(
-                id: id, executor: executor, source: build.source, videoSink: build.videoSink,
-                audioOutput: build.audioOutput, overlays: overlays, presentation: build.presentation,
-                buffering: build.buffering, holdFirstFrame: build.holdFirstFrame, gain: build.gain,
-                subtitleCue: captions.add,
-                closedCaptions: closedCaptions
-            ) { [weak self] message in
-                // The bus thread only hands messages over, in order.
+            // playbin's about-to-finish, on a streaming thread: the machine says what follows.
+            let nextMovie: @Sendable (Bool) -> (any MediaSource)? = { [weak self] gateOpen in
+                self?.apply { $0.aboutToFinish(session: id, gateOpen: gateOpen) }
+            }
+            // An instant rate change reached a sink (a streaming thread): on the player's thread.
+            let instantRate: @Sendable (PlayerMachine.SinkKind, Double, UInt32) -> Void = {
+                [weak self] sink, multiplier, seqnum in
+                executor.enqueue { [weak self] in self?.instantRateReachedSink(sink, multiplier, seqnum, id) }
+            }
+            // The bus thread only hands messages over, in order.
+            let handler: @Sendable (BusMessage) -> BusThread.Verdict = { [weak self] message in
                 guard let self else { return .exit }
                 executor.enqueue { self.handle(message, session: id) }
                 return .carryOn
             }
+            let session = try PipelineSession(
+                id: id, executor: executor, source: source, videoSink: build.videoSink,
+                audioOutput: build.audioOutput, overlays: overlays, presentation: build.presentation,
+                buffering: build.buffering, holdFirstFrame: build.holdFirstFrame, gain: build.gain,
+                subtitleCue: captions.add, closedCaptions: closedCaptions, nextMovie: nextMovie,
+                instantRate: instantRate, handler: handler)
             let installed = applyOwned { owned in
                 guard owned.machine.pipelineBuilt(session: id) else { return false }
                 owned.session = session
@@ -384,17 +387,42 @@ final class PlayerCore: Sendable {
                 return
             }
             try attachWindow(to: session.videoOutput)
-            session.queueNext(build.next, playing: nil)
+            session.setNextQueued(build.nextQueued)
             session.start()
         } catch {
-            apply { $0.pipelineFailed(session: id, error: build.source.interpret(error)) }
+            // The source may say more (a truncated file): asked here, on the player's thread.
+            let interpreted = source.interpret(error)
+            apply { $0.pipelineFailed(session: id, error: interpreted) }
+        }
+    }
+
+    /// An instant rate change reached `sink`: the machine decides whether it applies, knowing
+    /// whether every sink has a TIME segment to apply it to. On the player's thread.
+    private func instantRateReachedSink(
+        _ sink: PlayerMachine.SinkKind, _ multiplier: Double, _ seqnum: UInt32, _ id: Int
+    ) {
+        guard let session = session(id) else { return }
+        let segments = session.sinksHaveTimeSegments
+        apply {
+            $0.instantRateReachedSink(
+                session: id, seqnum: seqnum, multiplier: multiplier, sink: sink, sinksHaveTimeSegments: segments)
+        }
+    }
+
+    /// ``apply(_:)`` for inputs that also change what the lock guards beside the machine.
+    @discardableResult
+    func applyOwned<Result>(_ input: (inout Owned) -> Result) -> Result {
+        state.withLock { owned in
+            let result = input(&owned)
+            performOutput(&owned)
+            return result
         }
     }
 
     /// Ends a session with an error: waiters fail, the finish event carries the error, the
     /// pipeline is torn down. On the player's thread.
     func fail(session id: Int, with error: MediaError) {
-        let position = state.withLock { $0.session?.id == id ? $0.session : nil }?.position
+        let position = session(id)?.position
         apply { $0.pipelineFailed(session: id, error: error, position: position) }
     }
 
@@ -434,13 +462,31 @@ final class PlayerCore: Sendable {
     func release() {
         apply { $0.release() }
         executor.enqueue { [self] in
-            timeObservers.cancelAll()
             hub.finish()
             // The player's last work: it is gone once its pipelines are.
             teardowns.wait()
             PlayerLifetimes.players.leave()
         }
         executor.finish()
+    }
+}
+
+extension PlayerMachine.Action {
+    /// The pipeline an action is for, if it names one.
+    var session: Int? {
+        switch self {
+        case .reload(let session, _, _, _), .close(let session), .play(let session), .pause(let session),
+            .restartClock(let session), .settle(let session, _, _), .seek(let session, _, _),
+            .readLoopTiming(let session, _), .sendLoop(let session, _, _), .instantRate(let session, _, _),
+            .requestInstantRate(let session, _, _, _), .readKeyframeTimes(let session, _, _),
+            .interpret(let session, _, _, _, _), .applyPresentation(let session, _),
+            .selectAudioTrack(let session, _), .selectSubtitleTrack(let session, _), .applyGain(let session, _),
+            .useResumeThreshold(let session), .openFragmentGates(let session), .setNextQueued(let session, _),
+            .withdrawHandOvers(let session, _), .readPosition(let session):
+            session
+        case .build(let build): build.session
+        case .startTimer, .cancelTimer, .reportPreroll, .resume: nil
+        }
     }
 }
 

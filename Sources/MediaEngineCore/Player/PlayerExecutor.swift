@@ -45,13 +45,14 @@ final class PlayerExecutor: Sendable {
             if wakes { wake.signal() }
         }
 
-        func schedule(_ work: @escaping Work, after delay: Duration) -> UInt64? {
+        func schedule(_ work: @escaping Work, after delay: Duration, repeating period: Duration? = nil) -> UInt64? {
             // Saturating: `DispatchTime + Double` traps on a delay too long for its nanoseconds.
             let (sum, overflow) = DispatchTime.now().uptimeNanoseconds.addingReportingOverflow(
                 UInt64(delay.clockTime))
             let deadline = DispatchTime(uptimeNanoseconds: overflow ? UInt64(Int64.max) : min(sum, UInt64(Int64.max)))
             let (id, wakes) = state.withLock { state in
-                let id = state.queue.schedule(work, at: deadline)
+                let id = state.queue.schedule(
+                    work, at: deadline, repeatingEvery: period.map { UInt64(clamping: $0.clockTime) })
                 // The thread may be waiting until a later deadline: it looks again.
                 return (id, id != nil && state.takeWaiting())
             }
@@ -129,12 +130,25 @@ final class PlayerExecutor: Sendable {
         context.push(work)
     }
 
-    /// Runs `work` on the thread once `delay` has passed (and the work before it has run).
-    /// The timer is the thread's own: ``finish()`` drops it with what it captured, and so does
-    /// the handle's ``ScheduledWork/cancel()``.
+    /// Runs `work` on the thread once `delay` has passed (and the work before it has run), and
+    /// again every `period` after that when given, until cancelled. The player's one kind of
+    /// timer: the timer is the thread's own, and ``finish()`` drops it with what it captured, and
+    /// so does the handle's ``ScheduledWork/cancel()``.
     @discardableResult
-    func enqueue(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> ScheduledWork {
-        ScheduledWork(context: context, id: context.schedule(work, after: delay))
+    func enqueue(after delay: Duration, repeating period: Duration? = nil, _ work: @escaping @Sendable () -> Void)
+        -> ScheduledWork
+    {
+        ScheduledWork(context: context, id: context.schedule(work, after: delay, repeating: period))
+    }
+
+    /// Suspends the calling task (without holding its thread) until `delay` has passed, by a
+    /// timer of this thread's: for the steps of an animation.
+    func sleep(for delay: Duration) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let scheduled = context.schedule({ continuation.resume() }, after: delay)
+            // The thread has finished: nothing would resume the task later.
+            if scheduled == nil { continuation.resume() }
+        }
     }
 
     /// A timer on a player's thread (``PlayerExecutor/enqueue(after:_:)``).

@@ -50,7 +50,7 @@ extension MoviePlayer {
         // cancelled times are still announced (to the subscribers that outlive the player).
         Task.detached { [weak thumbnails] in
             for await result in results {
-                core.apply { $0.publish(.thumbnailRequestFinished(result)) }
+                core.apply { $0.thumbnailRequestFinished(result) }
             }
             thumbnails?.finished(key)
         }

@@ -22,6 +22,9 @@ struct TimedMetadataQueue {
     private(set) var current: [TimedMetadataItem] = []
     /// Batches waiting for their time, in time order (arrival order among equal times).
     private(set) var pending: [Batch] = []
+
+    /// Whether items wait for their time.
+    var hasPending: Bool { !pending.isEmpty }
     /// The flushing seek the demuxer's segment comes from, and its position.
     private var segment: (seqnum: UInt32, position: Duration)?
     /// The segment before the last flushing seek, restored if the pipeline refuses that seek.

@@ -29,18 +29,17 @@ struct PlayerMachineNetworkTests {
     @Test("a network movie prepared with too little buffered waits, interrupted, and plays at 100 %")
     func autoplayWaitsForBuffering() {
         var h = MachineHarness(source: ChallengedSource(), autoplay: true)
-        _ = h.feed { $0.prepare() }
-        h.feed { _ = $0.pipelineBuilt(session: 1) }
+        h.preparing()
         h.feed { $0.buffering(session: 1, percent: 30, stats: BufferingStats()) }
-        h.feed { $0.asyncDone(session: 1, facts: MachineHarness.facts) }
-        var (events, actions) = h.take()
+        h.asyncDone()
+        let (events, actions) = h.takeAll()
         #expect(events.contains(.loadStateChanged([.playable, .stalled])))
         #expect(events.contains(.playbackStateChanged(.interrupted)))
-        #expect(!actions.contains("play 1"))
+        #expect(!actions.contains(.play(session: 1)))
+        // It waits for more: its demuxer may read ahead now.
+        #expect(actions.contains(.openFragmentGates(session: 1)))
         h.feed { $0.buffering(session: 1, percent: 100, stats: BufferingStats()) }
-        (events, actions) = h.take()
-        #expect(events == [.loadStateChanged(.playable)])
-        #expect(actions == ["useResumeThreshold 1", "play 1"])
+        #expect(h.take() == ([.loadStateChanged(.playable)], [.useResumeThreshold(session: 1), .play(session: 1)]))
     }
 
     @Test("play() on a prepared network movie that is short of data waits for buffering")
@@ -49,15 +48,11 @@ struct PlayerMachineNetworkTests {
         h.prepared()
         h.feed { $0.buffering(session: 1, percent: 50, stats: BufferingStats()) }
         _ = h.take()
-        let wait = h.feed { $0.play() }
-        guard case .wait = wait else {
-            Issue.record("play() did not wait: \(wait)")
-            return
-        }
+        _ = MachineHarness.waiter(h.feed { $0.play() })
         #expect(h.take().actions.isEmpty)
         #expect(h.machine.playbackState == .interrupted)
         h.feed { $0.buffering(session: 1, percent: 100, stats: BufferingStats()) }
-        #expect(h.take().actions.contains("play 1"))
+        #expect(h.take().actions.contains(.play(session: 1)))
     }
 
     @Test("buffering that falls again while the play after 100 % is on its way keeps the movie interrupted")
@@ -67,19 +62,18 @@ struct PlayerMachineNetworkTests {
         h.feed { $0.buffering(session: 1, percent: 50, stats: BufferingStats()) }
         _ = h.feed { $0.play() }
         h.feed { $0.buffering(session: 1, percent: 100, stats: BufferingStats()) }
-        #expect(h.take().actions.contains("play 1"))
+        #expect(h.take().actions.contains(.play(session: 1)))
         // The buffer empties again before the pipeline says it plays.
         h.feed { $0.buffering(session: 1, percent: 5, stats: BufferingStats()) }
-        h.feed { $0.pipelineReached(session: 1, playing: true) }
-        var (events, actions) = h.take()
+        h.reached(playing: true)
+        let (events, actions) = h.take()
         #expect(!events.contains(.playbackStateChanged(.playing)), "\(events)")
-        #expect(actions == ["pause 1"])
+        #expect(actions == [.pause(session: 1)])
         #expect(h.machine.playbackState == .interrupted)
         h.feed { $0.buffering(session: 1, percent: 100, stats: BufferingStats()) }
-        #expect(h.take().actions.contains("play 1"))
-        h.feed { $0.pipelineReached(session: 1, playing: true) }
-        (events, actions) = h.take()
-        #expect(events.contains(.playbackStateChanged(.playing)))
+        #expect(h.take().actions.contains(.play(session: 1)))
+        h.reached(playing: true)
+        #expect(h.take().events.contains(.playbackStateChanged(.playing)))
         #expect(h.machine.playbackState == .playing)
     }
 
@@ -94,23 +88,23 @@ struct PlayerMachineNetworkTests {
         h.feed { $0.downloadCompleted(session: 1) }
         h.feed { $0.buffering(session: 1, percent: 100, stats: BufferingStats()) }
         _ = h.feed { $0.play() }
-        #expect(h.take().actions.contains("play 1"))
-        h.feed { $0.pipelineReached(session: 1, playing: true) }  // the play action's report
+        #expect(h.take().actions.contains(.play(session: 1)))
+        h.reached(playing: true)  // the play action's report
         #expect(h.machine.playbackState == .playing)
         _ = h.take()
         h.feed { $0.buffering(session: 1, percent: 28, stats: BufferingStats()) }
         var (events, actions) = h.take()
         #expect(events.contains(.playbackStateChanged(.interrupted)))
-        #expect(actions == ["pause 1"])
-        h.feed { $0.pipelineReached(session: 1, playing: true) }  // the bus's, of the same play
+        #expect(actions == [.pause(session: 1)])
+        h.reached(playing: true)  // the bus's, of the same play
         (events, actions) = h.take()
         #expect(!events.contains(.playbackStateChanged(.playing)), "\(events)")
         #expect(h.machine.playbackState == .interrupted)
-        h.feed { $0.pipelineReached(session: 1, playing: false) }  // the dip's pause
+        h.reached(playing: false)  // the dip's pause
         h.feed { $0.buffering(session: 1, percent: 100, stats: BufferingStats()) }
         (events, actions) = h.take()
-        #expect(actions.contains("play 1"), "the pipeline is paused: only this play takes it on to the end")
-        h.feed { $0.pipelineReached(session: 1, playing: true) }
+        #expect(actions.contains(.play(session: 1)), "the pipeline is paused: only this play takes it on to the end")
+        h.reached(playing: true)
         #expect(h.machine.playbackState == .playing)
     }
 
@@ -121,7 +115,7 @@ struct PlayerMachineNetworkTests {
         h.feed { $0.buffering(session: 1, percent: 100, stats: BufferingStats()) }
         h.feed { $0.downloadCompleted(session: 1) }
         #expect(h.machine.wholeMovieArrived && h.machine.loadState == [.playable, .playthroughOK])
-        _ = h.feed { $0.seek(to: .seconds(5), exact: false) }
+        h.seek(to: .seconds(5), exact: false)
         #expect(!h.machine.wholeMovieArrived, "the source asks the server again from the new place")
         h.feed { $0.buffering(session: 1, percent: 40, stats: BufferingStats()) }
         #expect(h.machine.isStarved)
@@ -130,7 +124,7 @@ struct PlayerMachineNetworkTests {
         d.prepared()
         d.feed { $0.buffering(session: 1, percent: 100, stats: BufferingStats(mode: .download, remaining: .zero)) }
         d.feed { $0.downloadCompleted(session: 1) }
-        _ = d.feed { $0.seek(to: .seconds(5), exact: false) }
+        d.seek(to: .seconds(5), exact: false)
         #expect(d.machine.wholeMovieArrived && !d.machine.isStarved)
     }
 
@@ -144,30 +138,28 @@ struct PlayerMachineNetworkTests {
 
     @Test("a finished download, or one faster than playback, is playthroughOK; a slower one only playable")
     func playthrough() {
-        let machine = PlayerMachine(
-            source: ChallengedSource(), videoSink: NullVideoSink(), audioOutput: .automatic, seqnums: { 1 })
-        #expect(
-            machine.loadStateWhenBuffered(BufferingStats(mode: .download, remaining: .zero)) == [
-                .playable, .playthroughOK,
-            ])
-        #expect(
-            machine.loadStateWhenBuffered(BufferingStats(averageIn: 300, averageOut: 200)) == [
-                .playable, .playthroughOK,
-            ])
-        #expect(machine.loadStateWhenBuffered(BufferingStats(averageIn: 100, averageOut: 200)) == .playable)
-        #expect(machine.loadStateWhenBuffered(BufferingStats()) == .playable)
+        let cases: [(BufferingStats, LoadState)] = [
+            (BufferingStats(mode: .download, remaining: .zero), [.playable, .playthroughOK]),
+            (BufferingStats(averageIn: 300, averageOut: 200), [.playable, .playthroughOK]),
+            (BufferingStats(averageIn: 100, averageOut: 200), .playable),
+            (BufferingStats(), .playable),
+        ]
+        for (stats, expected) in cases {
+            var h = MachineHarness(source: ChallengedSource())
+            h.prepared()
+            h.feed { $0.buffering(session: 1, percent: 100, stats: stats) }
+            #expect(h.machine.loadState == expected, "\(stats)")
+        }
     }
 
     @Test("the content's type settles an unknown source type: a manifest is a stream, the rest a file")
     func sourceTypeFromContent() {
         var h = MachineHarness(source: ChallengedSource())
-        _ = h.feed { $0.prepare() }
-        h.feed { _ = $0.pipelineBuilt(session: 1) }
+        h.preparing()
         h.feed { $0.streamTypeFound(session: 1, caps: "application/x-hls") }
         #expect(h.machine.sourceType == .streaming)
         var file = MachineHarness(source: ChallengedSource())
-        _ = file.feed { $0.prepare() }
-        file.feed { _ = $0.pipelineBuilt(session: 1) }
+        file.preparing()
         file.feed { $0.streamTypeFound(session: 1, caps: "video/quicktime, variant=iso") }
         #expect(file.machine.sourceType == .file)
     }
@@ -175,20 +167,26 @@ struct PlayerMachineNetworkTests {
     @Test("a 401 with a challenge is answered once in the same pipeline; a second 401 is unauthorized")
     func challengeAnsweredOnce() {
         var h = MachineHarness(source: ChallengedSource())
-        _ = h.feed { $0.prepare() }
-        h.feed { _ = $0.pipelineBuilt(session: 1) }
+        let waiter = h.preparing()
         _ = h.take()
         h.feed { $0.httpResponseArrived(session: 1, Self.challenge) }
         h.feed { $0.pipelineError(session: 1, Self.unauthorized, position: nil) }
-        var (events, actions) = h.take()
-        #expect(events.isEmpty)
-        #expect(actions == ["reload 1 epoch 1", "scheduleTimeout 1 epoch 1"])
+        #expect(
+            h.takeAll() == (
+                [],
+                [
+                    .reload(1, ChallengedSource(answered: true), epoch: 1), .armFragmentGates(1, epoch: 1),
+                    .armPreparation(1, epoch: 1),
+                ]
+            ))
         #expect((h.machine.source as? ChallengedSource)?.answered == true)
         h.feed { $0.epochMarkerArrived(session: 1, epoch: 1) }
         h.feed { $0.httpResponseArrived(session: 1, Self.challenge) }
         h.feed { $0.pipelineError(session: 1, Self.unauthorized, position: nil) }
-        (events, actions) = h.take()
-        #expect(actions == ["close 1", "resume 1 unauthorized"])
+        #expect(h.take().actions.first?.isInterpret == true)
+        h.interpreted()
+        let (events, actions) = h.take()
+        #expect(actions == [.close(session: 1), .resume(waiter: waiter, .failed(.unauthorized))])
         guard case .playbackDidFinish(.playbackError, let error) = events.last else {
             Issue.record("no finish: \(events)")
             return
@@ -199,10 +197,10 @@ struct PlayerMachineNetworkTests {
     @Test("a source with no credential for the challenge fails at once with unauthorized")
     func challengeUnanswered() {
         var h = MachineHarness(source: ChallengedSource(answers: false))
-        _ = h.feed { $0.prepare() }
-        h.feed { _ = $0.pipelineBuilt(session: 1) }
+        h.preparing()
         h.feed { $0.httpResponseArrived(session: 1, Self.challenge) }
         h.feed { $0.pipelineError(session: 1, Self.unauthorized, position: nil) }
+        h.interpreted()
         #expect(h.machine.lastError?.code == .unauthorized)
         #expect(h.machine.phase == .idle)
     }

@@ -3,107 +3,128 @@ import Testing
 @testable import MediaEngineCore
 
 /// Pre-rolls in the state machine: an ad plays first in the player's pipeline, nothing about it
-/// is the content's, and the content follows in the same pipeline (playing or paused).
+/// is the content's, and the content follows in the same pipeline (playing or paused). The owner
+/// feeds the pre-roll's pipeline messages to the same inputs as the content's; the machine routes
+/// them to the pre-roll while one plays.
 @Suite("Player machine: pre-roll")
 struct PlayerMachinePrerollTests {
+    typealias Action = PlayerMachine.Action
     static let ad = MachineHarness.NamedSource(uri: "http://ads.test/ad.mp4", sourceType: .file)
-    static let size = VideoSize(width: 320, height: 240)
+    static let second = MachineHarness.NamedSource(uri: "http://ads.test/second.mp4", sourceType: .file)
+    static let adFacts = PlayerMachine.PipelineFacts(duration: .seconds(2))
+    static let ticks = Action.startTimer(
+        .prerollTick(session: 1), after: .milliseconds(100), repeating: .milliseconds(100))
 
-    /// Starts a pre-roll on `h` and returns its waiter.
-    static func begin(_ h: inout MachineHarness, playsContentAfter: Bool = true) -> Int {
+    /// Starts a pre-roll of `items` on `h` and returns its waiter.
+    static func begin(
+        _ h: inout MachineHarness, _ items: [any MediaSource] = [ad], playsContentAfter: Bool = true,
+        timeout: Duration = .seconds(10)
+    ) -> Int {
         MachineHarness.waiter(
-            h.feed { $0.beginPreroll([ad], playsContentAfter: playsContentAfter, timeout: .seconds(10)) { _, _ in } })
+            h.feed { $0.beginPreroll(items, playsContentAfter: playsContentAfter, timeout: timeout) })
     }
 
     /// The pre-roll's pipeline (session 1, built from idle) prerolls and shows its first frame.
     static func adStarts(_ h: inout MachineHarness) {
-        h.feed { _ = $0.pipelineBuilt(session: 1) }
-        h.feed { $0.asyncDone(session: 1, facts: MachineHarness.facts) }
-        h.feed { $0.prerollPrerolled(session: 1) }
-        h.feed {
-            $0.firstFrameArrived(
-                session: 1, seqnum: 1, streamTime: .zero, displaySize: size, facts: MachineHarness.facts)
-        }
-        h.feed { $0.prerollFirstFrame(session: 1, duration: .seconds(2), displaySize: Self.size) }
+        h.built(1)
+        h.asyncDone()
+        h.firstFrame(facts: adFacts)
+    }
+
+    /// An ad playing (begun from idle, started) and its pre-roll's waiter, the output forgotten.
+    static func adPlaying(playsContentAfter: Bool = true) -> (MachineHarness, Int) {
+        var h = MachineHarness()
+        let waiter = begin(&h, playsContentAfter: playsContentAfter)
+        adStarts(&h)
+        _ = h.takeAll()
+        return (h, waiter)
+    }
+
+    /// An ad's item `item` ended as `end`.
+    static func ended(_ item: Int, _ end: PrerollEnd, at position: Duration?) -> Action {
+        .reportPreroll(item: item, .ended(end, at: position))
+    }
+
+    /// The error the pre-roll failed with, if it did.
+    static func failure(of h: MachineHarness) -> MediaError? {
+        guard case .failed(let error) = h.machine.lastPrerollEnd else { return nil }
+        return error
     }
 
     @Test("from idle: the ad is built, played and reported; at its end the content loads in its pipeline and plays")
     func completes() {
         var h = MachineHarness()
         let waiter = Self.begin(&h)
-        #expect(h.take().actions == ["build 1", "schedulePrerollTimeout 1 epoch 0 item 0 after 10.000 s"])
+        #expect(
+            h.takeAll().actions == [
+                .build(1, Self.ad, nextQueued: true),
+                .startTimer(.prerollTimeout(session: 1, epoch: 0, item: 0), after: .seconds(10)),
+            ])
         Self.adStarts(&h)
-        let started = h.take()
+        let started = h.takeAll()
         #expect(started.events.isEmpty, "the ad's preroll, frame and size are not the content's")
         #expect(
             started.actions == [
-                "scheduleTimeout 1 epoch 0", "play 1", "reportPreroll 0 started(2.000 s)",
-                "startPrerollTicks 1",
+                .armPreparation(1, epoch: 0), .armFragmentGates(1, epoch: 0), .openFragmentGates(session: 1),
+                .play(session: 1), .reportPreroll(item: 0, .started(duration: .seconds(2))), Self.ticks,
             ])
-        h.feed { $0.prerollTick(session: 1, position: .seconds(1)) }
+        h.fire(.prerollTick(session: 1), position: .seconds(1))
         h.feed { $0.durationChanged(session: 1, duration: .seconds(2)) }
         h.feed { $0.tagsArrived(session: 1, ["title": "An ad"]) }
-        h.feed { $0.endOfStream(session: 1, position: .seconds(2)) }
         #expect(h.machine.metadata.isEmpty && h.machine.duration == nil)
-        #expect(h.take().actions == ["reportPreroll 0 position(1.000 s)"])
-        h.feed { $0.prerollReachedEnd(session: 1, position: .seconds(2)) }
+        #expect(h.takeAll() == ([], [.reportPreroll(item: 0, .position(.seconds(1)))]))
+        // The ad's end is the pre-roll's.
+        h.feed { $0.endOfStream(session: 1, position: .seconds(2)) }
         #expect(
-            h.take().actions == [
-                "reportPreroll 0 ended(completed at 2.000 s)", "stopPrerollTicks", "resume \(waiter)",
-                "queueNext 1 none", "reload 1 epoch 1", "scheduleTimeout 1 epoch 1",
+            h.takeAll().actions == [
+                Self.ended(0, .completed, at: .seconds(2)), .cancelTimer(.prerollTick(session: 1)),
+                .resume(waiter: waiter, .success), .setNextQueued(session: 1, false),
+                .reload(1, MachineHarness.movie, epoch: 1), .armFragmentGates(1, epoch: 1),
+                .armPreparation(1, epoch: 1),
             ])
         #expect(h.machine.lastPrerollEnd == .completed && h.machine.preroll == nil)
         // The content's own preparation, in the same pipeline: it plays.
         h.feed { $0.epochMarkerArrived(session: 1, epoch: 1) }
-        h.feed { $0.asyncDone(session: 1, facts: MachineHarness.facts) }
+        h.asyncDone()
         let content = h.take()
         #expect(content.events.contains(.preparedToPlayChanged(true)))
         #expect(content.events.contains(.durationAvailable(.seconds(10))))
-        #expect(content.actions.contains("play 1"))
+        #expect(content.actions.contains(.play(session: 1)))
     }
 
     @Test("play() during the ad stops it at once and plays the content; the ad reports contentStarted")
     func playDuringAd() {
-        var h = MachineHarness()
-        let adWaiter = Self.begin(&h)
-        Self.adStarts(&h)
-        _ = h.take()
+        var (h, adWaiter) = Self.adPlaying()
         let playWaiter = MachineHarness.waiter(h.feed { $0.play() })
         let actions = h.take().actions
-        #expect(actions.contains("resume \(adWaiter)") && actions.contains("reload 1 epoch 1"))
-        #expect(!actions.contains("resume \(playWaiter)"))
+        #expect(actions.contains(.resume(waiter: adWaiter, .success)))
+        #expect(actions.contains(.reload(1, MachineHarness.movie, epoch: 1)))
+        #expect(actions.first == Self.ended(0, .contentStarted, at: nil))
+        #expect(!actions.contains(.resume(waiter: playWaiter, .success)))
         #expect(h.machine.lastPrerollEnd == .contentStarted && h.machine.target == .playing)
         h.feed { $0.epochMarkerArrived(session: 1, epoch: 1) }
-        h.feed { $0.asyncDone(session: 1, facts: MachineHarness.facts) }
-        h.feed { $0.pipelineReached(session: 1, playing: true) }
+        h.asyncDone()
+        h.reached(playing: true)
         let after = h.take()
         #expect(after.events.contains(.playbackStateChanged(.playing)))
-        #expect(after.actions.contains("resume \(playWaiter)"))
+        #expect(after.actions.contains(.resume(waiter: playWaiter, .success)))
     }
 
     @Test("refused while the content plays, is about to (autoplay), or another ad plays")
     func refused() {
-        var playing = MachineHarness()
-        playing.playing()
-        let wait = playing.feed {
-            $0.beginPreroll([Self.ad], playsContentAfter: true, timeout: .seconds(1)) { _, _ in }
-        }
-        #expect(wait == .done(.failure(MediaError(.unsupportedOperation, ""))))
-        #expect(playing.take().actions.isEmpty)
+        let refusal = PlayerMachine.Wait.done(.failure(.coded(.unsupportedOperation)))
+        var playing = MachineHarness.whilePlaying()
+        #expect(playing.feed { $0.beginPreroll([Self.ad], playsContentAfter: true, timeout: .seconds(1)) } == refusal)
+        #expect(playing.takeAll() == ([], []))
 
         var autoplay = MachineHarness(autoplay: true)
         _ = autoplay.feed { $0.prepare() }
-        let refused = autoplay.feed {
-            $0.beginPreroll([Self.ad], playsContentAfter: true, timeout: .seconds(1)) { _, _ in }
-        }
-        #expect(refused == .done(.failure(MediaError(.unsupportedOperation, ""))))
+        #expect(autoplay.feed { $0.beginPreroll([Self.ad], playsContentAfter: true, timeout: .seconds(1)) } == refusal)
 
         var twice = MachineHarness()
         _ = Self.begin(&twice)
-        let second = twice.feed {
-            $0.beginPreroll([Self.ad], playsContentAfter: true, timeout: .seconds(1)) { _, _ in }
-        }
-        #expect(second == .done(.failure(MediaError(.unsupportedOperation, ""))))
+        #expect(twice.feed { $0.beginPreroll([Self.ad], playsContentAfter: true, timeout: .seconds(1)) } == refusal)
+        #expect(twice.feed { $0.beginPreroll([], playsContentAfter: true, timeout: .seconds(1)) } == refusal)
     }
 
     @Test("a prepared, paused content is unloaded for the ad and loaded again after it, in the same pipeline")
@@ -111,53 +132,77 @@ struct PlayerMachinePrerollTests {
         var h = MachineHarness()
         h.prepared()
         _ = Self.begin(&h)
-        let begun = h.take()
+        let begun = h.takeAll()
         #expect(begun.events.contains(.preparedToPlayChanged(false)))
         #expect(
             begun.actions == [
-                "reload 1 epoch 1", "queueNext 1 file:///a.mp4",
-                "schedulePrerollTimeout 1 epoch 1 item 0 after 10.000 s",
+                .reload(1, Self.ad, epoch: 1), .armFragmentGates(1, epoch: 1), .setNextQueued(session: 1, true),
+                .startTimer(.prerollTimeout(session: 1, epoch: 1, item: 0), after: .seconds(10)),
             ])
         h.feed { $0.epochMarkerArrived(session: 1, epoch: 1) }
-        h.feed { $0.prerollPrerolled(session: 1) }
-        h.feed { $0.prerollFirstFrame(session: 1, duration: .seconds(2), displaySize: Self.size) }
-        h.feed { $0.prerollReachedEnd(session: 1, position: .seconds(2)) }
-        #expect(h.take().actions.suffix(3) == ["queueNext 1 none", "reload 1 epoch 2", "scheduleTimeout 1 epoch 2"])
+        h.asyncDone()
+        h.firstFrame(facts: Self.adFacts)
+        h.feed { $0.endOfStream(session: 1, position: .seconds(2)) }
+        #expect(
+            h.take().actions.suffix(2) == [
+                .setNextQueued(session: 1, false), .reload(1, MachineHarness.movie, epoch: 2),
+            ]
+        )
+    }
+
+    @Test("a seek still waiting when the ad unloads the content is cancelled: nothing else would complete it")
+    func seekWaitingForTheContent() {
+        var h = MachineHarness()
+        h.prepared()
+        let seek = h.seek(to: .seconds(3), exact: true)
+        _ = h.takeAll()
+        _ = Self.begin(&h)
+        #expect(h.take().actions.first == .resume(waiter: seek, .failed(.cancelled)))
+        #expect(!h.machine.waiterKinds.contains(.seeksSettled))
     }
 
     @Test("an ad that fails reports it; the content loads paused (it plays when the app says), no finish event")
     func fails() {
         var h = MachineHarness()
         let waiter = Self.begin(&h)
-        h.feed { _ = $0.pipelineBuilt(session: 1) }
+        h.built()
         _ = h.take()
         let missing = PipelineFailure(
             domain: .resource, code: 0, message: "Not Found", elementName: "source", factoryName: "souphttpsrc",
             httpStatusCode: 404)
         h.feed { $0.pipelineError(session: 1, missing, position: nil) }
-        #expect(h.take().actions.isEmpty, "the content's error input ignores the ad's pipeline")
-        h.feed { $0.prerollError(session: 1, missing) }
         let failed = h.take()
         #expect(!failed.events.contains { if case .playbackDidFinish = $0 { true } else { false } })
-        #expect(failed.actions.contains("resume \(waiter)") && failed.actions.contains("reload 1 epoch 1"))
-        guard case .failed(let error) = h.machine.lastPrerollEnd else {
-            Issue.record("expected a failure, got \(String(describing: h.machine.lastPrerollEnd))")
-            return
-        }
-        #expect(error.httpStatusCode == 404)
+        #expect(failed.actions.contains(.resume(waiter: waiter, .success)))
+        #expect(failed.actions.contains(.reload(1, MachineHarness.movie, epoch: 1)))
+        #expect(!failed.actions.contains { $0.isInterpret }, "an ad's failure is not interpreted: it ends the ad")
+        #expect(Self.failure(of: h)?.httpStatusCode == 404)
         #expect(h.machine.target == .paused)
+    }
+
+    @Test("the ad's other failures end it too: a refused state change, a stream that is not a movie")
+    func otherFailures() {
+        var (refused, _) = Self.adPlaying()
+        refused.feed { $0.stateChangeFailed(session: 1, position: nil) }
+        #expect(Self.failure(of: refused)?.code == .pipelineFailure)
+        #expect(refused.machine.lastError == nil, "the content has not failed")
+
+        var notAMovie = MachineHarness()
+        _ = Self.begin(&notAMovie)
+        notAMovie.built()
+        notAMovie.feed { $0.streamTypeFound(session: 1, caps: "text/html") }
+        #expect(Self.failure(of: notAMovie)?.code == .notAMovie)
+        #expect(!notAMovie.takeAll().actions.contains { $0.isInterpret })
     }
 
     @Test("stop() during the ad ends it (stopped) and the pipeline, with no content finish event")
     func stopped() {
-        var h = MachineHarness()
-        let waiter = Self.begin(&h)
-        Self.adStarts(&h)
-        _ = h.take()
+        var (h, waiter) = Self.adPlaying()
         h.feed { $0.stop() }
         let stopped = h.take()
-        #expect(stopped.actions.contains("resume \(waiter)") && stopped.actions.contains("close 1"))
-        #expect(!stopped.actions.contains { $0.hasPrefix("reload") })
+        #expect(stopped.actions.contains(.resume(waiter: waiter, .success)))
+        #expect(stopped.actions.contains(.close(session: 1)))
+        #expect(!stopped.actions.contains { if case .reload = $0 { true } else { false } })
         #expect(!stopped.events.contains { if case .playbackDidFinish = $0 { true } else { false } })
         #expect(h.machine.lastPrerollEnd == .stopped && h.machine.phase == .idle)
     }
@@ -166,32 +211,29 @@ struct PlayerMachinePrerollTests {
     func timeout() {
         var h = MachineHarness()
         _ = Self.begin(&h)
-        h.feed { _ = $0.pipelineBuilt(session: 1) }
-        h.feed { $0.preparationTimedOut(session: 1, epoch: 0, after: .seconds(30)) }
+        h.built()
+        h.fire(.preparation(session: 1, epoch: 0))
         #expect(h.machine.preroll != nil, "the content's preparation timeout does not apply to the ad")
-        h.feed { $0.prerollTimedOut(session: 1, epoch: 0, item: 0) }
+        h.fire(.prerollTimeout(session: 1, epoch: 0, item: 0))
         #expect(h.machine.lastPrerollEnd == .timedOut)
 
-        var started = MachineHarness()
-        _ = Self.begin(&started)
-        Self.adStarts(&started)
-        started.feed { $0.prerollTimedOut(session: 1, epoch: 0, item: 0) }
+        var (started, _) = Self.adPlaying()
+        started.fire(.prerollTimeout(session: 1, epoch: 0, item: 0))
         #expect(started.machine.preroll != nil)
     }
 
     @Test("pause() pauses the ad and resumePreroll() resumes it; skip ends it as skipped and the content plays")
     func pauseResumeSkip() {
-        var h = MachineHarness()
-        _ = Self.begin(&h)
-        Self.adStarts(&h)
-        _ = h.take()
+        var (h, _) = Self.adPlaying()
         #expect(h.feed { $0.pause(position: nil) } == .success)
-        #expect(h.take().actions == ["pause 1", "reportPreroll 0 paused"])
+        #expect(h.take().actions == [.pause(session: 1), .reportPreroll(item: 0, .paused)])
         h.feed { $0.resumePreroll() }
-        #expect(h.take().actions == ["play 1", "reportPreroll 0 resumed"])
-        #expect(h.feed { $0.skipPreroll(position: .seconds(1)) })
+        #expect(h.take().actions == [.play(session: 1), .reportPreroll(item: 0, .resumed)])
+        let skipped = h.feed { $0.skipPreroll(position: .seconds(1)) }
+        #expect(skipped)
         #expect(h.machine.lastPrerollEnd == .skipped && h.machine.target == .playing)
-        #expect(!h.feed { $0.skipPreroll(position: nil) })
+        let again = h.feed { $0.skipPreroll(position: nil) }
+        #expect(!again)
     }
 
     @Test("an ad that does not play on: its content waits, paused, when the request says so")
@@ -199,19 +241,27 @@ struct PlayerMachinePrerollTests {
         var h = MachineHarness()
         _ = Self.begin(&h, playsContentAfter: false)
         Self.adStarts(&h)
-        h.feed { $0.prerollReachedEnd(session: 1, position: .seconds(2)) }
+        h.feed { $0.endOfStream(session: 1, position: .seconds(2)) }
         #expect(h.machine.target == .paused && h.machine.phase == .preparing)
     }
 
     @Test("the output swap of a sink during the ad completes")
     func swapDuringAd() {
-        var h = MachineHarness()
-        _ = Self.begin(&h)
-        Self.adStarts(&h)
-        let waiter = h.feed { $0.addWaiter(.outputSwapped) }
+        var (h, _) = Self.adPlaying()
+        let waiter = MachineHarness.waiter(h.feed { $0.awaitOutputSwap(session: 1) })
         _ = h.take()
         h.feed { $0.outputSwapped(session: 1) }
-        #expect(h.take().actions.contains("resume \(waiter)"))
+        #expect(h.take().actions.contains(.resume(waiter: waiter, .success)))
+    }
+
+    @Test("the ad's network buffer: below 100 % it pauses, at 100 % it plays on")
+    func buffering() {
+        var (h, _) = Self.adPlaying()
+        h.feed { $0.buffering(session: 1, percent: 20, stats: BufferingStats()) }
+        h.feed { $0.buffering(session: 1, percent: 40, stats: BufferingStats()) }
+        #expect(h.take() == ([], [.pause(session: 1)]))
+        h.feed { $0.buffering(session: 1, percent: 100, stats: BufferingStats()) }
+        #expect(h.take() == ([], [.play(session: 1)]))
     }
 
     @Test(
@@ -220,87 +270,115 @@ struct PlayerMachinePrerollTests {
     func gaplessHandover() {
         var h = MachineHarness()
         let waiter = Self.begin(&h)
-        guard case .build(let build) = h.actions.first else {
-            Issue.record("expected a build, got \(h.actions)")
-            return
-        }
-        #expect(build.next.map(\.source.uri) == ["file:///a.mp4"])
+        #expect(h.take().actions.first == .build(1, Self.ad, nextQueued: true))
+        #expect(h.machine.pipeline?.upNext.pending.map(\.source.uri) == [MachineHarness.movie.uri])
         Self.adStarts(&h)
-        h.feed { $0.prerollStreamStarted(session: 1, group: 7, facts: MachineHarness.facts) }
-        h.feed { $0.prerollTick(session: 1, position: .milliseconds(1900)) }
+        // playbin reads the ad's last bytes: the content is handed over, nothing follows it.
+        let next = h.feed { $0.aboutToFinish(session: 1, gateOpen: true) }
+        #expect(next?.uri == MachineHarness.movie.uri)
+        h.streamStarted(group: 7)
+        h.fire(.prerollTick(session: 1), position: .milliseconds(1900))
         // The content's first frame can reach the output before its stream start is on the bus.
-        h.feed { $0.prerollFirstFrame(session: 1, duration: nil, displaySize: VideoSize(width: 640, height: 360)) }
-        h.feed { $0.prerollStreamStarted(session: 1, group: 7, facts: MachineHarness.facts) }
+        h.firstFrame(size: VideoSize(width: 640, height: 360), facts: PlayerMachine.PipelineFacts())
+        h.streamStarted(group: 7)
         #expect(h.machine.preroll != nil, "the ad's own group again is not a hand-over")
-        _ = h.take()
-        h.feed { $0.prerollStreamStarted(session: 1, group: 8, facts: MachineHarness.facts) }
-        let over = h.take()
+        _ = h.takeAll()
+        h.streamStarted(group: 8)
+        let over = h.takeAll()
         #expect(h.machine.lastPrerollEnd == .completed && h.machine.preroll == nil && h.machine.phase == .prepared)
         #expect(
             over.actions == [
-                "reportPreroll 0 ended(completed at 1.900 s)", "stopPrerollTicks", "resume \(waiter)", "play 1",
+                Self.ended(0, .completed, at: .milliseconds(1900)), .cancelTimer(.prerollTick(session: 1)),
+                .resume(waiter: waiter, .success), .play(session: 1),
             ])
         #expect(over.events.contains(.naturalSizeAvailable(VideoSize(width: 640, height: 360))))
         #expect(over.events.contains(.durationAvailable(.seconds(10))))
         #expect(over.events.contains(.preparedToPlayChanged(true)))
-        h.feed { $0.pipelineReached(session: 1, playing: true) }
+        h.reached(playing: true)
         #expect(h.take().events == [.playbackStateChanged(.playing)])
         h.feed { $0.endOfStream(session: 1, position: .seconds(10)) }
         #expect(h.take().events.contains(.playbackDidFinish(.playbackEnded, nil)))
     }
 
+    /// An ad whose content (the harness's movie, or a queue's first item) took over without a gap.
+    static func handedOverToContent(_ h: inout MachineHarness) {
+        _ = begin(&h)
+        adStarts(&h)
+        _ = h.feed { $0.aboutToFinish(session: 1, gateOpen: true) }
+        h.streamStarted(group: 1)
+        h.streamStarted(group: 2)
+        #expect(h.machine.preroll == nil && h.machine.phase == .prepared)
+    }
+
+    @Test("after a gapless hand-over the content is no longer on its way: its next period is still the same movie")
+    func contentsNextPeriod() {
+        var h = MachineHarness()
+        Self.handedOverToContent(&h)
+        #expect(h.machine.startingItem == nil, "the content has started")
+        h.reached(playing: true)
+        _ = h.takeAll()
+        // An adaptive stream's next period: a new group, no movie handed.
+        h.streamStarted(group: 3)
+        #expect(h.takeAll() == ([], []))
+        #expect(h.machine.phase == .prepared && h.machine.playbackState == .playing)
+    }
+
+    @Test("a queue's first movie after a gapless pre-roll: the rest of the queue follows it, and it is not withdrawn")
+    func queueAfterPreroll() {
+        var h = MachineHarness()
+        h.feed { _ = $0.setQueue(PlayerMachineQueueTests.sources("a", "b"), startingAt: 0) }
+        Self.handedOverToContent(&h)
+        let actions = h.take().actions
+        #expect(!actions.contains { if case .withdrawHandOvers = $0 { true } else { false } }, "\(actions)")
+        #expect(actions.contains(.setNextQueued(session: 1, true)))
+        #expect(h.machine.pipeline?.upNext.pending.map(\.source.uri) == ["file:///b.mp4"])
+    }
+
     @Test("a content that starts with a seek (initial playback time) is loaded on its own after the ad")
     func noHandoverWithRange() {
         var h = MachineHarness()
-        h.machine.initialPlaybackTime = .seconds(1)
+        h.feed { $0.setPlaybackRange(initial: .seconds(1), end: nil, position: nil) }
         _ = Self.begin(&h)
-        guard case .build(let build) = h.actions.first else {
-            Issue.record("expected a build")
-            return
-        }
-        #expect(build.next.isEmpty)
+        #expect(h.take().actions.first == .build(1, Self.ad, nextQueued: false))
+        #expect(h.machine.pipeline?.upNext.pending.isEmpty == true)
     }
 
     @Test("an ad pod: each ad follows the one before without a gap, a skipped one is followed by a load of the next")
     func pod() {
-        let second = MachineHarness.NamedSource(uri: "http://ads.test/second.mp4", sourceType: .file)
         var h = MachineHarness()
-        let waiter = MachineHarness.waiter(
-            h.feed { $0.beginPreroll([Self.ad, second], playsContentAfter: true, timeout: .seconds(5)) { _, _ in } })
-        guard case .build(let build) = h.actions.first else {
-            Issue.record("expected a build")
-            return
-        }
+        let waiter = Self.begin(&h, [Self.ad, Self.second], timeout: .seconds(5))
         #expect(
-            build.next.map(\.source.uri) == [second.uri, "file:///a.mp4"],
+            h.machine.pipeline?.upNext.pending.map(\.source.uri) == [Self.second.uri, MachineHarness.movie.uri],
             "the second ad is queued behind the first, the content behind it")
         Self.adStarts(&h)
-        h.feed { $0.prerollStreamStarted(session: 1, group: 1, facts: MachineHarness.facts) }
-        _ = h.take()
-        h.feed { $0.prerollStreamStarted(session: 1, group: 2, facts: MachineHarness.facts) }
+        h.streamStarted(group: 1)
+        #expect(h.feed { $0.aboutToFinish(session: 1, gateOpen: true) }?.uri == Self.second.uri)
+        _ = h.takeAll()
+        h.streamStarted(group: 2)
         #expect(
-            h.take().actions == [
-                "reportPreroll 0 ended(completed)", "queueNext 1 file:///a.mp4",
-                "schedulePrerollTimeout 1 epoch 0 item 1 after 5.000 s",
+            h.takeAll().actions == [
+                Self.ended(0, .completed, at: nil), .setNextQueued(session: 1, true),
+                .startTimer(.prerollTimeout(session: 1, epoch: 0, item: 1), after: .seconds(5)),
             ])
-        h.feed { $0.prerollFirstFrame(session: 1, duration: .seconds(2), displaySize: Self.size) }
-        #expect(h.take().actions == ["reportPreroll 1 started(2.000 s)", "startPrerollTicks 1"])
+        h.firstFrame(facts: Self.adFacts)
+        #expect(h.takeAll().actions == [.reportPreroll(item: 1, .started(duration: .seconds(2))), Self.ticks])
         #expect(h.machine.preroll?.index == 1)
-        h.feed { $0.prerollStreamStarted(session: 1, group: 3, facts: MachineHarness.facts) }
-        #expect(h.take().actions.contains("resume \(waiter)"))
+        h.streamStarted(group: 3)
+        #expect(h.take().actions.contains(.resume(waiter: waiter, .success)))
         #expect(h.machine.lastPrerollEnd == .completed && h.machine.phase == .prepared)
 
         var skipping = MachineHarness()
-        _ = skipping.feed {
-            $0.beginPreroll([Self.ad, second], playsContentAfter: true, timeout: .seconds(5)) { _, _ in }
-        }
+        _ = Self.begin(&skipping, [Self.ad, Self.second], timeout: .seconds(5))
         Self.adStarts(&skipping)
-        _ = skipping.take()
-        #expect(skipping.feed { $0.skipPreroll(position: .seconds(1)) })
+        _ = skipping.takeAll()
+        let skipped = skipping.feed { $0.skipPreroll(position: .seconds(1)) }
+        #expect(skipped)
         #expect(
-            skipping.take().actions == [
-                "reportPreroll 0 ended(skipped at 1.000 s)", "stopPrerollTicks", "reload 1 epoch 1",
-                "queueNext 1 file:///a.mp4", "schedulePrerollTimeout 1 epoch 1 item 1 after 5.000 s",
+            skipping.takeAll().actions == [
+                Self.ended(0, .skipped, at: .seconds(1)), .cancelTimer(.prerollTick(session: 1)),
+                .setNextQueued(session: 1, false), .reload(1, Self.second, epoch: 1), .armFragmentGates(1, epoch: 1),
+                .setNextQueued(session: 1, true),
+                .startTimer(.prerollTimeout(session: 1, epoch: 1, item: 1), after: .seconds(5)),
             ])
         #expect(skipping.machine.preroll?.index == 1 && skipping.machine.lastPrerollEnd == nil)
     }

@@ -4,115 +4,119 @@ import Testing
 
 /// The queue's decisions at a new stream group, without GStreamer: the movie playbin went on to
 /// is announced when it is the queue's next, and ends the queue's current movie when the queue
-/// changed after playbin had taken it.
+/// changed after playbin had taken it. What the pipeline goes on to is the machine's own
+/// (``UpNext``): playbin's about-to-finish takes it from there.
 @Suite("PlayerMachine: queues")
 struct PlayerMachineQueueTests {
     typealias Source = MachineHarness.NamedSource
 
-    /// A prepared, playing queue of `uris`, its first movie's stream group (1) seen.
-    static func playingQueue(_ uris: [String]) -> MachineHarness {
+    static func sources(_ names: String...) -> [any MediaSource] {
+        names.map { Source(uri: "file:///\($0).mp4") }
+    }
+
+    /// A prepared queue of `items`, its first movie's stream group (1) seen; playing unless `paused`.
+    static func queue(_ items: [any MediaSource], repeat mode: RepeatMode = .none, paused: Bool = false)
+        -> MachineHarness
+    {
         var h = MachineHarness()
-        h.feed { _ = $0.setQueue(uris.map { Source(uri: $0) }, startingAt: 0) }
+        h.feed { $0.setRepeatMode(mode, position: nil) }
+        h.feed { _ = $0.setQueue(items, startingAt: 0) }
         h.prepared()
-        let session = h.machine.sessionID
-        h.feed { _ = $0.play() }
-        h.feed { $0.contentStreamStarted(session: session, group: 1, facts: .init()) }
-        _ = h.take()
+        if !paused { _ = h.feed { $0.play() } }
+        h.streamStarted(group: 1)
+        _ = h.takeAll()
         return h
     }
 
-    static func started(_ item: Int?) -> PlayerMachine.PipelineFacts {
-        var facts = MachineHarness.facts
-        facts.startedItem = item
-        return facts
+    /// playbin reads the last bytes of the movie playing: the next one is handed over.
+    static func handOver(_ h: inout MachineHarness) -> (any MediaSource)? {
+        let session = h.session
+        return h.feed { $0.aboutToFinish(session: session, gateOpen: true) }
     }
 
     @Test("the next movie the pipeline went on to is announced and prepared while it plays")
     func handedNextStarts() {
-        var h = Self.playingQueue(["file:///a.mp4", "file:///b.mp4"])
-        let session = h.machine.sessionID
-        let next = h.machine.queueIDs[1]
-        h.feed { $0.contentStreamStarted(session: session, group: 2, facts: Self.started(next)) }
+        var h = Self.queue(Self.sources("a", "b"))
+        let next = Self.handOver(&h)
+        #expect(next?.uri == "file:///b.mp4")
+        #expect(h.take().actions == [.setNextQueued(session: 1, false)], "nothing follows b")
+        h.streamStarted(group: 2)
         let (events, _) = h.take()
         #expect(events.contains(.queueItemChanged(1)) && events.contains(.nowPlayingMovieChanged))
         #expect(h.machine.queueIndex == 1 && h.machine.phase == .prepared)
     }
 
-    @Test("a movie removed after the pipeline took it: when it starts, the queue ends and the pipeline closes")
+    @Test("a movie removed after the pipeline took it: its hand-over is withdrawn, and when it starts the queue ends")
     func removedAfterHandOver() {
-        var h = Self.playingQueue(["file:///a.mp4", "file:///b.mp4"])
-        let session = h.machine.sessionID
-        let handed = h.machine.queueIDs[1]
-        h.feed { _ = $0.removeFromQueue(at: 1) }
+        var h = Self.queue(Self.sources("a", "b"))
+        _ = Self.handOver(&h)
         _ = h.take()
-        h.feed { $0.contentStreamStarted(session: session, group: 2, facts: Self.started(handed)) }
+        h.feed { _ = $0.removeFromQueue(at: 1) }
+        #expect(
+            h.take().actions == [.withdrawHandOvers(session: 1, fromGroup: 2), .setNextQueued(session: 1, false)])
+        h.streamStarted(group: 2)
         let (events, actions) = h.take()
         #expect(events.contains(.playbackDidFinish(.playbackEnded, nil)))
         #expect(!events.contains(.queueItemChanged(1)))
-        #expect(actions.contains("close \(session)"), "\(actions)")
+        #expect(actions.contains(.close(session: 1)), "\(actions)")
         #expect(h.machine.phase == .idle && h.machine.queueIndex == 0)
     }
 
     @Test("a play() still waiting when the removed movie starts completes: the queue ended, not cancelled")
     func removedAfterHandOverWhileStarting() {
-        var h = MachineHarness()
-        h.feed { _ = $0.setQueue([Source(uri: "file:///a.mp4"), Source(uri: "file:///b.mp4")], startingAt: 0) }
-        h.prepared()
-        let session = h.machine.sessionID
-        h.feed { $0.contentStreamStarted(session: session, group: 1, facts: .init()) }
-        let handed = h.machine.queueIDs[1]
+        var h = Self.queue(Self.sources("a", "b"), paused: true)
+        _ = Self.handOver(&h)
         h.feed { _ = $0.removeFromQueue(at: 1) }
         // Paused near the end, playbin had read ahead into the removed movie: its group starts
         // before the pipeline reports PLAYING.
         let play = MachineHarness.waiter(h.feed { $0.play() })
         _ = h.take()
-        h.feed { $0.contentStreamStarted(session: session, group: 2, facts: Self.started(handed)) }
+        h.streamStarted(group: 2)
         let (events, actions) = h.take()
-        #expect(actions.contains("resume \(play)"), "\(actions)")
+        #expect(actions.contains(.resume(waiter: play, .success)), "\(actions)")
         #expect(events.contains(.playbackDidFinish(.playbackEnded, nil)))
         #expect(h.machine.phase == .idle)
     }
 
     @Test("a movie replaced after the pipeline took it: the queue's real next movie is loaded on its own")
     func replacedAfterHandOver() {
-        var h = Self.playingQueue(["file:///a.mp4", "file:///b.mp4", "file:///c.mp4"])
-        let session = h.machine.sessionID
-        let handed = h.machine.queueIDs[1]
-        h.feed { _ = $0.removeFromQueue(at: 1) }
+        var h = Self.queue(Self.sources("a", "b", "c"))
+        _ = Self.handOver(&h)
         _ = h.take()
-        h.feed { $0.contentStreamStarted(session: session, group: 2, facts: Self.started(handed)) }
+        h.feed { _ = $0.removeFromQueue(at: 1) }
+        #expect(h.take().actions == [.withdrawHandOvers(session: 1, fromGroup: 2), .setNextQueued(session: 1, true)])
+        h.streamStarted(group: 2)
         let (events, actions) = h.take()
         #expect(events.contains(.queueItemChanged(1)), "c, now second, is loaded")
         #expect(!events.contains { if case .playbackDidFinish = $0 { true } else { false } })
-        #expect(actions.contains { $0.hasPrefix("reload \(session)") }, "\(actions)")
+        #expect(actions.contains(.reload(1, Source(uri: "file:///c.mp4"), epoch: 1)), "\(actions)")
         #expect(h.machine.queueIndex == 1 && h.machine.source.uri == "file:///c.mp4")
     }
 
     @Test("the next movie's parser revising its duration before that movie starts: each movie's own, announced once")
     func nextMoviesDurationBeforeItStarts() {
-        var h = Self.playingQueue(["file:///a.mp4", "file:///b.mp4"])
-        let session = h.machine.sessionID
+        var h = Self.queue(Self.sources("a", "b"))
+        _ = Self.handOver(&h)
         // Read ahead by playbin, b's parser posts while a's last frames are still on their way;
         // on a busy machine the player hears of it after playbin has gone on to b.
-        h.feed { $0.durationChanged(session: session, group: 2, duration: .seconds(1)) }
+        h.feed { $0.durationChanged(session: 1, group: 2, duration: .seconds(1)) }
         #expect(h.take().events.isEmpty, "b's duration is not a's")
-        var facts = Self.started(h.machine.queueIDs[1])
+        var facts = MachineHarness.facts
         facts.duration = .seconds(1)
-        h.feed { $0.contentStreamStarted(session: session, group: 2, facts: facts) }
+        h.streamStarted(group: 2, facts: facts)
         let durations = h.take().events.filter { if case .durationAvailable = $0 { true } else { false } }
         #expect(durations == [.durationAvailable(.seconds(1))])
-        h.feed { $0.durationChanged(session: session, group: 1, duration: .seconds(10)) }
+        h.feed { $0.durationChanged(session: 1, group: 1, duration: .seconds(10)) }
         #expect(h.take().events.isEmpty, "a late one of a's stream is not b's")
-        h.feed { $0.durationChanged(session: session, group: 2, duration: .seconds(3)) }
+        h.feed { $0.durationChanged(session: 1, group: 2, duration: .seconds(3)) }
         #expect(h.take().events == [.durationAvailable(.seconds(3))], "b's own revision is b's")
     }
 
     @Test("a new group of the same movie (an adaptive stream's next period) is the one its durations come from")
     func sameMoviesNextGroup() {
-        var h = Self.playingQueue(["file:///a.mp4"])
-        let session = h.machine.sessionID
-        h.feed { $0.contentStreamStarted(session: session, group: 2, facts: Self.started(nil)) }
-        h.feed { $0.durationChanged(session: session, group: 2, duration: .seconds(12)) }
+        var h = Self.queue(Self.sources("a"))
+        h.streamStarted(group: 2)
+        h.feed { $0.durationChanged(session: 1, group: 2, duration: .seconds(12)) }
         #expect(h.take().events == [.durationAvailable(.seconds(12))])
     }
 
@@ -120,29 +124,106 @@ struct PlayerMachineQueueTests {
     func streamStartWithoutGroup() {
         var h = MachineHarness()
         h.prepared()
-        let session = h.machine.sessionID
-        h.feed { $0.contentStreamStarted(session: session, group: 0, facts: .init()) }
-        h.feed { $0.durationChanged(session: session, group: 7, duration: .seconds(12)) }
+        h.streamStarted(group: 0)
+        h.feed { $0.durationChanged(session: 1, group: 7, duration: .seconds(12)) }
         #expect(h.take().events == [.durationAvailable(.seconds(12))])
     }
 
     @Test("a new stream group the pipeline was handed no movie for changes nothing")
     func groupWithoutHandOver() {
-        var h = Self.playingQueue(["file:///a.mp4", "file:///b.mp4"])
-        let session = h.machine.sessionID
-        h.feed { $0.contentStreamStarted(session: session, group: 2, facts: Self.started(nil)) }
-        let (events, actions) = h.take()
-        #expect(events.isEmpty && actions.isEmpty, "\(events) \(actions)")
+        var h = Self.queue(Self.sources("a", "b"))
+        h.streamStarted(group: 2)
+        #expect(h.takeAll() == ([], []))
         #expect(h.machine.queueIndex == 0)
     }
 }
 
-/// Subtitle track choices, without GStreamer.
+/// What the pipeline goes on to without a gap, as the machine decides it: playbin's
+/// about-to-finish takes the movies queued in order, the gapless gate is told whether more
+/// follow, and a change of the queue withdraws what playbin took that is no longer next.
+@Suite("PlayerMachine: up next")
+struct PlayerMachineUpNextTests {
+    typealias Queue = PlayerMachineQueueTests
+
+    @Test("a prepared queue tells the gate a movie follows; about-to-finish hands the movies over in order, once each")
+    func inOrder() {
+        var h = MachineHarness()
+        h.feed { $0.setRepeatMode(.all, position: nil) }
+        h.feed { _ = $0.setQueue(Queue.sources("a", "b", "c"), startingAt: 0) }
+        h.preparing()
+        h.asyncDone()
+        #expect(h.take().actions.contains(.setNextQueued(session: 1, true)))
+        // Repeat all: once round, ending with the movie playing.
+        var handed: [String?] = []
+        var queued: [[PlayerMachine.Action]] = []
+        for _ in 0..<4 {
+            handed.append(Queue.handOver(&h)?.uri)
+            queued.append(h.takeAll().actions)
+        }
+        #expect(handed == ["file:///b.mp4", "file:///c.mp4", "file:///a.mp4", nil])
+        #expect(
+            queued == [
+                [.setNextQueued(session: 1, true)], [.setNextQueued(session: 1, true)],
+                [.setNextQueued(session: 1, false)], [],
+            ])
+        #expect(h.machine.startingItem == h.machine.queueIDs[1])
+    }
+
+    @Test("a refused gate (a stream's end already waits in the synchronizer): nothing handed, nothing queued any more")
+    func gateRefused() {
+        var h = Queue.queue(Queue.sources("a", "b"))
+        #expect(h.feed { $0.aboutToFinish(session: 1, gateOpen: false) } == nil)
+        #expect(h.takeAll() == ([], [.setNextQueued(session: 1, false)]))
+        #expect(h.machine.pipeline?.upNext.pending.isEmpty == true)
+        let later = Queue.handOver(&h)
+        #expect(later == nil, "and later looks find nothing either")
+        // The movie ends with EOS, and the player loads the next one on its own.
+        h.feed { $0.endOfStream(session: 1, position: .seconds(10)) }
+        let (events, actions) = h.take()
+        #expect(actions.contains(.reload(1, MachineHarness.NamedSource(uri: "file:///b.mp4"), epoch: 1)))
+        #expect(events.contains(.queueItemChanged(1)))
+        #expect(!events.contains { if case .playbackDidFinish = $0 { true } else { false } })
+    }
+
+    @Test("an item inserted before the one handed over withdraws that hand-over; the new order is queued")
+    func insertedBeforeHandedItem() {
+        var h = Queue.queue(Queue.sources("a", "b"))
+        _ = Queue.handOver(&h)
+        _ = h.take()
+        h.feed { _ = $0.insertInQueue(MachineHarness.NamedSource(uri: "file:///x.mp4"), at: 1) }
+        #expect(h.take().actions == [.withdrawHandOvers(session: 1, fromGroup: 2), .setNextQueued(session: 1, true)])
+        #expect(h.machine.pipeline?.upNext.pending.map(\.source.uri) == ["file:///x.mp4", "file:///b.mp4"])
+    }
+
+    @Test("an about-to-finish of a pipeline that is not the player's hands nothing over")
+    func otherPipeline() {
+        var h = Queue.queue(Queue.sources("a", "b"))
+        #expect(h.feed { $0.aboutToFinish(session: 2, gateOpen: true) } == nil)
+        #expect(h.takeAll() == ([], []))
+        #expect(h.machine.pipeline?.upNext.pending.count == 1)
+    }
+
+    @Test("a movie that starts with a seek (a rate) is not queued: it is loaded on its own")
+    func notGaplessWithRate() {
+        var h = MachineHarness()
+        _ = h.feed { $0.setRate(2, position: nil) }
+        h.feed { _ = $0.setQueue(Queue.sources("a", "b"), startingAt: 0) }
+        h.preparing()
+        h.feed { $0.firstFrameHeld(session: 1) }
+        h.landSeek(at: .zero)
+        #expect(h.machine.phase == .prepared)
+        #expect(h.take().actions.contains(.setNextQueued(session: 1, false)))
+        let next = Queue.handOver(&h)
+        #expect(next == nil)
+    }
+}
+
+/// Subtitle tracks choices, without GStreamer.
 @Suite("PlayerMachine: subtitle tracks")
 struct PlayerMachineSubtitleTests {
     static let facts: PlayerMachine.PipelineFacts = {
         var facts = MachineHarness.facts
-        facts.tracks = ([], [MediaTrack(kind: .subtitle, index: 0), MediaTrack(kind: .subtitle, index: 1)])
+        facts.subtitleTracks = [MediaTrack(kind: .subtitle, index: 0), MediaTrack(kind: .subtitle, index: 1)]
         return facts
     }()
 
@@ -151,22 +232,22 @@ struct PlayerMachineSubtitleTests {
         var h = MachineHarness()
         #expect(throws: MediaError.self) { try h.feed { $0.selectSubtitleTrack(0) }.get() }
         h.prepared(facts: Self.facts)
-        let session = h.machine.sessionID
         #expect(throws: MediaError.self) { try h.feed { $0.selectSubtitleTrack(2) }.get() }
         _ = h.take()
         #expect((try? h.feed { $0.selectSubtitleTrack(1) }.get()) != nil)
-        var (events, actions) = h.take()
-        #expect(events == [.subtitleTrackChanged(MediaTrack(kind: .subtitle, index: 1))])
-        #expect(actions == ["selectSubtitleTrack \(session) 1"])
+        #expect(
+            h.takeAll() == (
+                [.subtitleTrackChanged(MediaTrack(kind: .subtitle, index: 1))],
+                [.selectSubtitleTrack(session: 1, .stream(1))]
+            ))
         #expect((try? h.feed { $0.selectSubtitleTrack(1) }.get()) != nil)
         #expect(h.take().events.isEmpty, "the same track again changes nothing")
         #expect((try? h.feed { $0.selectSubtitleTrack(nil) }.get()) != nil)
-        (events, actions) = h.take()
-        #expect(events == [.subtitleTrackChanged(nil)] && actions == ["selectSubtitleTrack \(session) none"])
+        #expect(h.takeAll() == ([.subtitleTrackChanged(nil)], [.selectSubtitleTrack(session: 1, nil)]))
         #expect((try? h.feed { $0.selectSubtitleTrack(0) }.get()) != nil)
         _ = h.take()
-        h.feed { $0.resetMovieInfo() }
-        #expect(h.take().actions.contains("selectSubtitleTrack \(session) none"))
+        h.feed { $0.replaceSource(with: MachineHarness.NamedSource(uri: "file:///b.mp4")) }
+        #expect(h.take().actions.contains(.selectSubtitleTrack(session: 1, nil)))
         #expect(h.machine.currentSubtitleTrack == nil)
     }
 }
@@ -178,38 +259,31 @@ struct PlayerMachineClosedCaptionTests {
     func found() {
         var h = MachineHarness()
         var facts = MachineHarness.facts
-        facts.tracks = ([], [MediaTrack(kind: .subtitle, index: 0, languageCode: "en")])
-        _ = h.feed { $0.prepare() }
-        let session = h.machine.sessionID
-        h.feed { _ = $0.pipelineBuilt(session: session) }
+        facts.subtitleTracks = [MediaTrack(kind: .subtitle, index: 0, languageCode: "en")]
+        h.preparing()
         _ = h.take()
         // The first frame, which brings the captions, reaches the output before the preroll ends.
-        h.feed { $0.closedCaptionsFound(session: session, channels: [.cc1]) }
+        h.feed { $0.closedCaptionsFound(session: 1, channels: [.cc1]) }
         #expect(h.take().events.isEmpty, "announced with the other tracks")
-        h.feed {
-            $0.firstFrameArrived(
-                session: session, seqnum: 1, streamTime: .zero, displaySize: VideoSize(width: 320, height: 240),
-                facts: facts)
-        }
-        h.feed { $0.asyncDone(session: session, facts: facts) }
+        h.firstFrame(facts: facts)
+        h.asyncDone(facts: facts)
         let cc1 = MediaTrack(kind: .subtitle, index: 1, codec: "CEA-608", title: "CC1")
         #expect(h.machine.subtitleTracks == [MediaTrack(kind: .subtitle, index: 0, languageCode: "en"), cc1])
         _ = h.take()
-        h.feed { $0.closedCaptionsFound(session: session, channels: [.cc1]) }
+        h.feed { $0.closedCaptionsFound(session: 1, channels: [.cc1]) }
         #expect(h.take().events.isEmpty, "known already")
-        h.feed { $0.closedCaptionsFound(session: session + 1, channels: [.cc3]) }
+        h.feed { $0.closedCaptionsFound(session: 2, channels: [.cc3]) }
         #expect(h.take().events.isEmpty, "another pipeline's")
-        h.feed { $0.closedCaptionsFound(session: session, channels: [.cc1, .cc3]) }
+        h.feed { $0.closedCaptionsFound(session: 1, channels: [.cc1, .cc3]) }
         let cc3 = MediaTrack(kind: .subtitle, index: 2, codec: "CEA-608", title: "CC3")
-        #expect(h.take().events == [.tracksAvailable(h.machine.streamSubtitleTracks + [cc1, cc3])])
+        #expect(h.take().events == [.tracksAvailable(h.machine.facts.streamSubtitleTracks + [cc1, cc3])])
 
         #expect((try? h.feed { $0.selectSubtitleTrack(2) }.get()) != nil)
-        var (events, actions) = h.take()
-        #expect(events == [.subtitleTrackChanged(cc3)] && actions == ["selectSubtitleTrack \(session) CC3"])
+        #expect(
+            h.takeAll() == ([.subtitleTrackChanged(cc3)], [.selectSubtitleTrack(session: 1, .closedCaptions(.cc3))]))
         #expect((try? h.feed { $0.selectSubtitleTrack(0) }.get()) != nil)
-        (events, actions) = h.take()
-        #expect(actions == ["selectSubtitleTrack \(session) 0"])
-        h.feed { $0.resetMovieInfo() }
+        #expect(h.takeAll().actions == [.selectSubtitleTrack(session: 1, .stream(0))])
+        h.feed { $0.replaceSource(with: MachineHarness.NamedSource(uri: "file:///b.mp4")) }
         #expect(h.machine.closedCaptionChannels.isEmpty && h.machine.subtitleTracks.isEmpty)
     }
 }

@@ -3,8 +3,9 @@ import Testing
 @testable import MediaEngineCore
 
 /// Failures that may pass, in the state machine: the movie is loaded again after the source's
-/// growing waits, at the position it had reached, with no new preparation; the last try's error
-/// ends it; other errors end it at once.
+/// growing waits (a reconnect timer), at the position it had reached (read once the pipeline has
+/// settled), with no new preparation; the last try's error ends it; other errors end it at once.
+/// Every pipeline error is interpreted by the source first.
 @Suite("Player machine: reconnection")
 struct PlayerMachineReconnectionTests {
     /// A network source with a retry policy.
@@ -29,34 +30,35 @@ struct PlayerMachineReconnectionTests {
 
     /// A prepared, playing movie of `source`.
     static func playing(_ source: any MediaSource = RetryingSource()) -> MachineHarness {
-        var h = MachineHarness(source: source)
-        h.prepared()
-        _ = h.feed { $0.play() }
-        h.feed { $0.pipelineReached(session: 1, playing: true) }
-        _ = h.take()
-        return h
+        MachineHarness.whilePlaying(source)
+    }
+
+    /// The pipeline reports `failure` at `position`, and the source has nothing to add to it.
+    static func fail(_ h: inout MachineHarness, _ failure: PipelineFailure, at position: Duration?) {
+        h.feed { $0.pipelineError(session: 1, failure, position: position) }
+        h.interpreted()
     }
 
     /// The connection breaks at `position` while the movie plays.
     static func breakConnection(_ h: inout MachineHarness, at position: Duration) {
         h.feed { $0.httpResponseArrived(session: 1, Self.answered) }
-        h.feed { $0.pipelineError(session: 1, Self.broken, position: position) }
+        fail(&h, Self.broken, at: position)
+    }
+
+    /// The wait of `epoch` is over: the pipeline settles where what was buffered got to (when it
+    /// has a position), and the movie is loaded again.
+    static func waitOver(_ h: inout MachineHarness, epoch: Int, at position: Duration?) {
+        h.fire(.reconnect(session: 1, epoch: epoch))
+        if h.questions.contains(where: { if case .settle = $0 { true } else { false } }) { h.settled(at: position) }
     }
 
     /// The reload of `epoch` comes back: its marker, the held first frame, the seek to the
     /// position, its frame and preroll.
-    static func comesBack(_ h: inout MachineHarness, epoch: Int, at position: Duration) -> [String] {
-        h.feed { $0.reconnectDue(session: 1, epoch: epoch, position: position) }
+    static func comesBack(_ h: inout MachineHarness, epoch: Int, at position: Duration) -> [PlayerMachine.Action] {
+        waitOver(&h, epoch: epoch, at: position)
         h.feed { $0.epochMarkerArrived(session: 1, epoch: epoch) }
         h.feed { $0.firstFrameHeld(session: 1) }
-        guard let seek = h.machine.inFlightSeek else { return h.take().actions }
-        h.feed { $0.seekMarkerArrived(session: 1, seqnum: seek.seqnum) }
-        h.feed {
-            $0.firstFrameArrived(
-                session: 1, seqnum: seek.seqnum, streamTime: position,
-                displaySize: VideoSize(width: 320, height: 240), facts: MachineHarness.facts)
-        }
-        h.feed { $0.asyncDone(session: 1, facts: MachineHarness.facts) }
+        if h.machine.inFlightSeek != nil { h.landSeek(at: position) }
         return h.take().actions
     }
 
@@ -85,48 +87,56 @@ struct PlayerMachineReconnectionTests {
     @Test("a 503 while preparing is tried again after 0.5 s, then 1 s; the last try's error ends preparation")
     func whilePreparing() {
         var h = MachineHarness(source: RetryingSource())
-        let waiter = MachineHarness.waiter(h.feed { $0.prepare() })
-        h.feed { _ = $0.pipelineBuilt(session: 1) }
-        _ = h.take()
+        let waiter = h.preparing()
+        _ = h.takeAll()
         h.feed { $0.pipelineError(session: 1, Self.unavailable, position: nil) }
-        var (events, actions) = h.take()
+        #expect(
+            h.takeAll().actions == [
+                .interpret(
+                    session: 1, epoch: 0, source: .init(RetryingSource()), error: .coded(.httpError), position: nil)
+            ])
+        h.interpreted()
+        var (events, actions) = h.takeAll()
         guard case .reconnecting(1, .milliseconds(500), let error) = events.first, events.count == 1 else {
             Issue.record("\(events)")
             return
         }
         #expect(error.code == .httpError && error.httpStatusCode == 503)
-        #expect(actions == ["scheduleReconnect 1 epoch 1 after 0.500 s"])
+        #expect(actions == [.startTimer(.reconnect(session: 1, epoch: 1), after: .milliseconds(500))])
         #expect(h.machine.phase == .preparing && h.machine.playbackState == .stopped)
-        h.feed { $0.reconnectDue(session: 1, epoch: 1, position: nil) }
-        #expect(h.take().actions == ["reload 1 epoch 1", "scheduleTimeout 1 epoch 1"])
+        // Not prepared: nothing played on during the wait, and there is no position to settle at.
+        h.fire(.reconnect(session: 1, epoch: 1))
+        #expect(
+            h.takeAll().actions == [
+                .reload(1, RetryingSource(), epoch: 1), .armFragmentGates(1, epoch: 1), .armPreparation(1, epoch: 1),
+            ])
         h.feed { $0.epochMarkerArrived(session: 1, epoch: 1) }
-        h.feed { $0.pipelineError(session: 1, Self.unavailable, position: nil) }
+        Self.fail(&h, Self.unavailable, at: nil)
         (events, actions) = h.take()
         #expect(events.map(\.description) == ["reconnecting(2, after: 1.0 seconds, httpError)"])
-        #expect(actions == ["scheduleReconnect 1 epoch 2 after 1.000 s"])
-        h.feed { $0.reconnectDue(session: 1, epoch: 2, position: nil) }
+        #expect(h.timers[.reconnect(session: 1, epoch: 2)]?.after == .seconds(1))
+        h.fire(.reconnect(session: 1, epoch: 2))
         h.feed { $0.epochMarkerArrived(session: 1, epoch: 2) }
         _ = h.take()
-        h.feed { $0.pipelineError(session: 1, Self.unavailable, position: nil) }
+        Self.fail(&h, Self.unavailable, at: nil)
         (events, actions) = h.take()
-        #expect(actions == ["close 1", "resume \(waiter) httpError"])
+        #expect(actions.dropFirst() == [.close(session: 1), .resume(waiter: waiter, .failed(.httpError))])
         #expect(events.last?.description == "playbackDidFinish(playbackError, httpError)")
     }
 
     @Test("a retry that succeeds prepares the movie as a first try would, once")
     func preparedAfterRetry() {
         var h = MachineHarness(source: RetryingSource())
-        let waiter = MachineHarness.waiter(h.feed { $0.prepare() })
-        h.feed { _ = $0.pipelineBuilt(session: 1) }
-        h.feed { $0.pipelineError(session: 1, Self.unavailable, position: nil) }
-        h.feed { $0.reconnectDue(session: 1, epoch: 1, position: nil) }
+        let waiter = h.preparing()
+        Self.fail(&h, Self.unavailable, at: nil)
+        Self.waitOver(&h, epoch: 1, at: nil)
         h.feed { $0.epochMarkerArrived(session: 1, epoch: 1) }
         _ = h.take()
-        h.feed { $0.asyncDone(session: 1, facts: MachineHarness.facts) }
+        h.asyncDone()
         let (events, actions) = h.take()
         #expect(events.filter { $0 == .preparedToPlayChanged(true) }.count == 1)
         #expect(events.contains(.durationAvailable(.seconds(10))))
-        #expect(actions.contains("resume \(waiter)"))
+        #expect(actions.contains(.resume(waiter: waiter, .success)))
         #expect(h.machine.phase == .prepared && !h.machine.isReconnecting)
     }
 
@@ -134,40 +144,50 @@ struct PlayerMachineReconnectionTests {
     func whilePlaying() {
         var h = Self.playing()
         Self.breakConnection(&h, at: .seconds(4))
-        var (events, actions) = h.take()
+        var (events, actions) = h.takeAll()
         #expect(
             events.map(\.description) == [
                 "reconnecting(1, after: 0.5 seconds, connectionLost)", "loadStateChanged([playable, stalled])",
             ])
-        #expect(actions == ["scheduleReconnect 1 epoch 1 after 0.500 s"])
+        #expect(
+            actions == [
+                .interpret(
+                    session: 1, epoch: 0, source: .init(RetryingSource()), error: .coded(.connectionLost),
+                    position: .seconds(4)),
+                .startTimer(.reconnect(session: 1, epoch: 1), after: .milliseconds(500)),
+            ])
         #expect(h.machine.lastPosition == .seconds(4))
         #expect(h.machine.isPreparedToPlay && h.machine.readyForDisplay)
         #expect(h.machine.playbackState == .playing && h.machine.pipelineHasPosition, "what was buffered plays on")
         // Late messages of the broken load are not the new one's.
         h.feed { $0.endOfStream(session: 1, position: .seconds(4)) }
-        #expect(h.take().events.isEmpty)
-        let seqnum = h.machine.makeSeqnum() + 1
+        #expect(h.takeAll() == ([], []))
+        // The wait is over: the pipeline pauses and lets the frame on its way arrive first.
+        h.fire(.reconnect(session: 1, epoch: 1))
+        #expect(
+            h.takeAll()
+                == ([], [.settle(session: 1, epoch: 1, within: PlayerMachine.reconnectionSettle)]))
         // The buffered part played on to 4.5 s during the wait: the movie comes back there.
-        h.feed { $0.reconnectDue(session: 1, epoch: 1, position: .milliseconds(4500)) }
-        (events, actions) = h.take()
-        #expect(events == [.playbackStateChanged(.interrupted)])
-        #expect(actions == ["reload 1 epoch 1 holding", "scheduleTimeout 1 epoch 1"])
+        h.settled(at: .milliseconds(4500))
+        #expect(
+            h.takeAll() == (
+                [.playbackStateChanged(.interrupted)],
+                [
+                    .reload(1, RetryingSource(), epoch: 1, holding: true), .armFragmentGates(1, epoch: 1),
+                    .armPreparation(1, epoch: 1),
+                ]
+            ))
         #expect(!h.machine.pipelineHasPosition && h.machine.lastPosition == .milliseconds(4500))
         h.feed { $0.epochMarkerArrived(session: 1, epoch: 1) }
         h.feed { $0.firstFrameHeld(session: 1) }
-        #expect(h.take().actions == ["seek 1 #\(seqnum) to 4.500 s rate 1.0 exact"])
-        h.feed { $0.seekMarkerArrived(session: 1, seqnum: seqnum) }
-        h.feed {
-            $0.firstFrameArrived(
-                session: 1, seqnum: seqnum, streamTime: .milliseconds(4500),
-                displaySize: VideoSize(width: 320, height: 240),
-                facts: MachineHarness.facts)
-        }
-        h.feed { $0.asyncDone(session: 1, facts: MachineHarness.facts) }
+        #expect(h.take().actions == [.seek(1, 101, to: .milliseconds(4500))])
+        h.feed { $0.seekMarkerArrived(session: 1, seqnum: 101) }
+        h.firstFrame(seqnum: 101, at: .milliseconds(4500))
+        h.asyncDone()
         (events, actions) = h.take()
         #expect(events == [.loadStateChanged(.playable)], "no preparation events again")
-        #expect(actions == ["play 1"])
-        h.feed { $0.pipelineReached(session: 1, playing: true) }
+        #expect(actions == [.play(session: 1)])
+        h.reached(playing: true)
         #expect(h.take().events == [.playbackStateChanged(.playing)])
     }
 
@@ -176,29 +196,29 @@ struct PlayerMachineReconnectionTests {
         var h = Self.playing(RetryingSource(retryPolicy: RetryPolicy(attempts: 1)))
         Self.breakConnection(&h, at: .seconds(2))
         _ = Self.comesBack(&h, epoch: 1, at: .seconds(2))
-        h.feed { $0.pipelineReached(session: 1, playing: true) }
+        h.reached(playing: true)
         _ = h.take()
         Self.breakConnection(&h, at: .seconds(6))
         #expect(h.take().events.first?.description == "reconnecting(1, after: 0.5 seconds, connectionLost)")
         _ = Self.comesBack(&h, epoch: 2, at: .seconds(6))
-        h.feed { $0.pipelineReached(session: 1, playing: true) }
+        h.reached(playing: true)
         Self.breakConnection(&h, at: .milliseconds(6500))
         let (events, actions) = h.take()
-        #expect(actions.first == "close 1")
+        #expect(actions.dropFirst().first == .close(session: 1))
         #expect(events.last?.description == "playbackDidFinish(playbackError, connectionLost)")
     }
 
     @Test("a failure that will not pass ends playback at once, and a local file never retries")
     func notRetried() {
         var h = Self.playing()
-        h.feed { $0.pipelineError(session: 1, Self.missing, position: .seconds(1)) }
-        #expect(h.take().actions.first == "close 1")
+        Self.fail(&h, Self.missing, at: .seconds(1))
+        #expect(h.take().actions.dropFirst().first == .close(session: 1))
         var file = Self.playing(MachineHarness.NamedSource(uri: "file:///a.mp4"))
-        file.feed { $0.pipelineError(session: 1, Self.unavailable, position: .seconds(1)) }
-        #expect(file.take().actions.first == "close 1")
+        Self.fail(&file, Self.unavailable, at: .seconds(1))
+        #expect(file.take().actions.dropFirst().first == .close(session: 1))
         var none = Self.playing(RetryingSource(retryPolicy: .never))
         Self.breakConnection(&none, at: .seconds(1))
-        #expect(none.take().actions.first == "close 1")
+        #expect(none.take().actions.dropFirst().first == .close(session: 1))
     }
 
     @Test("stop() during the wait ends it: the timer's report later does nothing")
@@ -208,10 +228,10 @@ struct PlayerMachineReconnectionTests {
         _ = h.take()
         h.feed { $0.stop() }
         let (events, actions) = h.take()
-        #expect(actions.first == "close 1")
+        #expect(actions == [.close(session: 1)])
         #expect(events.contains(.playbackDidFinish(.userExited, nil)))
-        h.feed { $0.reconnectDue(session: 1, epoch: 1, position: nil) }
-        #expect(h.take().actions.isEmpty)
+        h.fire(.reconnect(session: 1, epoch: 1))
+        #expect(h.takeAll() == ([], []))
         #expect(h.machine.lastPosition == .zero)
     }
 
@@ -219,13 +239,13 @@ struct PlayerMachineReconnectionTests {
     func seekWhileReconnecting() {
         var h = Self.playing()
         Self.breakConnection(&h, at: .seconds(3))
-        let waiter = MachineHarness.waiter(h.feed { $0.seek(to: .seconds(7), exact: true) })
+        let waiter = h.seek(to: .seconds(7), exact: true)
         #expect(h.machine.lastPosition == .seconds(7))
         _ = h.take()
         let actions = Self.comesBack(&h, epoch: 1, at: .seconds(7))
-        #expect(actions.contains("resume \(waiter)"))
-        #expect(actions.contains { $0.contains("to 7.000 s") })
-        h.feed { $0.pipelineReached(session: 1, playing: true) }
+        #expect(actions.contains(.resume(waiter: waiter, .success)))
+        #expect(actions.contains(.seek(1, 101, to: .seconds(7))))
+        h.reached(playing: true)
         #expect(h.machine.playbackState == .playing)
     }
 
@@ -235,21 +255,37 @@ struct PlayerMachineReconnectionTests {
         Self.breakConnection(&h, at: .seconds(3))
         _ = h.take()
         let waiter = MachineHarness.waiter(h.feed { $0.pause(position: nil) })
-        #expect(h.take().actions == ["pause 1"])
+        #expect(h.take().actions == [.pause(session: 1)])
         let actions = Self.comesBack(&h, epoch: 1, at: .seconds(3))
-        #expect(actions.contains("resume \(waiter)"))
-        #expect(!actions.contains("play 1"))
+        #expect(actions.contains(.resume(waiter: waiter, .success)))
+        #expect(!actions.contains(.play(session: 1)))
         #expect(h.machine.playbackState == .paused)
+    }
+
+    @Test("a queue's movie that comes back after a reconnection has the queue's next movie queued behind it again")
+    func queueAfterReconnection() {
+        var h = MachineHarness()
+        let items = ["a", "b"].map { RetryingSource(uri: "http://example.test/\($0).mp4") as any MediaSource }
+        h.feed { _ = $0.setQueue(items, startingAt: 0) }
+        h.playing()
+        h.streamStarted(group: 1)
+        Self.breakConnection(&h, at: .seconds(4))
+        let actions = Self.comesBack(&h, epoch: 1, at: .seconds(4))
+        // The reload cleared what was queued; the movie back, the next one is queued again.
+        #expect(actions.suffix(2) == [.setNextQueued(session: 1, true), .play(session: 1)], "\(actions)")
+        #expect(h.machine.pipeline?.upNext.pending.map(\.source.uri) == ["http://example.test/b.mp4"])
     }
 
     @Test("a live stream comes back at its live edge, not at the old position")
     func liveStream() {
-        var h = MachineHarness(source: RetryingSource(uri: "http://example.test/live.m3u8", sourceType: .streaming))
-        h.prepared(facts: PlayerMachine.PipelineFacts(position: .seconds(30), duration: nil, mediaTypes: [.video]))
-        _ = h.feed { $0.play() }
-        h.feed { $0.pipelineReached(session: 1, playing: true) }
+        let live = RetryingSource(uri: "http://example.test/live.m3u8", sourceType: .streaming)
+        var h = MachineHarness(source: live)
+        h.playing(facts: PlayerMachine.PipelineFacts(position: .seconds(30), duration: nil, mediaTypes: [.video]))
         Self.breakConnection(&h, at: .seconds(40))
-        h.feed { $0.reconnectDue(session: 1, epoch: 1, position: nil) }
-        #expect(h.take().actions.suffix(2) == ["reload 1 epoch 1", "scheduleTimeout 1 epoch 1"])
+        Self.waitOver(&h, epoch: 1, at: .seconds(41))
+        #expect(
+            h.takeAll().actions.suffix(3) == [
+                .reload(1, live, epoch: 1), .armFragmentGates(1, epoch: 1), .armPreparation(1, epoch: 1),
+            ])
     }
 }

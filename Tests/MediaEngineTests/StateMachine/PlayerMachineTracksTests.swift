@@ -9,40 +9,36 @@ import Testing
 struct PlayerMachineTracksTests {
     static let english = MediaTrack(kind: .audio, index: 0, languageCode: "en", codec: nil, title: nil, isDefault: true)
     static let french = MediaTrack(kind: .audio, index: 1, languageCode: "fr", codec: nil, title: nil, isDefault: false)
+    static let facts: PlayerMachine.PipelineFacts = {
+        var facts = MachineHarness.facts
+        facts.audioTracks = [english, french]
+        return facts
+    }()
 
     @Test("while playing, the switch goes to the pipeline at once")
     func playing() {
         var h = MachineHarness()
-        h.playing()
-        h.feed { $0.setTracks(audio: [Self.english, Self.french], subtitles: []) }
-        _ = h.take()
+        h.playing(facts: Self.facts)
         #expect(h.feed { $0.selectAudioTrack(1) }.isSuccess)
-        let (events, actions) = h.take()
-        #expect(events == [.audioTrackChanged(Self.french)])
-        #expect(actions == ["selectAudioTrack 1 1"])
+        #expect(h.takeAll() == ([.audioTrackChanged(Self.french)], [.selectAudioTrack(session: 1, 1)]))
     }
 
     @Test("while paused, announced at once, switched just before play; a seek meanwhile goes alone")
     func paused() {
         var h = MachineHarness()
-        h.prepared()
-        h.feed { $0.setTracks(audio: [Self.english, Self.french], subtitles: []) }
-        _ = h.take()
+        h.prepared(facts: Self.facts)
+        #expect(h.machine.currentAudioTrack == 0, "the default track")
         #expect(h.feed { $0.selectAudioTrack(1) }.isSuccess)
-        let (events, actions) = h.take()
-        #expect(events == [.audioTrackChanged(Self.french)] && actions.isEmpty)
+        #expect(h.takeAll() == ([.audioTrackChanged(Self.french)], []))
         #expect(h.machine.currentAudioTrack == 1)
-        _ = h.feed { $0.seek(to: .seconds(2), exact: true) }
-        #expect(!h.take().actions.contains { $0.hasPrefix("selectAudioTrack") })
+        h.seek(to: .seconds(2), exact: true)
+        #expect(h.take().actions == [.seek(1, 101, to: .seconds(2))])
         h.preroll()
         _ = h.take()
         _ = h.feed { $0.play() }
-        let played = h.take().actions
-        let switchAt = played.firstIndex(of: "selectAudioTrack 1 1")
-        let playAt = played.firstIndex(of: "play 1")
-        #expect(switchAt != nil && playAt != nil && switchAt! < playAt!, "\(played)")
+        #expect(h.take().actions == [.selectAudioTrack(session: 1, 1), .play(session: 1)])
         _ = h.feed { $0.play() }
-        #expect(!h.take().actions.contains { $0.hasPrefix("selectAudioTrack") }, "switched once")
+        #expect(!h.take().actions.contains(.selectAudioTrack(session: 1, 1)), "switched once")
     }
 }
 

@@ -14,9 +14,8 @@ struct PlayerMachineTruncationTests {
     @Test("preparation announces how much of the duration is present, after the duration")
     func announced() {
         var h = MachineHarness()
-        _ = h.feed { $0.prepare() }
-        h.feed { _ = $0.pipelineBuilt(session: 1) }
-        h.feed { $0.asyncDone(session: 1, facts: Self.cut) }
+        h.preparing()
+        h.asyncDone(facts: Self.cut)
         let events = h.take().events
         let duration = events.firstIndex(of: .durationAvailable(.seconds(10)))
         let warning = events.firstIndex(of: .truncationDetected(playable: .seconds(5), duration: .seconds(10)))
@@ -31,7 +30,8 @@ struct PlayerMachineTruncationTests {
             var h = MachineHarness()
             h.playing(facts: Self.cut)
             h.feed { $0.endOfStream(session: 1, position: position) }
-            let events = h.take().events
+            let (events, actions) = h.take()
+            #expect(!actions.contains { $0.isInterpret }, "known cut short: nothing for the source to add")
             #expect(events.last?.finish?.0 == .playbackError, "\(String(describing: position))")
             #expect(events.last?.finish?.1?.code == .truncatedMovie)
             #expect(!events.contains { $0.finish?.0 == .playbackEnded })
@@ -44,7 +44,9 @@ struct PlayerMachineTruncationTests {
         for (end, truncated) in [(Duration.seconds(4), false), (.seconds(8), true)] {
             var h = MachineHarness()
             h.playing(facts: Self.cut)
-            h.feed { $0.endPlaybackTime = end }  // as after setPlaybackRange's seek
+            h.feed { $0.setPlaybackRange(initial: nil, end: end, position: .seconds(1)) }
+            h.landSeek(at: .seconds(1), facts: Self.cut)
+            _ = h.take()
             h.feed { $0.endOfStream(session: 1, position: end) }
             let finish = h.take().events.last?.finish
             #expect(finish?.0 == (truncated ? .playbackError : .playbackEnded), "\(end)")
@@ -55,7 +57,9 @@ struct PlayerMachineTruncationTests {
     func backwards() {
         var h = MachineHarness()
         h.playing(facts: Self.cut)
-        h.feed { $0.rate = -1 }
+        _ = h.feed { $0.setRate(-1, position: .seconds(3)) }
+        h.landSeek(at: .seconds(3), facts: Self.cut)
+        _ = h.take()
         h.feed { $0.endOfStream(session: 1, position: .zero) }
         #expect(h.take().events.last?.finish?.0 == .playbackEnded)
     }
@@ -69,6 +73,7 @@ struct PlayerMachineTruncationTests {
         h.prepared()
         #expect(h.machine.truncation == nil)
         h.feed { _ = $0.play() }
+        h.reached(playing: true)
         h.feed { $0.endOfStream(session: 2, position: .seconds(10)) }
         #expect(h.take().events.last?.finish?.0 == .playbackEnded)
     }
@@ -77,7 +82,7 @@ struct PlayerMachineTruncationTests {
     func seekPastCut() {
         var h = MachineHarness()
         h.prepared(facts: Self.cut)
-        _ = h.feed { $0.seek(to: .seconds(7), exact: true) }
+        h.seek(to: .seconds(7), exact: true)
         _ = h.take()
         h.preroll(facts: Self.cut)
         #expect(h.take().events.contains { if case .seekCompleted = $0 { true } else { false } })

@@ -1,4 +1,3 @@
-/// Preparing, replacing, failing, stopping and releasing: how a pipeline comes and goes.
 extension PlayerMachine {
     /// What a command found: finished already, or the waiter whose resume completes it.
     enum Wait: Equatable {
@@ -18,20 +17,22 @@ extension PlayerMachine {
         }
     }
 
-    /// What the pipeline could tell when a message came (queried by the owner before the input).
-    struct PipelineFacts: Sendable {
+    /// What the pipeline could tell when a message came (queried by the owner before the input,
+    /// when ``PlayerMachine/needsFacts(session:firstFrame:)`` says it may matter).
+    struct PipelineFacts: Sendable, Equatable {
         var position: Duration?
         var duration: Duration?
         var mediaTypes: MovieMediaTypes = []
         /// The source is cut short (asked of it once per movie, while preparing).
         var truncation: MovieTruncation?
         /// The audio and subtitle tracks (read while preparing).
-        var tracks: (audio: [MediaTrack], subtitles: [MediaTrack]) = ([], [])
-        /// At a new stream group: the id of the queued movie the pipeline went on to, nil when
-        /// it was handed none (``UpNext``).
-        var startedItem: Int?
+        var audioTracks: [MediaTrack] = []
+        var subtitleTracks: [MediaTrack] = []
     }
+}
 
+/// Preparing, replacing, failing, stopping and releasing: how a movie comes and goes.
+extension PlayerMachine.State {
     // MARK: Commands
 
     /// `prepareToPlay()`: builds a pipeline unless one is prepared or being prepared; completes
@@ -43,21 +44,20 @@ extension PlayerMachine {
         case .preparing:
             return .wait(waiter: addWaiter(.prepared))
         case .idle:
-            beginPreparation(target: shouldAutoplay ? .playing : .paused)
+            beginPreparation(target: settings.shouldAutoplay ? .playing : .paused)
             return .wait(waiter: addWaiter(.prepared))
         }
     }
 
     /// Starts a new pipeline for the current source.
     mutating func beginPreparation(target: Target) {
-        let id = beginSession()
-        self.target = target
+        let id = beginSession(target: target)
         perform(
             .build(
                 PipelineBuild(
-                    session: id, source: source, videoSink: videoSink, audioOutput: audioOutput,
-                    presentation: presentation, buffering: bufferingPolicy, holdFirstFrame: needsPreparationSeek,
-                    gain: gain)))
+                    session: id, source: SourceRef(source), videoSink: videoSink, audioOutput: settings.audioOutput,
+                    presentation: presentation, buffering: settings.bufferingPolicy,
+                    holdFirstFrame: needsPreparationSeek, gain: gain)))
     }
 
     /// The `contentURL` setter: ends the current movie and loads `newSource` in its place, in
@@ -65,8 +65,8 @@ extension PlayerMachine {
     /// playing or `shouldAutoplay` is on.
     mutating func replaceSource(with newSource: any MediaSource) {
         if preroll != nil { finishPreroll(.stopped, at: preroll?.position) }
-        source = newSource
-        lastError = nil
+        settings.source = newSource
+        shown.lastError = nil
         guard phase != .idle, hasSession else {
             if phase == .preparing {
                 // The first pipeline is still being built for the old movie: build the new one's
@@ -76,8 +76,8 @@ extension PlayerMachine {
             publish(.nowPlayingMovieChanged)
             return
         }
-        let wantsPlay = target == .playing || shouldAutoplay
-        if videoSinkChanged {
+        let wantsPlay = target == .playing || settings.shouldAutoplay
+        if settings.videoSinkChanged {
             // Another sink was chosen since this pipeline was built: a new pipeline.
             stop()
             publish(.nowPlayingMovieChanged)
@@ -86,7 +86,7 @@ extension PlayerMachine {
         }
         if scan != nil {
             scan = nil
-            perform(.cancelScanTimer)
+            perform(.cancelTimer(.scanStep))
         }
         let finished = atEnd
         setPlaybackState(.stopped)
@@ -97,21 +97,18 @@ extension PlayerMachine {
         failWaiters(MediaError(.cancelled, "a new movie replaced this one"))
         publish(.nowPlayingMovieChanged)
         resetMovieInfo()
-        phase = .preparing
-        pauseWhenPrepared = false
-        epoch += 1
+        setStage(.preparing)
         target = wantsPlay ? .playing : .paused
         setSourceType(expectedSourceType)
-        perform(
-            .reload(session: sessionID, source: newSource, epoch: epoch, holdFirstFrame: needsPreparationSeek))
-        perform(.scheduleTimeout(session: sessionID, epoch: epoch))
+        load(newSource, holdFirstFrame: needsPreparationSeek)
+        perform(.startTimer(.preparation(session: sessionID, epoch: epoch), after: preparationTimeout))
     }
 
     /// `stop()`: the state says stopped at once, at the start of the movie (MPMoviePlayerController:
     /// "playback will commence from the beginning"); the pipeline is torn down.
     mutating func stop() {
         guard phase != .idle else {
-            lastPosition = .zero
+            shown.lastPosition = .zero
             return
         }
         // A stop during a pre-roll ends the pre-roll; the content had not started.
@@ -133,21 +130,33 @@ extension PlayerMachine {
         detachSession(finish: .playbackError, error: error, position: position)
     }
 
-    /// The preparation timeout of `session` (and `epoch`, when the pipeline was reused) ran out.
-    mutating func preparationTimedOut(session: Int, epoch: Int, after timeout: Duration) {
-        guard session == sessionID, epoch == self.epoch, phase == .preparing, preroll == nil else { return }
-        pipelineFailed(
-            session: session, error: MediaError(.timedOut, "the movie did not become ready within \(timeout)"))
+    /// A failure that the source may make more precise first (it may read its file, which the
+    /// machine never does): the source is asked on the player's thread
+    /// (``PlayerMachine/Action/interpret(session:epoch:source:error:position:)``), and the movie
+    /// ends (or, with `mayReconnect`, reconnects when the failure may pass) when the answer comes
+    /// (``failureInterpreted(session:epoch:error:position:)``). Nothing else ends the movie meanwhile.
+    mutating func fail(session: Int, interpreting error: MediaError, position: Duration?, mayReconnect: Bool = false) {
+        guard isCurrent(session), movie.interpreting == nil else { return }
+        withMovie { $0.interpreting = PlayerMachine.InterpretedFailure(mayReconnect: mayReconnect) }
+        perform(
+            .interpret(session: session, epoch: epoch, source: SourceRef(source), error: error, position: position))
     }
 
-    /// A demuxer of `session` stopped without exposing a stream while the movie was preparing
-    /// (decodebin drops its error then, which would leave preparation waiting for ever).
-    mutating func stalledDemuxerFound(session: Int, demuxer: String) {
-        guard isCurrent(session), phase == .preparing else { return }
-        let error = MediaError(
-            .corruptContainer, "the container holds no stream that can be played",
-            debugDetail: "\(demuxer) stopped without exposing a stream", element: demuxer)
-        pipelineFailed(session: session, error: source.interpret(error))
+    /// The source's answer about a failure (``fail(session:interpreting:position:mayReconnect:)``):
+    /// a network failure that may pass reconnects; anything else ends the movie with it.
+    mutating func failureInterpreted(session: Int, epoch: Int, error: MediaError, position: Duration?) {
+        guard isCurrent(session), epoch == self.epoch, let failure = movie.interpreting else { return }
+        withMovie { $0.interpreting = nil }
+        if failure.mayReconnect, reconnect(session: session, after: error, position: position) { return }
+        pipelineFailed(session: session, error: error, position: position)
+    }
+
+    /// The preparation timeout of `session` (and `epoch`, when the pipeline was reused) ran out.
+    mutating func preparationTimedOut(session: Int, epoch: Int) {
+        guard session == sessionID, epoch == self.epoch, phase == .preparing, preroll == nil else { return }
+        pipelineFailed(
+            session: session,
+            error: MediaError(.timedOut, "the movie did not become ready within \(preparationTimeout)"))
     }
 
     /// Preparation is over: the movie's facts are published, waiters resume, and playback starts
@@ -158,21 +167,21 @@ extension PlayerMachine {
             if reconnection?.wasPrepared == true { return finishReconnection(facts) }
             reconnection?.underWay = false
         }
-        phase = .prepared
+        let pauseRequested = pauseWhenPrepared
+        setStage(.prepared)
         setDuration(facts.duration)
         setMediaTypes(facts.mediaTypes)
-        setTracks(audio: facts.tracks.audio, subtitles: facts.tracks.subtitles)
+        setTracks(audio: facts.audioTracks, subtitles: facts.subtitleTracks)
         noteTruncation(facts.truncation)
         // A local file can always play through; a movie read over a network has to earn it
         // (buffering reaches 100 %, and the download keeps up).
         setLoadState(loadStateWhenPrepared)
-        if !metadata.isEmpty { publish(.metadataAvailable(metadata)) }
+        if !self.facts.metadata.isEmpty { publish(.metadataAvailable(self.facts.metadata)) }
         setPrepared(true)
-        if target == .paused && pauseWhenPrepared {
+        if target == .paused && pauseRequested {
             // pause() during preparation: prepared and paused.
             setPlaybackState(.paused)
         }
-        pauseWhenPrepared = false
         resolveWaiters(.prepared)
         requeueNext()
         if target == .playing && scan == nil && playbackState != .interrupted {

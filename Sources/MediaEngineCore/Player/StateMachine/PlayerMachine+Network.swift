@@ -1,5 +1,5 @@
 /// What network sources add: the servers' answers, and credentials asked for by a challenge.
-extension PlayerMachine {
+extension PlayerMachine.State {
     /// Whether the movie is read over a network (any scheme but `file:`), so its load state
     /// follows buffering.
     var isNetworkSource: Bool {
@@ -55,15 +55,16 @@ extension PlayerMachine {
     /// once with a credential (``MediaSource/answering(_:)``); the movie is then loaded again in
     /// the same pipeline, with no event (the app sees one preparation). Returns whether it was.
     mutating func answerChallenge(session: Int) -> Bool {
-        guard phase == .preparing, !authenticationAnswered, let response = errorContext.lastHTTPResponse,
+        guard phase == .preparing, !movie.authenticationAnswered, let response = errorContext.lastHTTPResponse,
             let challenge = AuthenticationChallenge(response), let answer = source.answering(challenge)
         else { return false }
-        authenticationAnswered = true
-        source = answer
-        errorContext = PipelineErrorTranslator()
-        epoch += 1
-        perform(.reload(session: session, source: answer, epoch: epoch, holdFirstFrame: needsPreparationSeek))
-        perform(.scheduleTimeout(session: session, epoch: epoch))
+        withMovie { movie in
+            movie.authenticationAnswered = true
+            movie.errorContext = PipelineErrorTranslator()
+        }
+        settings.source = answer
+        load(answer, holdFirstFrame: needsPreparationSeek)
+        perform(.startTimer(.preparation(session: session, epoch: epoch), after: preparationTimeout))
         return true
     }
 }

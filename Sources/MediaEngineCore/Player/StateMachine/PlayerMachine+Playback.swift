@@ -1,5 +1,5 @@
 /// Commands that start, pause and change the speed of playback.
-extension PlayerMachine {
+extension PlayerMachine.State {
     /// `play()`: prepares first if needed; completes when the movie plays (or when a later
     /// command replaced this one). A movie at its end starts again from the beginning.
     mutating func play() -> Wait {
@@ -29,7 +29,7 @@ extension PlayerMachine {
             }
             if atEnd {
                 atEnd = false
-                lastPosition = startPosition
+                shown.lastPosition = startPosition
                 startSeek(plan(to: startPosition, accuracy: .exact), purpose: .user)
             }
             if isStarved {
@@ -77,17 +77,6 @@ extension PlayerMachine {
         }
     }
 
-    /// Validates a rate: any finite value from 0.25 to 8 times normal speed, forward or backward.
-    static func validate(rate: Double) throws(MediaError) {
-        if rate == 0 {
-            throw MediaError(.invalidArgument, "a playback rate of 0 is not a rate; call pause() to pause")
-        }
-        guard rate.isFinite, (0.25...8).contains(abs(rate)) else {
-            throw MediaError(
-                .invalidArgument, "a playback rate must be between 0.25 and 8 (or -8 and -0.25), not \(rate)")
-        }
-    }
-
     /// `setRate(_:)` with a valid rate: stored for later when nothing is prepared; applied at once
     /// otherwise: with an instant rate change (no flush, no visible jump) when the direction
     /// stays the same and no seek is under way, with a flushing seek at `position` otherwise.
@@ -99,8 +88,10 @@ extension PlayerMachine {
         // sinks have no segment to apply it to (GStreamer asserts), so a seek carries the rate.
         if (segmentRate >= 0) == (newRate >= 0) && inFlightSeek == nil {
             segmentRate = newRate
-            perform(.instantRate(session: sessionID, rate: newRate))
-            perform(.rearmTimeObservers)
+            let seqnum = makeSeqnum()
+            withMovie { $0.pendingInstantRate = seqnum }
+            perform(.instantRate(session: sessionID, rate: newRate, seqnum: seqnum))
+            requestPositionLook()
             return .success
         }
         // Mid-seek the pipeline knows no position: the seek under way says where it goes.
@@ -114,5 +105,22 @@ extension PlayerMachine {
         guard isCurrent(session), phase == .prepared, scan == nil, rate == self.rate else { return }
         let here = position ?? inFlightSeek?.plan.position ?? lastPosition
         startSeek(plan(to: here, accuracy: .exact, rate: rate), purpose: .rate)
+    }
+
+    /// An instant rate change reached a sink (its copy of the event, taken out on the way so that
+    /// no streaming thread posts the sink's request while the player's thread changes the
+    /// pipeline's state). Only the first sink's copy of the change sent last is applied, and only
+    /// if nothing flushed since: a copy pushed again after a flush (the event is sticky and
+    /// outlives FLUSH_STOP) would apply the old multiplier on top of the rate the flushing seek
+    /// already set, and would reach sinks that have no segment yet. Every seek and reload carries
+    /// the player's rate itself. When a sink has no TIME segment (not expected between seeks), the
+    /// rates are left as they were rather than split between the sinks.
+    mutating func instantRateReachedSink(
+        session: Int, seqnum: UInt32, multiplier: Double, sink: SinkKind, sinksHaveTimeSegments: Bool
+    ) {
+        guard isCurrent(session), movie.pendingInstantRate == seqnum else { return }
+        withMovie { $0.pendingInstantRate = nil }
+        guard sinksHaveTimeSegments else { return }
+        perform(.requestInstantRate(session: session, sink: sink, multiplier: multiplier, seqnum: seqnum))
     }
 }

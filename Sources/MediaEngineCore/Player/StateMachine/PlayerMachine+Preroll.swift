@@ -14,7 +14,6 @@ extension PlayerMachine {
 
     /// The pre-rolls under way.
     struct Preroll {
-        let observer: PrerollObserver
         let items: [any MediaSource]
         /// Each item's id, and the content's, for ``UpNext``.
         let itemIDs: [Int]
@@ -53,7 +52,9 @@ extension PlayerMachine {
         /// The id of the item playing.
         var playingID: Int { itemIDs[index] }
     }
+}
 
+extension PlayerMachine.State {
     /// Whether a message of `session` is about the pre-roll now playing.
     func prerollAccepts(_ session: Int) -> Bool {
         preroll != nil && isCurrent(session) && epochSeen == epoch
@@ -62,13 +63,12 @@ extension PlayerMachine {
     // MARK: Commands
 
     /// Starts playing `items` before the content, in order, through the player's output;
-    /// completes when the last ends, or one fails, or the content starts (``lastPrerollEnd``
+    /// completes when the last ends, or one fails, or the content starts (``PlayerMachine/Shown/lastPrerollEnd``
     /// says how; a failure completes with success too). Refused
     /// (``MediaError/Code/unsupportedOperation``) while the content plays or is about to, while
-    /// another pre-roll plays, and with no items.
-    mutating func beginPreroll(
-        _ items: [any MediaSource], playsContentAfter: Bool, timeout: Duration, observer: @escaping PrerollObserver
-    ) -> Wait {
+    /// another pre-roll plays, and with no items. How each item goes is reported with
+    /// ``PlayerMachine/Action/reportPreroll(item:_:)``.
+    mutating func beginPreroll(_ items: [any MediaSource], playsContentAfter: Bool, timeout: Duration) -> Wait {
         guard preroll == nil, !items.isEmpty else {
             return .done(
                 .failure(MediaError(.unsupportedOperation, "a pre-roll is already playing, or none was given")))
@@ -82,42 +82,47 @@ extension PlayerMachine {
             return .done(
                 .failure(MediaError(.unsupportedOperation, "the content is playing (or about to): no pre-roll now")))
         }
-        lastPrerollEnd = nil
+        shown.lastPrerollEnd = nil
         // The content is unloaded for the pre-roll, and loaded again after it.
         if phase != .idle {
             supersedeStateWaiters()
+            resolveSeekWaiters(.failure(MediaError(.cancelled, "a pre-roll unloaded the movie before the seek landed")))
             setPlaybackState(.stopped)
             setReadyForDisplay(false)
             setPrepared(false)
             setLoadState(.unknown)
         }
         resetMovieInfo()
-        lastPosition = initialPlaybackTime ?? .zero
-        target = .paused
-        pauseWhenPrepared = false
+        shown.lastPosition = initialPlaybackTime ?? .zero
         // The content follows without a gap unless it starts with a seek (a playback range, a
         // rate, repeat mode), which only a load of its own applies before its first frame.
         let ids = items.map { _ in makeItemID() }
-        let current = Preroll(
-            observer: observer, items: items, itemIDs: ids, contentID: makeItemID(), timeout: timeout,
+        let current = PlayerMachine.Preroll(
+            items: items, itemIDs: ids, contentID: makeItemID(), timeout: timeout,
             playsContentAfter: playsContentAfter, handsOverToContent: playsContentAfter && !needsPreparationSeek)
-        preroll = current
         let next = current.queued(content: source)
         if hasSession {
-            phase = .preparing
-            epoch += 1
-            perform(.reload(session: sessionID, source: items[0], epoch: epoch, holdFirstFrame: false))
-            perform(.queueNext(session: sessionID, upcoming: next, playing: current.playingID))
+            setStage(.preparing)
+            target = .paused
+            preroll = current
+            load(items[0], holdFirstFrame: false)
+            queueNext(next, playing: current.playingID)
         } else {
-            let id = beginSession()
+            let id = beginSession(target: .paused)
+            preroll = current
+            // The pipeline is built with what follows the first item queued already.
+            pipeline?.upNext.replace(with: next, playing: current.playingID)
             perform(
                 .build(
                     PipelineBuild(
-                        session: id, source: items[0], videoSink: videoSink, audioOutput: audioOutput,
-                        presentation: presentation, buffering: bufferingPolicy, holdFirstFrame: false, next: next,
+                        session: id, source: SourceRef(items[0]), videoSink: videoSink,
+                        audioOutput: settings.audioOutput, presentation: presentation,
+                        buffering: settings.bufferingPolicy, holdFirstFrame: false, nextQueued: !next.isEmpty,
                         gain: gain)))
         }
-        perform(.schedulePrerollTimeout(session: sessionID, epoch: epoch, item: 0, after: timeout))
+        perform(
+            .startTimer(
+                .prerollTimeout(session: sessionID, epoch: epoch, item: 0), after: timeout))
         return .wait(waiter: addWaiter(.prerollEnded))
     }
 
@@ -151,6 +156,7 @@ extension PlayerMachine {
 
     /// The pre-roll's pipeline prerolled: it plays (unless paused meanwhile).
     mutating func prerollPrerolled(session: Int) {
+        if isCurrent(session) { perform(.openFragmentGates(session: session)) }
         guard prerollAccepts(session), var current = preroll, !current.playing else { return }
         current.playing = true
         preroll = current
@@ -168,7 +174,7 @@ extension PlayerMachine {
         current.started = true
         preroll = current
         report(.started(duration: duration))
-        perform(.startPrerollTicks(session: session))
+        perform(.startTimer(.prerollTick(session: session), after: .milliseconds(100), repeating: .milliseconds(100)))
     }
 
     /// A tick while the pre-roll plays: where it is.
@@ -200,13 +206,15 @@ extension PlayerMachine {
             current.group = group
             current.nextFrameSize = nil
             preroll = current
-            perform(.queueNext(session: session, upcoming: current.queued(content: source), playing: current.playingID))
+            queueNext(current.queued(content: source), playing: current.playingID)
             perform(
-                .schedulePrerollTimeout(session: session, epoch: epoch, item: current.index, after: current.timeout))
+                .startTimer(
+                    .prerollTimeout(session: session, epoch: epoch, item: current.index), after: current.timeout))
             if let frameSize { prerollFirstFrame(session: session, duration: facts.duration, displaySize: frameSize) }
             return
         }
         endPrerolls(.completed, at: current.position)
+        pipeline?.upNext.replace(with: [], playing: current.contentID)  // started: no longer on its way
         if let frameSize {
             setNaturalSize(frameSize)
             setReadyForDisplay(true)
@@ -270,9 +278,9 @@ extension PlayerMachine {
     }
 
     /// Tells the pre-roll's observer about the item playing, in order, on the player's thread.
-    private mutating func report(_ report: PrerollReport) {
+    mutating func report(_ report: PrerollReport) {
         guard let preroll else { return }
-        perform(.reportPreroll(preroll.observer, preroll.index, report))
+        perform(.reportPreroll(item: preroll.index, report))
     }
 
     // MARK: The end
@@ -285,7 +293,7 @@ extension PlayerMachine {
         guard var current = preroll else { return }
         if end == .completed || end == .skipped, current.index + 1 < current.items.count, hasSession {
             report(.ended(end, at: position))
-            perform(.stopPrerollTicks)
+            perform(.cancelTimer(.prerollTick(session: sessionID)))
             current.index += 1
             current.started = false
             current.playing = false
@@ -293,18 +301,16 @@ extension PlayerMachine {
             current.group = nil
             current.nextFrameSize = nil
             preroll = current
-            epoch += 1
+            load(current.items[current.index], holdFirstFrame: false)
+            queueNext(current.queued(content: source), playing: current.playingID)
             perform(
-                .reload(session: sessionID, source: current.items[current.index], epoch: epoch, holdFirstFrame: false))
-            perform(
-                .queueNext(session: sessionID, upcoming: current.queued(content: source), playing: current.playingID))
-            perform(
-                .schedulePrerollTimeout(session: sessionID, epoch: epoch, item: current.index, after: current.timeout))
+                .startTimer(
+                    .prerollTimeout(session: sessionID, epoch: epoch, item: current.index), after: current.timeout))
             return
         }
         endPrerolls(end, at: position)
         // The content comes by a load of its own now, not after the item's last byte.
-        if hasSession { perform(.queueNext(session: sessionID, upcoming: [], playing: nil)) }
+        if hasSession { queueNext([], playing: nil) }
         let plays: Bool
         switch end {
         case .completed, .skipped: plays = current.playsContentAfter
@@ -314,7 +320,7 @@ extension PlayerMachine {
         }
         guard hasSession else {
             // The pre-roll's pipeline was never built: the content is prepared as usual.
-            phase = .idle
+            pipeline = nil
             if plays { beginPreparation(target: .playing) }
             return
         }
@@ -326,20 +332,18 @@ extension PlayerMachine {
     private mutating func endPrerolls(_ end: PrerollEnd, at position: Duration?) {
         report(.ended(end, at: position))
         preroll = nil
-        lastPrerollEnd = end
-        perform(.stopPrerollTicks)
+        shown.lastPrerollEnd = end
+        perform(.cancelTimer(.prerollTick(session: sessionID)))
         resolveWaiters(.prerollEnded)
         resetMovieInfo()
     }
 
     /// Loads the content into the pipeline the pre-roll played in.
     private mutating func loadContent(playing: Bool) {
-        phase = .preparing
-        pauseWhenPrepared = false
+        setStage(.preparing)
         target = playing ? .playing : .paused
-        epoch += 1
         setSourceType(expectedSourceType)
-        perform(.reload(session: sessionID, source: source, epoch: epoch, holdFirstFrame: needsPreparationSeek))
-        perform(.scheduleTimeout(session: sessionID, epoch: epoch))
+        load(source, holdFirstFrame: needsPreparationSeek)
+        perform(.startTimer(.preparation(session: sessionID, epoch: epoch), after: preparationTimeout))
     }
 }

@@ -1,6 +1,3 @@
-/// Network failures that may pass (a broken connection, a server briefly unavailable): the
-/// movie is loaded again in the same pipeline after a growing wait (the source's
-/// ``RetryPolicy``), at the position playback had reached, with no new preparation events.
 extension PlayerMachine {
     /// A reconnection under way, or the last one (its count of tries stays until playback moves on).
     struct Reconnection: Equatable {
@@ -28,11 +25,20 @@ extension PlayerMachine {
     /// How far playback has to get past a failure for the next one to count from 1 again.
     static let reconnectionProgress = Duration.seconds(1)
 
+    /// How long the pipeline is given, when a reconnection's wait is over, to bring the frame on
+    /// its way to the sink there before its position is read.
+    static let reconnectionSettle = Duration.milliseconds(200)
+}
+
+/// Network failures that may pass (a broken connection, a server briefly unavailable): the
+/// movie is loaded again in the same pipeline after a growing wait (the source's
+/// ``RetryPolicy``), at the position playback had reached, with no new preparation events.
+extension PlayerMachine.State {
     /// Whether a reconnection is under way.
     var isReconnecting: Bool { reconnection?.underWay ?? false }
 
     /// A pipeline error of a network movie: when it may pass and the source's policy has tries
-    /// left, the movie is loaded again after the policy's wait (``reconnectDue(session:epoch:position:)``)
+    /// left, the movie is loaded again after the policy's wait (``reconnectWaitOver(session:epoch:)``)
     /// and nothing ends. Returns whether it was.
     mutating func reconnect(session: Int, after error: MediaError, position: Duration?) -> Bool {
         let policy = source.retryPolicy
@@ -50,7 +56,7 @@ extension PlayerMachine {
         }
         var attempt = (reconnection?.attempt ?? 0) + 1
         if !again, let previous = reconnection?.failedAt, let here = failedAt,
-            here > previous + Self.reconnectionProgress
+            here > previous + PlayerMachine.reconnectionProgress
         {
             attempt = 1
         }
@@ -59,21 +65,24 @@ extension PlayerMachine {
         // A live stream starts again at its live edge, as it did at first.
         if isStreaming && duration == nil { resumeAt = nil }
         if failedAt == nil { failedAt = reconnection?.failedAt }
-        reconnection = Reconnection(
+        reconnection = PlayerMachine.Reconnection(
             attempt: attempt, failedAt: failedAt, resumeAt: resumeAt.map(clamp), wasPrepared: wasPrepared,
             seekAsked: seekAsked)
-        if let resumeAt { lastPosition = clamp(resumeAt) }
+        if let resumeAt { shown.lastPosition = clamp(resumeAt) }
         // Messages of the failed load are ignored from now on; the reload's marker starts the next.
-        epoch += 1
+        bumpEpoch()
         errorContext = PipelineErrorTranslator()
+        if let flight = inFlightSeek {
+            perform(.cancelTimer(.seekDeadline(session: session, seqnum: flight.seqnum)))
+        }
         inFlightSeek = nil
         queuedSeek = nil
-        phase = .preparing
+        setStage(.preparing)
         publish(.reconnecting(attempt: attempt, delay: delay, error: error))
         // What was buffered before the failure plays on during the wait (so a short outage may
         // go unseen); the movie is loaded again where playback has got to by then.
         if wasPrepared { setLoadState([.playable, .stalled]) }
-        perform(.scheduleReconnect(session: session, epoch: epoch, after: delay))
+        perform(.startTimer(.reconnect(session: session, epoch: epoch), after: delay))
         return true
     }
 
@@ -84,8 +93,26 @@ extension PlayerMachine {
             || isReconnecting && reconnection?.wasPrepared == true && reconnection?.reloading == false
     }
 
-    /// The wait before a reconnection is over: the movie is loaded again (unless a stop, a new
-    /// movie or another failure came meanwhile).
+    /// The wait before a reconnection's try is over. What was buffered played on during the
+    /// wait: the movie comes back where it got to, after the last frame shown. The pipeline is
+    /// paused first, and the frame on its way to the sink let arrive (it is the one on screen
+    /// then; the clock's position can be a frame or two behind it): ``pipelineSettled(session:epoch:position:)``.
+    mutating func reconnectWaitOver(session: Int, epoch: Int) {
+        guard isCurrent(session), epoch == self.epoch, isReconnecting, phase == .preparing else { return }
+        if pipelineHasPosition {
+            perform(.settle(session: session, epoch: epoch, within: PlayerMachine.reconnectionSettle))
+        } else {
+            reconnectDue(session: session, epoch: epoch, position: nil)
+        }
+    }
+
+    /// The pipeline settled after a reconnection's wait (``PlayerMachine/Action/settle(session:epoch:within:)``):
+    /// playback got to `position`.
+    mutating func pipelineSettled(session: Int, epoch: Int, position: Duration?) {
+        reconnectDue(session: session, epoch: epoch, position: position)
+    }
+
+    /// The movie is loaded again (unless a stop, a new movie or another failure came meanwhile).
     /// `position` is where the old pipeline's playback has got to (what was buffered played on
     /// during the wait); the movie comes back there, unless a seek asked for another place.
     mutating func reconnectDue(session: Int, epoch: Int, position: Duration?) {
@@ -95,15 +122,22 @@ extension PlayerMachine {
         reconnection.reloading = true
         if reconnection.wasPrepared, !reconnection.seekAsked, reconnection.resumeAt != nil, let position {
             reconnection.resumeAt = clamp(position)
-            lastPosition = clamp(position)
+            shown.lastPosition = clamp(position)
         }
         self.reconnection = reconnection
         if playbackState == .playing { setPlaybackState(.interrupted) }
-        buffering = nil
-        downloadComplete = false
-        pausedForBuffering = false
-        perform(.reload(session: session, source: source, epoch: epoch, holdFirstFrame: needsPreparationSeek))
-        perform(.scheduleTimeout(session: session, epoch: epoch))
+        withMovie { movie in
+            movie.buffering = nil
+            movie.downloadComplete = false
+            movie.pausedForBuffering = false
+        }
+        // The same movie in the epoch the failure began (its failed load's messages are behind).
+        clearUpNext()
+        perform(
+            .reload(
+                session: session, source: SourceRef(source), epoch: epoch, holdFirstFrame: needsPreparationSeek))
+        perform(.startTimer(.fragmentGates(session: session, epoch: epoch), after: PlayerMachine.fragmentGateLimit))
+        perform(.startTimer(.preparation(session: session, epoch: epoch), after: preparationTimeout))
     }
 
     /// A seek asked for while reconnecting moves where the movie starts again; it completes
@@ -113,12 +147,12 @@ extension PlayerMachine {
         guard isReconnecting, reconnection?.wasPrepared == true else { return nil }
         if inFlightSeek != nil {
             // The seek to the old position is on its way: this one follows it.
-            queuedSeek = QueuedSeek(plan: plan(to: clamp(position), accuracy: accuracy), purpose: .user)
+            queuedSeek = PlayerMachine.QueuedSeek(plan: plan(to: clamp(position), accuracy: accuracy), purpose: .user)
         } else {
             let target = clamp(position)
             reconnection?.resumeAt = target
             reconnection?.seekAsked = true
-            lastPosition = target
+            shown.lastPosition = target
         }
         return waiting ? .wait(waiter: addWaiter(.seeksSettled)) : .success
     }
@@ -126,10 +160,11 @@ extension PlayerMachine {
     /// The movie that was prepared is back after a reconnection: playback goes on as the app
     /// last asked (playing, or paused), and seeks asked for meanwhile complete.
     mutating func finishReconnection(_ facts: PipelineFacts) {
-        phase = .prepared
+        setStage(.prepared)
         reconnection?.underWay = false
         setLoadState(loadStateWhenPrepared)
         resolveWaiters(.prepared)
+        requeueNext()  // the reload cleared what was queued behind the movie
         if reconnection?.seekAsked == true {
             reconnection?.seekAsked = false
             publish(.seekCompleted(lastPosition))
@@ -147,7 +182,6 @@ extension PlayerMachine {
                 perform(.play(session: sessionID))
             }
         } else {
-            pauseWhenPrepared = false
             if playbackState == .playing || playbackState == .interrupted { setPlaybackState(.paused) }
         }
     }

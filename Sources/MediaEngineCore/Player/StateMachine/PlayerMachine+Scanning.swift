@@ -1,5 +1,3 @@
-/// Scanning through the movie, as MPMediaPlayback's `beginSeekingForward()` does: keyframes
-/// only, at a rate that rises while the scan goes on, then back to where the app was.
 extension PlayerMachine {
     /// The rates a scan goes through, a step every ``scanStep``.
     static let scanRates: [Double] = [2, 4, 8]
@@ -13,7 +11,11 @@ extension PlayerMachine {
         /// Index into ``PlayerMachine/scanRates``.
         var level = 0
     }
+}
 
+/// Scanning through the movie, as MPMediaPlayback's `beginSeekingForward()` does: keyframes
+/// only, at a rate that rises while the scan goes on, then back to where the app was.
+extension PlayerMachine.State {
     /// `beginSeekingForward()`/`beginSeekingBackward()` from `position` (the current one).
     mutating func beginScan(forward: Bool, position: Duration?) -> Result<Void, MediaError> {
         guard phase == .prepared, hasSession else {
@@ -22,10 +24,10 @@ extension PlayerMachine {
         if let scan, scan.forward == forward { return .success(()) }
         let previousState = scan?.previousState ?? playbackState
         let previousRate = scan?.previousRate ?? rate
-        scan = Scan(
+        scan = PlayerMachine.Scan(
             forward: forward, previousState: previousState == .stopped ? .paused : previousState,
             previousRate: previousRate)
-        perform(.startScanTimer)
+        perform(.startTimer(.scanStep, after: PlayerMachine.scanStep, repeating: PlayerMachine.scanStep))
         target = .playing
         atEnd = false
         supersedeStateWaiters()
@@ -38,7 +40,7 @@ extension PlayerMachine {
 
     /// The scan timer fired: the next rate, from `position` (the current one).
     mutating func scanTimerFired(position: Duration?) {
-        guard hasSession, var scan, scan.level + 1 < Self.scanRates.count else { return }
+        guard hasSession, var scan, scan.level + 1 < PlayerMachine.scanRates.count else { return }
         scan.level += 1
         self.scan = scan
         startScanSeek(from: position)
@@ -48,9 +50,9 @@ extension PlayerMachine {
     /// scan got to (`position`).
     mutating func endScan(position: Duration?) {
         guard let scan, hasSession else { return }
-        perform(.cancelScanTimer)
+        perform(.cancelTimer(.scanStep))
         self.scan = nil
-        rate = scan.previousRate
+        settings.rate = scan.previousRate
         let resume = scan.previousState == .playing || scan.previousState == .interrupted
         target = resume ? .playing : .paused
         setPlaybackState(resume ? .playing : .paused)
@@ -65,7 +67,7 @@ extension PlayerMachine {
     /// The keyframes-only seek of the scan's current level from `position`.
     private mutating func startScanSeek(from position: Duration?) {
         guard let scan else { return }
-        let rate = Self.scanRates[scan.level] * (scan.forward ? 1 : -1)
+        let rate = PlayerMachine.scanRates[scan.level] * (scan.forward ? 1 : -1)
         startSeek(plan(to: clamp(position ?? lastPosition), accuracy: .keyFramesOnly, rate: rate), purpose: .rate)
     }
 }

@@ -2,7 +2,7 @@
 /// decisions, as MPMoviePlayerController has it: the playback range's end is ignored, a stream
 /// starts at the segment boundary at or before ``initialPlaybackTime``, and the adaptive
 /// demuxer's variant switches are announced.
-extension PlayerMachine {
+extension PlayerMachine.State {
     /// Whether the movie is streamed content (a manifest), not a file.
     var isStreaming: Bool { sourceType == .streaming }
 
@@ -26,9 +26,10 @@ extension PlayerMachine {
         case .variantSwitched(let change):
             publish(.variantSwitched(change))
         case .segmentDownloaded(let uri, _, _):
-            guard let variant = segmentVariants?.variant(ofSegment: uri) else { return }
-            defer { segmentVariant = variant }
-            guard let previous = segmentVariant, previous != variant else { return }
+            guard let variant = movie.segmentVariants?.variant(ofSegment: uri) else { return }
+            let previous = movie.segmentVariant
+            withMovie { $0.segmentVariant = variant }
+            guard let previous, previous != variant else { return }
             let manifest = URIRedaction.redacting(source.uri)
             publish(
                 .variantSwitched(VariantSwitch(uri: manifest + "#" + variant.id, indicatedBitrate: variant.bandwidth)))
@@ -38,7 +39,9 @@ extension PlayerMachine {
     /// The source read the stream's manifest: the variants of its segments, or nil.
     mutating func manifestRead(session: Int, variants: SegmentVariants?) {
         guard accepts(session) else { return }
-        segmentVariants = variants
-        segmentVariant = nil
+        withMovie { movie in
+            movie.segmentVariants = variants
+            movie.segmentVariant = nil
+        }
     }
 }

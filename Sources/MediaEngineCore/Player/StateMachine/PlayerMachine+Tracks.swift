@@ -1,15 +1,15 @@
 /// The movie's audio and subtitle tracks: read when the movie is prepared, announced, and the
 /// audio track switched while playing.
-extension PlayerMachine {
+extension PlayerMachine.State {
     /// Keeps and announces the tracks the prepared movie has.
     mutating func setTracks(audio: [MediaTrack], subtitles streamSubtitles: [MediaTrack]) {
-        streamSubtitleTracks = streamSubtitles
+        facts.streamSubtitleTracks = streamSubtitles
         let subtitles = streamSubtitles + closedCaptionTracks
-        guard audio != audioTracks || subtitles != subtitleTracks else { return }
-        audioTracks = audio
-        subtitleTracks = subtitles
-        deferredAudioTrack = nil
-        currentAudioTrack = audio.first { $0.isDefault }?.index ?? (audio.isEmpty ? nil : 0)
+        guard audio != facts.audioTracks || subtitles != facts.subtitleTracks else { return }
+        facts.audioTracks = audio
+        facts.subtitleTracks = subtitles
+        facts.deferredAudioTrack = nil
+        facts.currentAudioTrack = audio.first { $0.isDefault }?.index ?? (audio.isEmpty ? nil : 0)
         publish(.tracksAvailable(audio + subtitles))
     }
 
@@ -24,17 +24,18 @@ extension PlayerMachine {
         guard phase == .prepared, hasSession, preroll == nil else {
             return .failure(MediaError(.notPrepared, "choosing an audio track needs a prepared movie"))
         }
-        guard let track = audioTracks.first(where: { $0.index == index }) else {
+        guard let track = facts.audioTracks.first(where: { $0.index == index }) else {
             return .failure(
-                MediaError(.invalidArgument, "the movie has no audio track \(index) (it has \(audioTracks.count))"))
+                MediaError(
+                    .invalidArgument, "the movie has no audio track \(index) (it has \(facts.audioTracks.count))"))
         }
-        guard currentAudioTrack != index else { return .success(()) }
-        currentAudioTrack = index
+        guard facts.currentAudioTrack != index else { return .success(()) }
+        facts.currentAudioTrack = index
         if target == .playing {
-            deferredAudioTrack = nil
+            facts.deferredAudioTrack = nil
             perform(.selectAudioTrack(session: sessionID, index))
         } else {
-            deferredAudioTrack = index
+            facts.deferredAudioTrack = index
         }
         publish(.audioTrackChanged(track))
         return .success(())
@@ -46,28 +47,28 @@ extension PlayerMachine {
     /// often comes first).
     mutating func closedCaptionsFound(session: Int, channels: [ClosedCaptionChannel]) {
         guard session == sessionID, hasSession, preroll == nil else { return }
-        let new = channels.filter { !closedCaptionChannels.contains($0) }
+        let new = channels.filter { !facts.closedCaptionChannels.contains($0) }
         guard !new.isEmpty else { return }
-        closedCaptionChannels += new
+        facts.closedCaptionChannels += new
         guard phase == .prepared else { return }
-        subtitleTracks = streamSubtitleTracks + closedCaptionTracks
-        publish(.tracksAvailable(audioTracks + subtitleTracks))
+        facts.subtitleTracks = facts.streamSubtitleTracks + closedCaptionTracks
+        publish(.tracksAvailable(facts.audioTracks + facts.subtitleTracks))
     }
 
     /// The closed-captions channels as subtitle tracks, numbered after the container's.
     var closedCaptionTracks: [MediaTrack] {
-        closedCaptionChannels.enumerated().map { offset, channel in
+        facts.closedCaptionChannels.enumerated().map { offset, channel in
             MediaTrack(
-                kind: .subtitle, index: streamSubtitleTracks.count + offset, codec: channel.standard,
+                kind: .subtitle, index: facts.streamSubtitleTracks.count + offset, codec: channel.standard,
                 title: channel.description)
         }
     }
 
     /// What subtitle track `index` is: a stream of the container or a closed-captions channel.
     func subtitleChoice(_ index: Int) -> SubtitleChoice {
-        let channel = index - streamSubtitleTracks.count
-        return closedCaptionChannels.indices.contains(channel)
-            ? .closedCaptions(closedCaptionChannels[channel]) : .stream(index)
+        let channel = index - facts.streamSubtitleTracks.count
+        return facts.closedCaptionChannels.indices.contains(channel)
+            ? .closedCaptions(facts.closedCaptionChannels[channel]) : .stream(index)
     }
 
     /// `selectSubtitleTrack(_:)`: track `index` is drawn over the movie from its next cue, or
@@ -78,15 +79,16 @@ extension PlayerMachine {
         }
         var track: MediaTrack?
         if let index {
-            guard let found = subtitleTracks.first(where: { $0.index == index }) else {
+            guard let found = facts.subtitleTracks.first(where: { $0.index == index }) else {
                 return .failure(
                     MediaError(
-                        .invalidArgument, "the movie has no subtitle track \(index) (it has \(subtitleTracks.count))"))
+                        .invalidArgument,
+                        "the movie has no subtitle track \(index) (it has \(facts.subtitleTracks.count))"))
             }
             track = found
         }
-        guard currentSubtitleTrack != index else { return .success(()) }
-        currentSubtitleTrack = index
+        guard facts.currentSubtitleTrack != index else { return .success(()) }
+        facts.currentSubtitleTrack = index
         perform(.selectSubtitleTrack(session: sessionID, index.map(subtitleChoice)))
         publish(.subtitleTrackChanged(track))
         return .success(())

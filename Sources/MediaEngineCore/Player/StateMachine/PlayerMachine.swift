@@ -1,529 +1,354 @@
 /// A player's decisions, as a value: what it knows, and how each input (a command, a pipeline
-/// message, a timer) changes that and what must happen next.
+/// message, a timer, what the owner read from the pipeline or the source) changes that and what
+/// must happen next.
 ///
-/// No I/O, no locks, no clocks: every method is `mutating`, named after its input, and appends
-/// the events to publish and the ``Action``s to perform to ``output``, which the owner takes
-/// with ``takeOutput()`` after each input. The owner (``PlayerCore``) feeds inputs under its one
-/// lock, publishes the events under that lock (one order for every subscriber), and performs
-/// the pipeline actions on the player's own thread in the order they were returned. Tests feed
-/// inputs and check the output without GStreamer (`PlayerMachineTests`).
+/// The model is AsyncHTTPClient's `HTTPRequestStateMachine`: the state is private (``State``, an
+/// enum of phases with their data, changed only by the inputs below), each input is a `mutating`
+/// method named after what happened, and what it decided comes out as values: the events to
+/// publish and the ``Action``s to perform, which the owner takes with ``takeOutput()`` after
+/// each input. No I/O, no locks, no clocks, no GStreamer: whatever the machine needs from the
+/// world (the pipeline's position, a source's keyframes, a failure made precise by its source)
+/// it asks for with an action, and the answer comes back as another input. The owner
+/// (``PlayerCore``) feeds inputs under its one lock, publishes the events under that lock (one
+/// order for every subscriber), and performs the actions on the player's own thread, in order.
+/// Tests feed inputs and compare the output as values, without GStreamer (`PlayerMachine*Tests`).
 ///
-/// Pipelines are known by their preparation number (`session`): an input about a pipeline that
-/// is no longer the current one is ignored.
+/// Reading: any property of ``State`` reads through the machine (`machine.playbackState`), never
+/// writes. Pipelines are known by their preparation number (`session`): an input about a
+/// pipeline that is no longer the current one is ignored.
+@dynamicMemberLookup
 struct PlayerMachine {
-    enum Phase: Equatable {
-        /// No pipeline.
-        case idle
-        /// A pipeline is being built or loaded and has not prerolled yet.
-        case preparing
-        /// The movie's first frame is ready; commands act on the pipeline at once.
-        case prepared
-    }
+    private var state: State
 
-    /// What the app asked the pipeline to do once prepared.
-    enum Target: Equatable {
-        case paused, playing
-    }
-
-    // MARK: Configuration
-
-    var source: any MediaSource
-    var videoSink: any VideoSink {
-        didSet { videoSinkChanged = true }
-    }
-    var audioOutput: AudioOutput
-    /// Set when the app picks another sink: the next movie needs a new pipeline.
-    var videoSinkChanged = false
-    var shouldAutoplay = true
-    var allowsExternalPlayback = true
-    var presentation = VideoPresentation()
-    var repeatMode = RepeatMode.none
-    var bufferingPolicy = BufferingPolicy()
-    var initialPlaybackTime: Duration?
-    var endPlaybackTime: Duration?
-    /// The rate the app asked for (never 0; 0 means paused and is not stored).
-    var rate = 1.0
-    /// The sound's volume, 0...1, and whether it is muted.
-    var volume = 1.0
-    var isMuted = false
-
-    // MARK: What the app sees
-
-    var playbackState = PlaybackState.stopped
-    var loadState = LoadState.unknown
-    var isPreparedToPlay = false
-    var readyForDisplay = false
-    var duration: Duration?
-    var naturalSize = VideoSize.zero
-    var mediaTypes: MovieMediaTypes = []
-    /// The movie's audio and subtitle tracks, and the audio track playing.
-    var audioTracks: [MediaTrack] = []
-    var subtitleTracks: [MediaTrack] = []
-    /// The subtitle tracks of the container (playbin's text streams), the first of
-    /// ``subtitleTracks``; the closed-captions channels the video carries follow them.
-    var streamSubtitleTracks: [MediaTrack] = []
-    /// The closed-captions channels found in the video, in the order they were found (so a
-    /// track's index never changes once announced).
-    var closedCaptionChannels: [ClosedCaptionChannel] = []
-    var currentAudioTrack: Int?
-    /// An audio track chosen while the movie was not playing, switched to when it plays
-    /// (``PlayerMachine/selectAudioTrack(_:)``).
-    var deferredAudioTrack: Int?
-    /// The subtitle track drawn over the movie, by index; nil for none (the default).
-    var currentSubtitleTrack: Int?
-    /// The factory name of the element decoding the video, once decodebin chose it.
-    var videoDecoder: String?
-    var sourceType = MovieSourceType.unknown
-    /// The app's `movieSourceType` hint: when not `.unknown`, the source type every movie reports
-    /// from its preparation on, which the stream's detected type does not override.
-    var sourceTypeHint = MovieSourceType.unknown
-    var metadata: [String: String] = [:]
-    /// Timed metadata read from the stream: what waits for its time, and what was handed out last.
-    var timedMetadata = TimedMetadataQueue()
-    /// The stream is an ICY (Shoutcast) stream: its title tag is its StreamTitle.
-    var isICYStream = false
-    /// Where playback was when the pipeline last went away (or the end, after the end).
-    var lastPosition = Duration.zero
-    var lastError: MediaError?
-    /// The movie's file is cut short: how much of it is present (announced when prepared).
-    var truncation: MovieTruncation?
-
-    // MARK: The pipeline
-
-    var phase = Phase.idle
-    var target = Target.paused
-    /// Grows with every preparation; the current pipeline's number.
-    private(set) var sessionID = 0
-    /// Whether the pipeline of ``sessionID`` exists (it has been built and installed).
-    private(set) var hasSession = false
-    /// Set at the end of the movie; `play()` then starts again from the beginning.
-    var atEnd = false
-    /// `pause()` was called during preparation: the prepared movie reports `.paused`.
-    var pauseWhenPrepared = false
-    /// The rate of the segment the pipeline is playing now (set by the last seek or rate change).
-    var segmentRate = 1.0
-    /// Whether the pipeline's segment was started with the SEGMENT flag, so that it ends with
-    /// SEGMENT_DONE (and can be restarted without a gap) rather than EOS.
-    var looping = false
-    /// Passes completed in repeat mode since the movie started.
-    var loops = 0
-    /// Bumped when the pipeline is reused for another movie; messages before the marker of the
-    /// current epoch belong to the previous movie.
-    var epoch = 0
-    var epochSeen = 0
-    /// What the bus said about the stream before a failure, for telling errors apart.
-    var errorContext = PipelineErrorTranslator()
-    /// The source was asked to answer an authentication challenge for this movie (only once).
-    var authenticationAnswered = false
-    /// The reconnection under way after a failure that may pass, or the last one (its count of
-    /// tries); nil for a movie that has not failed.
-    var reconnection: Reconnection?
-    /// The network buffer's last report: how full (100: enough to play) and how fast it fills;
-    /// nil until the first (local files never report).
-    var buffering: (percent: Int, stats: BufferingStats)?
-    /// Buffering has reached its start threshold once; from then on it ends at the resume one.
-    var bufferedOnce = false
-    /// The network source delivered the whole movie: it can play through, whatever follows.
-    var downloadComplete = false
-    /// A buffering dip paused the pipeline and no play has been sent since: a PLAYING the
-    /// pipeline reports now was reached before that pause (a play is reported twice, by the play
-    /// action and by the bus) and must not end the stall, or the 100 % that follows would find
-    /// the movie `playing` and never send the play the paused pipeline needs.
-    var pausedForBuffering = false
-    /// Which variant each segment of an adaptive stream belongs to, read from its manifest by
-    /// the source (``AdaptiveManifestReading``), for demuxers that do not report their switches.
-    var segmentVariants: SegmentVariants?
-    /// The variant of the last segment downloaded, as ``segmentVariants`` tells it.
-    var segmentVariant: SegmentVariant?
-
-    // MARK: Seeks, scans, waiting commands
-
-    /// The seek sent to the pipeline and not landed yet.
-    var inFlightSeek: InFlightSeek?
-    /// A seek asked for while another was in flight: the latest one replaces any earlier, so a
-    /// scrubbing user's seeks coalesce and only the last lands.
-    var queuedSeek: QueuedSeek?
-    /// Scanning (`beginSeekingForward()`): the state and rate to return to.
-    var scan: Scan?
-    /// The queue of movies (``setQueue(_:startingAt:)``), the item playing, whether the next is
-    /// queued in the pipeline, and the stream group of the movie playing.
-    var queue: [any MediaSource] = []
-    /// Each queue item's id (``UpNext``), in the queue's order.
-    var queueIDs: [Int] = []
-    var queueIndex: Int?
-    /// Where ids for ``UpNext`` items come from.
-    var lastItemID = 0
-    var queuedGapless = false
-    /// The stream group at the output: the movie's (a queue's item's) whose stream start the
-    /// bus reported last. Durations are taken only from elements of this group.
-    var contentGroup: UInt32?
-    /// The pre-roll playing before the content (``beginPreroll(_:playsContentAfter:timeout:observer:)``).
-    var preroll: Preroll?
-    /// How the last pre-roll ended.
-    var lastPrerollEnd: PrerollEnd?
-    /// Commands waiting for an outcome.
-    private(set) var waiters: [(id: Int, kind: WaiterKind)] = []
-    private var nextWaiterID = 0
-    /// Where seek sequence numbers come from (GStreamer's global counter, in the engine).
-    private let nextSeqnum: @Sendable () -> UInt32
-
-    private(set) var output = Output()
-
+    /// A machine for `source`, with nothing loaded.
+    /// - Parameters:
+    ///   - preparationTimeout: How long a preparation, or a flushing seek, may take.
+    ///   - seqnums: Where seek sequence numbers come from (GStreamer's counter, in the engine).
     init(
         source: any MediaSource, videoSink: any VideoSink, audioOutput: AudioOutput,
-        seqnums: @escaping @Sendable () -> UInt32
+        preparationTimeout: Duration = .seconds(30), seqnums: @escaping @Sendable () -> UInt32
     ) {
-        self.source = source
-        self.videoSink = videoSink
-        self.audioOutput = audioOutput
-        self.videoSinkChanged = false
-        nextSeqnum = seqnums
+        state = State(
+            settings: Settings(source: source, videoSink: videoSink, audioOutput: audioOutput),
+            preparationTimeout: preparationTimeout, seqnums: seqnums)
+    }
+
+    /// Reads the machine's state; nothing writes it but the inputs.
+    subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
+        state[keyPath: keyPath]
     }
 
     /// The events and actions of the inputs since the last call.
     mutating func takeOutput() -> Output {
-        defer { output = Output() }
-        return output
+        state.takeOutput()
     }
 
+    // MARK: - Questions the owner asks before an input
+
+    /// Whether a message of `session` is about the movie the player has now.
+    func accepts(_ session: Int) -> Bool { state.accepts(session) }
     /// Whether `session` is the pipeline the player has now.
-    func isCurrent(_ session: Int) -> Bool {
-        hasSession && session == sessionID
+    func isCurrent(_ session: Int) -> Bool { state.isCurrent(session) }
+    /// Whether an ASYNC_DONE or a first frame of `session` may need the pipeline's facts.
+    func needsFacts(session: Int, firstFrame: Bool = false) -> Bool {
+        state.needsFacts(session: session, firstFrame: firstFrame)
+    }
+    /// Whether a firing of `timer` needs what the owner reads from the pipeline.
+    func needsFacts(for timer: Timer) -> Bool { state.needsFacts(for: timer) }
+    /// Whether a stream start of `group` is a hand-over the machine prepares the next movie from.
+    func needsHandOverFacts(session: Int, group: UInt32) -> Bool {
+        state.needsHandOverFacts(session: session, group: group)
     }
 
-    /// The current pipeline's number, if there is one.
-    var currentSession: Int? {
-        hasSession ? sessionID : nil
+    // MARK: - The app's commands
+
+    /// `prepareToPlay()`.
+    mutating func prepare() -> Wait { state.prepare() }
+    /// `play()`.
+    mutating func play() -> Wait { state.play() }
+    /// `pause()`, at `position` (the current one, for a scan that ends).
+    mutating func pause(position: Duration?) -> Wait { state.pause(position: position) }
+    /// `stop()`.
+    mutating func stop() { state.stop() }
+    /// The owner let go.
+    mutating func release() { state.release() }
+    /// The `contentURL`/`source` setters.
+    mutating func replaceSource(with source: any MediaSource) { state.replaceSource(with: source) }
+    /// `seek(to:option:)`.
+    mutating func seek(to position: Duration, exact: Bool) -> Wait { state.seek(to: position, exact: exact) }
+    /// The `currentPlaybackTime` setter.
+    mutating func requestSeek(to position: Duration) { state.requestSeek(to: position) }
+    /// Shows the frame at `position` again in a new output (after a swap while paused).
+    mutating func repaint(session: Int, at position: Duration) -> Wait { state.repaint(session: session, at: position) }
+    /// `setRate(_:)` with a valid rate, from `position`.
+    mutating func setRate(_ rate: Double, position: Duration?) -> Wait { state.setRate(rate, position: position) }
+    /// `setPlaybackRange(initial:end:)`, validated, from `position`.
+    mutating func setPlaybackRange(initial: Duration?, end: Duration?, position: Duration?) {
+        state.setPlaybackRange(initial: initial, end: end, position: position)
+    }
+    /// The `repeatMode` setter, from `position`.
+    mutating func setRepeatMode(_ mode: RepeatMode, position: Duration?) {
+        state.setRepeatMode(mode, position: position)
+    }
+    /// `beginSeekingForward()`/`beginSeekingBackward()`.
+    mutating func beginScan(forward: Bool, position: Duration?) -> Result<Void, MediaError> {
+        state.beginScan(forward: forward, position: position)
+    }
+    /// `endSeeking()`.
+    mutating func endScan(position: Duration?) { state.endScan(position: position) }
+    /// The `volume` setter.
+    mutating func setVolume(_ value: Double) { state.setVolume(value) }
+    /// The `isMuted` setter.
+    mutating func setMuted(_ value: Bool) { state.setMuted(value) }
+    /// `selectAudioTrack(_:)`.
+    mutating func selectAudioTrack(_ index: Int) -> Result<Void, MediaError> { state.selectAudioTrack(index) }
+    /// `selectSubtitleTrack(_:)`.
+    mutating func selectSubtitleTrack(_ index: Int?) -> Result<Void, MediaError> {
+        state.selectSubtitleTrack(index)
+    }
+    /// `setVideoSink(_:)`: the swap to perform, if a movie is prepared.
+    mutating func chooseVideoSink(_ sink: any VideoSink) -> Result<OutputSwap?, MediaError> {
+        state.chooseVideoSink(sink)
+    }
+    /// Waits for the swap of `session`'s output.
+    mutating func awaitOutputSwap(session: Int) -> Wait { state.awaitOutputSwap(session: session) }
+    /// Changes the presentation (orientation, scaling, background, view frame, window) and
+    /// applies it to the current pipeline.
+    mutating func updatePresentation(_ change: (inout VideoPresentation) -> Void) { state.updatePresentation(change) }
+    /// The `allowsExternalPlayback` setter.
+    mutating func setAllowsExternalPlayback(_ allowed: Bool) { state.settings.allowsExternalPlayback = allowed }
+    /// The `shouldAutoplay` setter.
+    mutating func setShouldAutoplay(_ value: Bool) { state.settings.shouldAutoplay = value }
+    /// The `movieSourceType` hint.
+    mutating func setSourceTypeHint(_ hint: MovieSourceType) { state.settings.sourceTypeHint = hint }
+    /// The buffering policy for the next network movie.
+    mutating func setBufferingPolicy(_ policy: BufferingPolicy) { state.settings.bufferingPolicy = policy }
+    /// `setQueue(_:startingAt:)`.
+    mutating func setQueue(_ items: [any MediaSource], startingAt start: Int) -> Result<Void, MediaError> {
+        state.setQueue(items, startingAt: start)
+    }
+    /// `advanceToNextItem()` / `returnToPreviousItem()`.
+    mutating func skipInQueue(forward: Bool) -> Bool { state.skipInQueue(forward: forward) }
+    /// `insert(_:at:)`.
+    mutating func insertInQueue(_ item: any MediaSource, at index: Int) -> Result<Void, MediaError> {
+        state.insertInQueue(item, at: index)
+    }
+    /// `removeItem(at:)`.
+    mutating func removeFromQueue(at index: Int) -> Result<Void, MediaError> { state.removeFromQueue(at: index) }
+    /// A pre-roll of `items` before the content.
+    mutating func beginPreroll(_ items: [any MediaSource], playsContentAfter: Bool, timeout: Duration) -> Wait {
+        state.beginPreroll(items, playsContentAfter: playsContentAfter, timeout: timeout)
+    }
+    /// `skipPreroll()`, at `position`.
+    mutating func skipPreroll(position: Duration?) -> Bool { state.skipPreroll(position: position) }
+    /// `resumePreroll()`.
+    mutating func resumePreroll() { state.resumePreroll() }
+    /// Adds a periodic time observer.
+    mutating func addPeriodicTimeObserver(every interval: Duration) -> TimeObserver {
+        state.addTimeObserver(.periodic(interval))
+    }
+    /// Adds a boundary time observer.
+    mutating func addBoundaryTimeObserver(at times: [Duration]) -> TimeObserver {
+        state.addTimeObserver(.boundary(times.sorted()))
+    }
+    /// Removes a time observer.
+    mutating func removeTimeObserver(_ observer: TimeObserver) { state.removeTimeObserver(observer) }
+    /// A waiting command's task was cancelled.
+    mutating func cancelWaiter(_ id: Int) { state.cancelWaiter(id) }
+    /// A thumbnail the app asked for is ready (or failed).
+    mutating func thumbnailRequestFinished(_ result: ThumbnailResult) {
+        state.publish(.thumbnailRequestFinished(result))
+    }
+    /// The pre-roll ad's own events (its tracking, its clicks), from the ad source.
+    mutating func prerollAdEventOccurred(_ event: PrerollAdEvent) { state.publish(.prerollAd(event)) }
+
+    // MARK: - The player's own window
+
+    /// The window's canvas (the frames' size for a window output) is now `size`.
+    mutating func windowCanvasChanged(_ size: VideoSize?) { state.settings.presentation.windowCanvas = size }
+    /// The player's own window starts going fullscreen (or back), over `duration`.
+    mutating func fullscreenWillChange(entering: Bool, animationDuration: Duration) {
+        state.publish(
+            entering
+                ? .willEnterFullscreen(animationDuration: animationDuration)
+                : .willExitFullscreen(animationDuration: animationDuration))
+    }
+    /// The player's own window fills a screen of `screenSize`, or (nil) is back to its size.
+    mutating func fullscreenDidChange(screenSize: VideoSize?) {
+        state.settings.presentation.fullscreenSize = screenSize
+        state.publish(screenSize != nil ? .didEnterFullscreen : .didExitFullscreen)
     }
 
-    // MARK: Output
+    // MARK: - The pipeline
 
-    /// Publishes an event; one that says playback started, stopped, moved or changed speed also
-    /// re-arms the time observers.
-    mutating func publish(_ event: PlayerEvent) {
-        output.events.append(event)
-        if event.changesPlayback { perform(.rearmTimeObservers) }
+    /// The pipeline of preparation `session` was built; false when a newer one replaced it.
+    mutating func pipelineBuilt(session: Int) -> Bool { state.pipelineBuilt(session: session) }
+    /// Building or loading the pipeline failed, or the pipeline failed (a refused state change, a
+    /// bad window, its source's settings); `error` made precise by the source already.
+    mutating func pipelineFailed(session: Int, error: MediaError, position: Duration? = nil) {
+        state.pipelineFailed(session: session, error: error, position: position)
+    }
+    /// The marker of a reload's epoch passed the bus.
+    mutating func epochMarkerArrived(session: Int, epoch: Int) {
+        state.epochMarkerArrived(session: session, epoch: epoch)
+    }
+    /// The marker posted just before seek `seqnum` passed the bus.
+    mutating func seekMarkerArrived(session: Int, seqnum: UInt32) {
+        state.seekMarkerArrived(session: session, seqnum: seqnum)
+    }
+    /// ASYNC_DONE.
+    mutating func asyncDone(session: Int, facts: PipelineFacts) { state.asyncDone(session: session, facts: facts) }
+    /// The first frame after a start or a flush reached the video output.
+    mutating func firstFrameArrived(
+        session: Int, seqnum: UInt32, streamTime: Duration?, displaySize: VideoSize, facts: PipelineFacts
+    ) {
+        state.firstFrameArrived(
+            session: session, seqnum: seqnum, streamTime: streamTime, displaySize: displaySize, facts: facts)
+    }
+    /// The first frame was held back until the preparation's seek.
+    mutating func firstFrameHeld(session: Int) { state.firstFrameHeld(session: session) }
+    /// The pipeline settled in PLAYING or PAUSED.
+    mutating func pipelineReached(session: Int, playing: Bool) {
+        state.pipelineReached(session: session, playing: playing)
+    }
+    /// SEGMENT_DONE.
+    mutating func segmentDone(session: Int) { state.segmentDone(session: session) }
+    /// EOS, with the later of the pipeline's position and the last frame's.
+    mutating func endOfStream(session: Int, position: Duration?) {
+        state.endOfStream(session: session, position: position)
+    }
+    /// ERROR.
+    mutating func pipelineError(session: Int, _ failure: PipelineFailure, position: Duration?) {
+        state.pipelineError(session: session, failure, position: position)
+    }
+    /// A state change failed.
+    mutating func stateChangeFailed(session: Int, position: Duration?) {
+        state.stateChangeFailed(session: session, position: position)
+    }
+    /// typefind found the stream's type.
+    mutating func streamTypeFound(session: Int, caps: String) { state.streamTypeFound(session: session, caps: caps) }
+    /// decodebin chose the video decoder.
+    mutating func videoDecoderChosen(session: Int, factory: String) {
+        state.videoDecoderChosen(session: session, factory: factory)
+    }
+    /// A plugin is missing.
+    mutating func missingPlugin(session: Int, description: String, caps: String?) {
+        state.missingPlugin(session: session, description: description, caps: caps)
+    }
+    /// DURATION_CHANGED, read from stream group `group`'s own elements.
+    mutating func durationChanged(session: Int, group: UInt32? = nil, duration: Duration?) {
+        state.durationChanged(session: session, group: group, duration: duration)
+    }
+    /// Tags reached a sink, at `position`.
+    mutating func tagsArrived(session: Int, _ tags: [String: String], position: Duration? = nil) {
+        state.tagsArrived(session: session, tags, position: position)
+    }
+    /// An ID3 tag's items read at `time` in the segment numbered `seqnum`.
+    mutating func timedMetadataArrived(
+        session: Int, _ items: [TimedMetadataItem], time: Duration, seqnum: UInt32?, position: Duration?
+    ) {
+        state.timedMetadataArrived(session: session, items, time: time, seqnum: seqnum, position: position)
+    }
+    /// BUFFERING.
+    mutating func buffering(session: Int, percent: Int, stats: BufferingStats) {
+        state.buffering(session: session, percent: percent, stats: stats)
+    }
+    /// An HTTP source's answer (or that none came).
+    mutating func httpResponseArrived(session: Int, _ response: HTTPResponse) {
+        state.httpResponseArrived(session: session, response)
+    }
+    /// The adaptive demuxer's manifest, read by the source: its segments' variants.
+    mutating func manifestRead(session: Int, variants: SegmentVariants?) {
+        state.manifestRead(session: session, variants: variants)
+    }
+    /// The network source delivered its whole stream.
+    mutating func downloadCompleted(session: Int) { state.downloadCompleted(session: session) }
+    /// An adaptive demuxer's report.
+    mutating func adaptiveStreamingReported(session: Int, _ report: AdaptiveStreamingReport) {
+        state.adaptiveStreamingReported(session: session, report)
+    }
+    /// CLOCK_LOST.
+    mutating func clockLost(session: Int) { state.clockLost(session: session) }
+    /// The video output moved to another sink.
+    mutating func outputSwapped(session: Int) { state.outputSwapped(session: session) }
+    /// A stream of group `group` started at the outputs (a gapless hand-over, or the movie's own).
+    mutating func contentStreamStarted(session: Int, group: UInt32, facts: PipelineFacts) {
+        state.contentStreamStarted(session: session, group: group, facts: facts)
+    }
+    /// The closed-captions channels found in the video.
+    mutating func closedCaptionsFound(session: Int, channels: [ClosedCaptionChannel]) {
+        state.closedCaptionsFound(session: session, channels: channels)
+    }
+    /// playbin's about-to-finish (a streaming thread): the movie to hand over, if any.
+    mutating func aboutToFinish(session: Int, gateOpen: Bool) -> (any MediaSource)? {
+        state.aboutToFinish(session: session, gateOpen: gateOpen)
+    }
+    /// An instant rate change reached a sink.
+    mutating func instantRateReachedSink(
+        session: Int, seqnum: UInt32, multiplier: Double, sink: SinkKind, sinksHaveTimeSegments: Bool
+    ) {
+        state.instantRateReachedSink(
+            session: session, seqnum: seqnum, multiplier: multiplier, sink: sink,
+            sinksHaveTimeSegments: sinksHaveTimeSegments)
     }
 
-    mutating func perform(_ action: Action) {
-        // Every seek reaches the pipeline through here: the timed metadata read before it may be stale.
-        if case .seek(_, let plan, let seqnum) = action { timedMetadataSeekSent(seqnum: seqnum, plan: plan) }
-        // An audio track chosen while paused is switched to just before the pipeline plays.
-        if case .play(let session) = action, session == sessionID, let track = deferredAudioTrack {
-            deferredAudioTrack = nil
-            output.actions.append(.selectAudioTrack(session: session, track))
+    // MARK: - What the owner read or did for an action
+
+    /// A timer fired (``Action/startTimer(_:after:repeating:)``), with what the owner read then.
+    mutating func timerFired(_ timer: Timer, facts: TimerFacts = TimerFacts()) {
+        state.timerFired(timer, facts: facts)
+    }
+    /// ``Action/readPosition(session:)``.
+    mutating func positionRead(session: Int, position: Duration?) {
+        state.positionRead(session: session, position: position)
+    }
+    /// ``Action/settle(session:epoch:within:)``.
+    mutating func pipelineSettled(session: Int, epoch: Int, position: Duration?) {
+        state.pipelineSettled(session: session, epoch: epoch, position: position)
+    }
+    /// ``Action/interpret(session:epoch:source:error:position:)``.
+    mutating func failureInterpreted(session: Int, epoch: Int, error: MediaError, position: Duration?) {
+        state.failureInterpreted(session: session, epoch: epoch, error: error, position: position)
+    }
+    /// ``Action/readKeyframeTimes(session:epoch:source:)``.
+    mutating func keyframeTimesRead(session: Int, epoch: Int, times: [Duration]?) {
+        state.keyframeTimesRead(session: session, epoch: epoch, times: times)
+    }
+    /// ``Action/readLoopTiming(session:seqnum:)``.
+    mutating func loopTimingRead(session: Int, seqnum: UInt32, timing: LoopSeekTiming) {
+        state.loopTimingRead(session: session, seqnum: seqnum, timing: timing)
+    }
+    /// The pipeline refused seek `seqnum` (``Action/seek(session:plan:seqnum:)``, ``Action/sendLoop(session:plan:seqnum:)``).
+    mutating func seekRefused(session: Int, seqnum: UInt32) { state.seekRefused(session: session, seqnum: seqnum) }
+    /// The pipeline refused an instant rate change (``Action/instantRate(session:rate:seqnum:)``).
+    mutating func instantRateRefused(session: Int, rate: Double, position: Duration?) {
+        state.instantRateRefused(session: session, rate: rate, position: position)
+    }
+
+    // MARK: - Validation
+
+    /// Validates a rate: any finite value from 0.25 to 8 times normal speed, forward or backward.
+    static func validate(rate: Double) throws(MediaError) {
+        if rate == 0 {
+            throw MediaError(.invalidArgument, "a playback rate of 0 is not a rate; call pause() to pause")
         }
-        if case .play = action { pausedForBuffering = false }
-        output.actions.append(action)
-    }
-
-    // MARK: Changes that publish events
-
-    mutating func setPlaybackState(_ new: PlaybackState) {
-        guard playbackState != new else { return }
-        playbackState = new
-        publish(.playbackStateChanged(new))
-        resolveWaiters(.playbackState(new))
-    }
-
-    mutating func setLoadState(_ new: LoadState) {
-        guard loadState != new else { return }
-        loadState = new
-        publish(.loadStateChanged(new))
-    }
-
-    mutating func setPrepared(_ new: Bool) {
-        guard isPreparedToPlay != new else { return }
-        isPreparedToPlay = new
-        publish(.preparedToPlayChanged(new))
-    }
-
-    mutating func setReadyForDisplay(_ new: Bool) {
-        guard readyForDisplay != new else { return }
-        readyForDisplay = new
-        publish(.readyForDisplayChanged(new))
-    }
-
-    /// Revisions of a duration smaller than this are a demuxer's rounding (Matroska revises
-    /// 1.000 s to 1.000333 s at the end, counting the last frame's length), not a new duration.
-    static let durationRevisionThreshold = Duration.milliseconds(50)
-
-    /// Keeps and announces the duration: once, unless it really changes (by at least
-    /// ``durationRevisionThreshold``).
-    mutating func setDuration(_ new: Duration?) {
-        guard let new else { return }
-        if let duration, abs((new - duration) / .nanoseconds(1)) < Self.durationRevisionThreshold / .nanoseconds(1) {
-            return
-        }
-        duration = new
-        publish(.durationAvailable(new))
-    }
-
-    mutating func setNaturalSize(_ new: VideoSize) {
-        guard naturalSize != new, new != .zero else { return }
-        naturalSize = new
-        publish(.naturalSizeAvailable(new))
-    }
-
-    mutating func setMediaTypes(_ new: MovieMediaTypes) {
-        guard mediaTypes != new else { return }
-        mediaTypes = new
-        publish(.mediaTypesAvailable(new))
-    }
-
-    /// The source type a movie starts with: the app's hint, else what its source says.
-    var expectedSourceType: MovieSourceType {
-        sourceTypeHint != .unknown ? sourceTypeHint : source.sourceType
-    }
-
-    mutating func setSourceType(_ new: MovieSourceType) {
-        guard sourceType != new else { return }
-        sourceType = new
-        publish(.sourceTypeAvailable(new))
-    }
-
-    mutating func setRateAsked(_ new: Double) {
-        guard rate != new else { return }
-        rate = new
-        publish(.playbackRateChanged(new))
-    }
-
-    /// Keeps the movie's tags. During preparation they are only collected (one event announces
-    /// them when preparation ends); afterwards a change announces them again, unless only the
-    /// running bitrate estimates moved.
-    mutating func mergeMetadata(_ tags: [String: String]) {
-        let merged = metadata.merging(tags) { _, new in new }
-        guard merged != metadata else { return }
-        let volatile: Set<String> = ["bitrate", "minimum-bitrate", "maximum-bitrate", "nominal-bitrate"]
-        let meaningful = merged.keys.contains { !volatile.contains($0) && merged[$0] != metadata[$0] }
-        metadata = merged
-        if phase == .prepared && meaningful { publish(.metadataAvailable(merged)) }
-    }
-
-    // MARK: Sessions
-
-    /// Starts a new preparation: a new session number, the previous movie's facts forgotten.
-    /// Returns the new number.
-    mutating func beginSession() -> Int {
-        sessionID += 1
-        hasSession = false
-        phase = .preparing
-        pauseWhenPrepared = false
-        videoSinkChanged = false
-        epoch = 0
-        epochSeen = 0
-        resetMovieInfo()
-        setSourceType(expectedSourceType)
-        return sessionID
-    }
-
-    /// The pipeline of preparation `session` was built: it becomes the player's, unless a newer
-    /// preparation or a stop replaced it meanwhile (then the owner closes it). Returns whether
-    /// it was installed.
-    mutating func pipelineBuilt(session: Int) -> Bool {
-        guard session == sessionID, phase == .preparing, !hasSession else { return false }
-        hasSession = true
-        perform(.scheduleTimeout(session: session, epoch: epoch))
-        return true
-    }
-
-    /// Forgets what was known about the previous movie (a new preparation starts).
-    mutating func resetMovieInfo() {
-        duration = nil
-        naturalSize = .zero
-        mediaTypes = []
-        audioTracks = []
-        subtitleTracks = []
-        streamSubtitleTracks = []
-        closedCaptionChannels = []
-        currentAudioTrack = nil
-        deferredAudioTrack = nil
-        if currentSubtitleTrack != nil {
-            currentSubtitleTrack = nil
-            perform(.selectSubtitleTrack(session: sessionID, nil))
-        }
-        videoDecoder = nil
-        metadata = [:]
-        if timedMetadata.reset() { publish(.timedMetadataChanged([])) }
-        isICYStream = false
-        lastError = nil
-        truncation = nil
-        atEnd = false
-        lastPosition = .zero
-        errorContext = PipelineErrorTranslator()
-        authenticationAnswered = false
-        reconnection = nil
-        buffering = nil
-        bufferedOnce = false
-        downloadComplete = false
-        pausedForBuffering = false
-        segmentVariants = nil
-        segmentVariant = nil
-        contentGroup = nil
-        queuedGapless = false
-        inFlightSeek = nil
-        queuedSeek = nil
-        looping = false
-        loops = 0
-        segmentRate = 1.0
-    }
-
-    /// Ends the current pipeline (if any) and returns the player to idle, publishing what an app
-    /// sees change; the pipeline is closed on the player's thread.
-    mutating func detachSession(finish reason: FinishReason?, error: MediaError?, position: Duration?) {
-        if preroll != nil { finishPreroll(.stopped, at: preroll?.position) }
-        if hasSession { perform(.close(session: sessionID)) }
-        hasSession = false
-        if let position { lastPosition = position }
-        phase = .idle
-        target = .paused
-        pauseWhenPrepared = false
-        atEnd = false
-        inFlightSeek = nil
-        queuedSeek = nil
-        reconnection = nil
-        looping = false
-        if scan != nil {
-            scan = nil
-            perform(.cancelScanTimer)
-        }
-        if let error { lastError = error }
-        setPlaybackState(.stopped)
-        setReadyForDisplay(false)
-        setPrepared(false)
-        setLoadState(.unknown)
-        if timedMetadata.reset() { publish(.timedMetadataChanged([])) }
-        if let reason { publish(.playbackDidFinish(reason, error)) }
-        failWaiters(error ?? MediaError(.cancelled, "playback was stopped"))
-        perform(.rearmTimeObservers)
-    }
-
-    // MARK: Waiters
-
-    /// What a waiting command waits for.
-    enum WaiterKind: Equatable, Sendable {
-        /// The end of a preparation.
-        case prepared
-        /// The playback state reaching this value.
-        case playbackState(PlaybackState)
-        /// Every seek asked for so far has landed (coalesced seeks land with the last one).
-        case seeksSettled
-        /// The video output was swapped for another.
-        case outputSwapped
-        /// The pre-roll ended (``lastPrerollEnd`` says how).
-        case prerollEnded
-    }
-
-    /// Registers a waiter; it is completed by a ``Action/resume(waiter:_:)`` exactly once.
-    mutating func addWaiter(_ kind: WaiterKind) -> Int {
-        nextWaiterID += 1
-        waiters.append((nextWaiterID, kind))
-        return nextWaiterID
-    }
-
-    /// Completes every waiter `matches` selects with `result`.
-    mutating func resolveWaiters(_ result: Result<Void, MediaError>, where matches: (WaiterKind) -> Bool) {
-        var kept: [(id: Int, kind: WaiterKind)] = []
-        for waiter in waiters {
-            if matches(waiter.kind) {
-                perform(.resume(waiter: waiter.id, result))
-            } else {
-                kept.append(waiter)
-            }
-        }
-        waiters = kept
-    }
-
-    /// Completes every waiter of exactly this kind.
-    mutating func resolveWaiters(_ kind: WaiterKind, _ result: Result<Void, MediaError> = .success(())) {
-        resolveWaiters(result) { $0 == kind }
-    }
-
-    /// Fails one waiter with ``MediaError/Code/cancelled`` (its task was cancelled).
-    mutating func cancelWaiter(_ id: Int) {
-        guard let index = waiters.firstIndex(where: { $0.id == id }) else { return }
-        waiters.remove(at: index)
-        perform(.resume(waiter: id, .failure(MediaError(.cancelled, "the waiting task was cancelled"))))
-    }
-
-    /// Completes every `play()`/`pause()` still waiting: a later command has replaced them.
-    mutating func supersedeStateWaiters() {
-        resolveWaiters(.success(())) { kind in
-            if case .playbackState = kind { return true }
-            return false
+        guard rate.isFinite, (0.25...8).contains(abs(rate)) else {
+            throw MediaError(
+                .invalidArgument, "a playback rate must be between 0.25 and 8 (or -8 and -0.25), not \(rate)")
         }
     }
 
-    mutating func resolveSeekWaiters(_ result: Result<Void, MediaError> = .success(())) {
-        resolveWaiters(result) { $0 == .seeksSettled }
-    }
-
-    mutating func failWaiters(_ error: MediaError) {
-        resolveWaiters(.failure(error)) { _ in true }
-    }
-
-    // MARK: Positions
-
-    /// A plan that goes to `position` with the player's current range, rate and repeat mode.
-    func plan(to position: Duration, accuracy: SeekPlan.Accuracy, rate: Double? = nil) -> SeekPlan {
-        // A looping segment states its end: GStreamer starts the next pass's running time where
-        // the segment's position stands, which is the end only when the segment has one
-        // (otherwise it is the last frame's start, and the pass would begin a frame early).
-        let looping = repeatMode == .one
-        return SeekPlan(
-            position: position, rate: rate ?? self.rate, accuracy: accuracy, flush: true, looping: looping,
-            rangeStart: initialPlaybackTime, rangeEnd: playbackEnd ?? (looping ? duration : nil))
-    }
-
-    /// Where a movie starts: its initial playback time, or its end when playing backwards.
-    var startPosition: Duration {
-        if isReconnecting, let resumeAt = reconnection?.resumeAt { return resumeAt }
-        return rate >= 0 ? (initialPlaybackTime ?? .zero) : (playbackEnd ?? duration ?? .zero)
-    }
-
-    /// Where a movie ends in the direction it plays: its end (or end playback time) forward, its
-    /// initial playback time (or start) backward.
-    var endPosition: Duration {
-        rate >= 0 ? (playbackEnd ?? duration ?? .zero) : (initialPlaybackTime ?? .zero)
-    }
-
-    /// A position kept inside the movie and the playback range.
-    func clamp(_ position: Duration) -> Duration {
-        var clamped = position
-        if let end = playbackEnd ?? duration { clamped = min(clamped, end) }
-        return max(clamped, .zero)
-    }
-
-    /// Whether the movie needs a seek after its first preroll: a playback range, repeat mode or
-    /// a rate other than 1 all live in the pipeline's segment, which only a seek sets.
-    var needsPreparationSeek: Bool {
-        initialPlaybackTime != nil || playbackEnd != nil || repeatMode == .one || rate != 1
-            || isReconnecting && (reconnection?.resumeAt ?? .zero) > .zero
-    }
-
-    /// How far before its announced duration a movie may end and still count as complete:
-    /// a frame or two of rounding, audio priming, an estimated duration.
-    static func truncationTolerance(for duration: Duration) -> Duration {
-        max(.milliseconds(500), duration / 50)
-    }
-
-    func makeSeqnum() -> UInt32 { nextSeqnum() }
-
-    /// A new id for a movie the pipeline may go on to (``UpNext``).
-    mutating func makeItemID() -> Int {
-        lastItemID += 1
-        return lastItemID
-    }
-}
-
-extension PlayerMachine {
-    /// The decision state in one line, for diagnosing a stuck player (the stress check prints it).
-    var diagnostics: String {
-        "phase \(phase), target \(target), state \(playbackState), session \(sessionID)"
-            + "\(hasSession ? "" : " (none)"), epoch \(epochSeen)/\(epoch), atEnd \(atEnd), "
-            + "seek in flight \(inFlightSeek.map { "\($0.purpose) #\($0.seqnum) landing \(String(describing: $0.landing))" } ?? "none"), "
-            + "queued \(queuedSeek != nil), waiters \(waiters.map(\.kind)), "
-            + "preroll \(preroll.map { $0.started ? "started" : "loading" } ?? "none"), "
-            + "reconnection \(reconnection.map { "\($0.attempt)\($0.underWay ? " under way" : "")" } ?? "none")"
+    /// Validates a playback range.
+    static func validateRange(initial: Duration?, end: Duration?) throws(MediaError) {
+        if let initial, initial < .zero {
+            throw MediaError(.invalidArgument, "the initial playback time cannot be negative (\(initial))")
+        }
+        if let end, end <= .zero {
+            throw MediaError(.invalidArgument, "the end playback time must be after the start (\(end))")
+        }
+        if let initial, let end, end <= initial {
+            throw MediaError(
+                .invalidArgument, "the end playback time (\(end)) must come after the initial one (\(initial))")
+        }
     }
 }
