@@ -1,14 +1,24 @@
 internal import CGStreamer
-internal import CGStreamerShim
+internal import CMediaEngineGlue
+internal import CMediaEnginePipeline
+internal import CMediaEngineTimedMetadata
+internal import CMediaEngineWorkarounds
 
 /// One playbin pipeline and the bus thread that watches it: everything a player builds for
 /// one prepared movie, and tears down when the movie stops or fails.
 final class PipelineSession: Sendable {
     /// playbin's GstPlayFlags: video, audio, native-video. No deinterlace or colour-balance
     /// filters (the engine adds its own stages to the video bin), no subtitles yet, and no
-    /// soft-volume: playbin 1.22's playsink leaks its volume element (and its two pads) once
-    /// per pipeline, which `GST_TRACERS=leaks` shows after every movie with sound.
+    /// soft-volume (the engine's own `volume` element does the player's volume).
     private static let playFlags = 0x01 | audioFlag | textFlag | 0x40
+    /// GST_PLAY_FLAG_SOFT_VOLUME, which playbin sets by default. Workaround "playsink-volume-leak"
+    /// (``GStreamerWorkaround/playsinkVolumeLeak``): playsink leaked its volume element (and its two
+    /// pads) once per pipeline, which `GST_TRACERS=leaks` showed after every movie with sound (seen
+    /// on 1.22.0 from the engine's first leak check, commit 5789cd0). Fixed in 1.22.3 ("playsink: Fix
+    /// volume leak", 917424b3fb, merge request !4459; c6bb20bba8 in 1.24). Off (1.22.3 and later, or
+    /// forced): playbin's own soft volume stays on, as playbin's default flags have it, beside the
+    /// engine's; on 1.22.0-1.22.2 `make leaks` then reports a GstVolume per pipeline.
+    private static let softVolumeFlag = 0x10
     /// GST_PLAY_FLAG_DOWNLOAD: progressive downloads go to a temporary file (queue2's download mode).
     private static let downloadFlag = 0x80
     /// GST_PLAY_FLAG_VIS: a visualisation stage for movies without video (``backdrop``).
@@ -87,9 +97,10 @@ final class PipelineSession: Sendable {
             output: output, overlays: overlays, presentation: presentation, holdFirstFrame: holdFirstFrame)
         if let closedCaptions { ClosedCaptionWatch.install(on: videoOutput.bin, closedCaptions) }
         var flags = Self.playFlags
+        if !GStreamerWorkaround.playsinkVolumeLeak.isActive { flags |= Self.softVolumeFlag }
         if let audio = audioOutput.resolved(videoSynchronized: output.isSynchronized) {
             audioSink = try VideoOutputBin.makeElement(audio)
-            audioSink.staticPad("sink")?.keepLoopsContinuous()
+            if GStreamerWorkaround.loopRunningTime.isActive { audioSink.staticPad("sink")?.keepLoopsContinuous() }
             // volume ! sink: the player's volume and mute (playbin's own soft volume leaks).
             let volume = try Element.make("volume", name: "me-volume")
             try volume.set("volume", .double(gain))
@@ -132,13 +143,16 @@ final class PipelineSession: Sendable {
         truncationReport = Locked(TruncationReport(source: source))
         sourceSetup.connect(to: playbin)
         me_shorten_audio_queue(playbin.pointer)
+        me_watch_timed_metadata_in(playbin.pointer)
+        if GStreamerWorkaround.keyframeFlags.isActive { me_mark_keyframes_in(playbin.pointer) }
         me_watch_stream_types(playbin.pointer)
         // The engine's decoders, which the registry ranks NONE so that an app's own pipelines keep theirs.
         me_prefer_engine_decoders(playbin.pointer)
         busThread = Locked(try BusThread(pipeline: playbin, handler: handler))
         gaplessGate = GaplessGate(playbin: playbin)
         AboutToFinishRelay.install(on: playbin) { [weak self] in self?.goOnToNextSource() }
-        for (sink, kind) in [(videoOutput.bin, SinkKind.video), (audioSink, .audio)] {
+        for (sink, kind) in [(videoOutput.bin, SinkKind.video), (audioSink, .audio)]
+        where GStreamerWorkaround.instantRateRelay.isActive {
             guard let pad = sink.staticPad("sink") else { continue }
             InstantRateRelay.install(on: pad) { [weak self] multiplier, seqnum in
                 guard let self else { return }
@@ -259,14 +273,14 @@ final class PipelineSession: Sendable {
             playbin.setState(GST_STATE_READY)
             // The streams are stopped: the gate counts the new movie's groups from its first.
             gaplessGate.restart()
-            me_lock_previous_sources(playbin.pointer)
+            if GStreamerWorkaround.reloadSources.isActive { me_lock_previous_sources(playbin.pointer) }
             sourceSetup.allowFragmentGates()
             do throws(MediaError) {
                 try playbin.set("uri", .string(source.uri))
             } catch {
                 return .failure(error)
             }
-            playbin.bus?.postApplicationMessage(ME_MESSAGE_EPOCH_PREFIX + String(epoch), from: playbin)
+            playbin.postEpochMarker(epoch)
             if playbin.setState(GST_STATE_PAUSED) == GST_STATE_CHANGE_FAILURE {
                 playbin.bus?.postApplicationMessage(ME_MESSAGE_STATE_CHANGE_FAILED, from: playbin)
             }
@@ -414,8 +428,7 @@ final class PipelineSession: Sendable {
             return (0..<max(0, count)).map { index in
                 var tags: [String: String] = [:]
                 if let list = me_playbin_stream_tags(playbin.pointer, text ? 1 : 0, gint(index)) {
-                    tags = BusMessage.textTags(of: list)
-                    gst_tag_list_unref(list)
+                    tags = TagList(owning: list).textTags
                 }
                 return MediaTrack(
                     kind: kind, index: index, languageCode: tags["language-code"] ?? tags["language-name"],
@@ -465,13 +478,14 @@ final class PipelineSession: Sendable {
         heldLoopSeek.withLock { $0 = nil }
         instantRates.withLock { $0.flushed() }
         // Before the seek: whatever the pipeline posts about the seek comes after this.
-        playbin.bus?.postApplicationMessage(ME_MESSAGE_SEEK_PREFIX + String(seqnum), from: playbin)
+        playbin.postSeekSentMarker(seqnum)
         return send(event)
     }
 
     /// Sends a seek that does not flush (repeat mode's loop) up from the video output's input, or
     /// the audio sink's, holding no element's state lock (`me_send_seek_upstream`, which says why).
     private func sendUpstream(_ event: OpaqueEvent) -> Bool {
+        guard GStreamerWorkaround.upstreamLoopSeek.isActive else { return send(event) }
         let open = lifecycle.withLock { !$0 }
         guard open else {
             SeekEvents.release(event)
@@ -507,9 +521,15 @@ final class PipelineSession: Sendable {
     /// and every audio frame is a keyframe: the seek landed on an audio frame's start, up to one
     /// audio frame before the video keyframe, and the video then decoded a whole GOP from the
     /// keyframe before that. An accurate seek to the keyframe's own time decodes one picture.
+    /// Workaround "keyunit-seek-snap" (``GStreamerWorkaround/keyUnitSeekSnap``): qtdemux's
+    /// gst_qtdemux_adjust_seek takes the earliest keyframe over every stream, in every release
+    /// (seen on 1.22.0, the same in 1.29.2's source; no upstream issue found); found measuring
+    /// keyframe seeks against a bare playbin (commit b5445ca). Off: the KEY_UNIT seek goes as it is.
     /// Backward seeks keep the demuxer's snapping (the keyframe to decode from is after them).
     private func keyframeSnapped(_ plan: SeekPlan) -> SeekPlan? {
-        guard plan.accuracy == .keyFrame, plan.rate > 0 else { return nil }
+        guard plan.accuracy == .keyFrame, plan.rate > 0, GStreamerWorkaround.keyUnitSeekSnap.isActive else {
+            return nil
+        }
         guard let times = keyframes.withLock({ $0.times() }), let first = times.first else { return nil }
         // The last keyframe at or before the position (the first one if the position is before it).
         var low = 0
@@ -568,7 +588,8 @@ final class PipelineSession: Sendable {
 
     /// The name of a demuxer that gave up without exposing a stream (see `me_find_stalled_demuxer`).
     var stalledDemuxer: String? {
-        takeGString(me_find_stalled_demuxer(playbin.pointer))
+        guard GStreamerWorkaround.stalledDemuxer.isActive else { return nil }
+        return takeGString(me_find_stalled_demuxer(playbin.pointer))
     }
 
     /// Playback has started once: buffering after a stall ends at the resume threshold.
@@ -595,7 +616,7 @@ final class PipelineSession: Sendable {
     /// Recomputes the pipeline's latency after an element asked for it.
     func recalculateLatency() {
         executor.assertCurrent("recalculating latency")
-        gst_bin_recalculate_latency(gcast(playbin.pointer))
+        playbin.recalculateLatency()
     }
 }
 
