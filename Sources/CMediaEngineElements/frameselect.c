@@ -125,8 +125,9 @@ static void me_frame_select_class_init(MeFrameSelectClass *klass) {
                                                       G_MAXUINT, 0, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
     g_object_class_install_property(object_class, PROP_TIMES,
                                     g_param_spec_string("times", "Times",
-                                                        "Seconds, comma-separated (\"0.5,1,2.25\"): the first frame at or "
-                                                        "after each passes (used when every is 0; reads back empty)",
+                                                        "Seconds, comma-separated (\"0.5,1,2.25\"): the first "
+                                                        "frame at or after each passes (used when every is 0; "
+                                                        "reads back empty)",
                                                         "",
                                                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
     gst_element_class_add_static_pad_template(element_class, &any_sink);

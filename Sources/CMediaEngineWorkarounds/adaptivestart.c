@@ -12,8 +12,8 @@
 // How it was found: written with HLS and DASH in the core (commit 2d6356f, 2026-11-30: "1.22's
 // hlsdemux has no start-bitrate"), where SourceSettings.startBitrate had no other way in.
 //
-// Off: SourceSetup does not call it; a stream starts with the variant the demuxer picks
-// (HLSTests' start-bitrate test).
+// Off: SourceSetup does not call it; a stream starts with the variant the demuxer picks (HLSTests'
+// "starts on its lowest variant" test fails so: the first picture is 640x480, not 160x120).
 #include "me_adaptive_start.h"
 
 typedef struct {

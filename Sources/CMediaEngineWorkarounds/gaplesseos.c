@@ -31,7 +31,8 @@
 // forgets what was dropped on it (the stream will end again, or the pad is gone).
 //
 // Off (the gate not installed): every call below takes a NULL gate, hand-overs are never refused,
-// and a movie with sound followed by a queued movie hangs at the switch (QueueTests).
+// and a movie with sound followed by a queued movie hangs at the switch (QueueTests' movies with
+// sound fail so: playbackDidFinish never comes, and the test process stays deadlocked).
 // (Dropping a withdrawn movie's buffers at playsink, which shared this probe until the split into
 // workarounds, is the engine's own feature: groupwithdrawal.c in CMediaEnginePipeline.)
 #include "me_gapless_eos.h"

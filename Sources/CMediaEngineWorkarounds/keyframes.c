@@ -16,7 +16,7 @@
 // on VP8).
 //
 // Off: me_mark_keyframes_in is not installed; every delivered frame says isKeyframe
-// (FrameConveniencesTests' keyframe test).
+// (LibavDecoderTests' "only pictures that were keyframes going in" fails so).
 #include "me_keyframes.h"
 #include "me_element_info.h"
 #include <string.h>

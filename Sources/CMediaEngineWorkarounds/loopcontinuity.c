@@ -16,7 +16,8 @@
 // which check the running time at each loop (commit c859c3e, 2026-11-30).
 //
 // Off: VideoOutputBin and PipelineSession install no probe on their sinks' inputs; each loop
-// starts a frame early (RepeatAndRangeTests' loop-continuity tests).
+// starts a frame early (RepeatAndRangeTests' "repeat one plays three passes" fails so: a gap of 0
+// between passes instead of one frame interval).
 #include "me_loop_continuity.h"
 
 typedef struct {

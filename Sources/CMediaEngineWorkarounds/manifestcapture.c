@@ -2,11 +2,12 @@
 // engine to read beside it.
 //
 // The bug: dashdemux does not say when it moves to another representation (hlsdemux posts
-// adaptive-streaming-statistics with the new variant's bitrate; dashdemux only changes its caps). Its segment downloads are reported with their URIs, though, and the manifest maps each
-// segment URI to its representation: the engine reads the manifest too. The manifest arrives
-// through the demuxer's sink pad, whole, before any segment is read; a probe there copies the
-// bytes (at most ME_MANIFEST_MAX_BYTES: a larger manifest is not kept) and, at its EOS, posts
-// ME_MESSAGE_MANIFEST with the text, which the HTTP source reads (DASHManifest.swift).
+// adaptive-streaming-statistics with the new variant's bitrate; dashdemux only changes its caps).
+// Its segment downloads are reported with their URIs, though, and the manifest maps each segment
+// URI to its representation: the engine reads the manifest too. The manifest arrives through the
+// demuxer's sink pad, whole, before any segment is read; a probe there copies the bytes (at most
+// ME_MANIFEST_MAX_BYTES: a larger manifest is not kept) and, at its EOS, posts ME_MESSAGE_MANIFEST
+// with the text, which the HTTP source reads (DASHManifest.swift).
 //
 // Versions: seen on 1.22.0. No upstream issue found; unfixed in dashdemux as of 1.29.2 (main,
 // 2026-08; its only changes since 1.22 are a track-id tag and keeping the representation on a
@@ -16,7 +17,7 @@
 // showed (commit c113aad, 2026-11-30, "DASH: switches reported from the segments' URIs").
 //
 // Off: SourceSetup does not install the capture; a DASH stream's switches are not reported
-// (HTTPStreamSourceTests' DASH switch and access-log tests).
+// (HLSTests' "a DASH stream starts on its lowest representation, climbs, and says so" fails so).
 #include "me_manifest_capture.h"
 #include "me_messages.h"
 

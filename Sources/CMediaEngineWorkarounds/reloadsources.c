@@ -14,7 +14,8 @@
 // pipeline, against a test server that counts and fails requests (commit 8c5faab, 2026-12-01:
 // "one wasted request per reload").
 //
-// Off: me_lock_previous_sources is not called; every reload sends one request of the old movie.
+// Off: me_lock_previous_sources is not called; every reload sends one request of the old movie
+// (ConnectionFaultTests' "503, twice" test fails so: the retries' requests and waits are off).
 #include "me_reload_sources.h"
 #include "me_element_info.h"
 

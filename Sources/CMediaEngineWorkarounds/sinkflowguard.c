@@ -26,7 +26,9 @@
 // race window widened under gdb (100 ms after srtsink's cancel) (commit 918a937, 2026-12-01).
 //
 // Off: VideoOutputBin does not guard its element outputs; a pause of an SRT output can wait for
-// PAUSED for ever (SinkFlowGuardTests' unguarded case shows the stop with an appsink).
+// PAUSED for ever, about once in 30 make stress runs (SinkFlowGuardTests calls the guard itself,
+// and its unguarded case shows the stop with an appsink; NetworkVideoSinkTests pass unless the
+// race is hit).
 #include "me_sink_flow_guard.h"
 #include <gst/base/gstbasesink.h>
 

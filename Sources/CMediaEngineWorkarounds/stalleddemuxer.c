@@ -15,7 +15,8 @@
 // decodebin drops").
 //
 // Off: the player and the thumbnail pipelines do not look; a movie whose demuxer gives up that way
-// fails only at the preparation's time limit, as timedOut, not corruptContainer (BadInputTests).
+// fails only at the preparation's time limit, as timedOut, not corruptContainer (BadInputTests
+// fail so: timedOut after 30 s instead of corruptContainer or truncatedMovie within 5 s).
 #include "me_stalled_demuxer.h"
 #include "me_element_info.h"
 

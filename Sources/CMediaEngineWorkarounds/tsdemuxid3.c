@@ -21,7 +21,7 @@
 // me_ts_rewrite_id3_pmt through TransportStreamPMT).
 //
 // Off: no PMT is rewritten and decodebin is not told about KLV: on GStreamer before 1.28 an
-// MPEG-TS stream's ID3 tags never reach the app (TimedMetadataTests' MPEG-TS tests).
+// MPEG-TS stream's ID3 tags never reach the app (TimedMetadataPlaybackTests' MPEG-TS tests fail so).
 //
 // Everything here runs on streaming threads and reads bytes from the stream: every length read
 // from the stream is checked against the bytes actually there before it is used.

@@ -14,7 +14,7 @@
 // d2b032e, 2026-11-30, "the frames sink accepts GstVideoMeta").
 //
 // Off: VideoOutputBin does not install the probe; decoders copy every frame for the frames sink
-// (engine-bench's frames figures; DecoderPreferenceTests' zero-copy test).
+// (LibavDecoderTests' "handed over uncopied" and OverlayInPlaceTests fail so).
 #include "me_video_meta.h"
 #include <gst/video/video.h>
 

@@ -15,9 +15,11 @@ final class PipelineSession: Sendable {
     /// (``GStreamerWorkaround/playsinkVolumeLeak``): playsink leaked its volume element (and its two
     /// pads) once per pipeline, which `GST_TRACERS=leaks` showed after every movie with sound (seen
     /// on 1.22.0 from the engine's first leak check, commit 5789cd0). Fixed in 1.22.3 ("playsink: Fix
-    /// volume leak", 917424b3fb, merge request !4459; c6bb20bba8 in 1.24). Off (1.22.3 and later, or
-    /// forced): playbin's own soft volume stays on, as playbin's default flags have it, beside the
-    /// engine's; on 1.22.0-1.22.2 `make leaks` then reports a GstVolume per pipeline.
+    /// volume leak", 917424b3fb, merge request !4459; c6bb20bba8 in 1.24). The leak is on playsink's
+    /// path without a sink volume; the engine's audio bin now holds its own `volume` element, which
+    /// playsink takes as the sink's (GstStreamVolume) whatever the flag, so that path is not taken.
+    /// Off (1.22.3 and later, or forced): the flag is set as playbin's defaults have it, and nothing
+    /// changes (engine-leak-check under GST_TRACERS=leaks, forced off and on: nothing left alive).
     private static let softVolumeFlag = 0x10
     /// GST_PLAY_FLAG_DOWNLOAD: progressive downloads go to a temporary file (queue2's download mode).
     private static let downloadFlag = 0x80
