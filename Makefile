@@ -28,8 +28,9 @@ BENCH_PACKAGES := ffmpeg nginx
 
 # Fuzzing: one target per parser (Fuzz/Fuzz<Parser>), built with libFuzzer and AddressSanitizer
 # into its own build folder. The C targets are instrumented too (-Xcc): the PMT rewrite on
-# tsdemux's input (timedmetadata.c) is a parser of hostile bytes. A parser's kept regressions are
-# in the test folder of its target: Tests/<Target>Tests/FuzzRegressions/Inputs/<Parser>/.
+# tsdemux's input (Sources/CMediaEngineWorkarounds/tsdemuxid3.c) is a parser of hostile bytes. A
+# parser's kept regressions are in the test folder of its target:
+# Tests/<Target>Tests/FuzzRegressions/Inputs/<Parser>/.
 FUZZ_PARSERS := ContainerInspector Subtitles SinkOptions VAST Manifests TimedMetadata Captions
 FUZZ_NO_LEAK_CHECK := VAST Manifests
 FUZZ_SECONDS ?= 60
@@ -172,7 +173,7 @@ bench: bench-deps
 # (MEDIA_ENGINE_TEST_TIME_SCALE, read by Tests/MediaTestSupport/Deadline.swift): everything runs
 # several times slower. TSan's suppressions (none needed today, and why) are in
 # Sanitizers/tsan.supp.
-#   tsan: GLib's locks are annotated for TSan by Sources/CGStreamerShim/tsan.c (compiled only in
+#   tsan: GLib's locks are annotated for TSan by Sources/CMediaEngineTSan/tsan.c (compiled only in
 #         this build); G_SLICE=always-malloc, or GLib 2.74 recycles GObjects' and buffers'
 #         memory without free(), and TSan would take a slice's new owner for racing its old one.
 #         The test servers' own tests (HTTPTestServerTests: nginx, openssl and the fault

@@ -28,8 +28,10 @@ let package = Package(
         .library(name: "TerminalVideoSink", targets: ["TerminalVideoSink"]),
         .library(name: "NetworkVideoSink", targets: ["NetworkVideoSink"]),
         .library(name: "MediaEngineTesting", targets: ["MediaEngineTesting"]),
-        // The engine's GStreamer elements as a loadable plugin (libgstmediaengine.so), for gst-launch-1.0.
-        .library(name: "gstmediaengine", type: .dynamic, targets: ["GstMediaEnginePlugin"]),
+        // The engine's GStreamer elements as a loadable plugin (libgstmediaengine.so), for gst-launch-1.0
+        // and gst-inspect-1.0: the elements' target (GST_PLUGIN_DEFINE in its plugin.c) with the libav
+        // decoders, which install themselves into its registration.
+        .library(name: "gstmediaengine", type: .dynamic, targets: ["CMediaEngineElements", "CLibavDecoder"]),
         .executable(name: "mediaprobe", targets: ["mediaprobe"]),
         .executable(name: "mediaplay", targets: ["mediaplay"]),
         .executable(name: "preroll", targets: ["preroll"]),
@@ -47,35 +49,61 @@ let package = Package(
         .systemLibrary(
             name: "CPangoCairo", pkgConfig: pkgConfigFile(of: "CPangoCairo", else: "pangocairo"),
             providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
-        // The core's C: GStreamer (and libyuv) only. Window systems, text renderers and decoders
-        // that need more install themselves into it from the targets below.
+        // The engine's C, by role (elements, workarounds, glue; feature C beside its feature), every module
+        // prefixed CMediaEngine so that it cannot clash in an app's package graph. Glue: the wrappers Swift
+        // cannot express (GType constants, GObject macros, typed signals, buffer accessors, thread
+        // names, the bus messages' names and field keys, and the points where the window system, the
+        // text renderer and the decoders install themselves), a header per concern. libyuv's tables
+        // are C globals read through it: named for the C-only plugin product (no autolinking there).
         .target(
-            name: "CGStreamerShim", dependencies: ["CGStreamer", "CYUV"],
-            // Volume ramps use GStreamer's controller library.
+            name: "CMediaEngineGlue", dependencies: ["CGStreamer", "CYUV"], linkerSettings: [.linkedLibrary("yuv")]),
+        // The engine's GStreamer elements (mescaler, meframeselect, mebackdrop, meoutputbin), one file
+        // each, registered in the engine's process and, with the libav decoders, the loadable plugin.
+        .target(name: "CMediaEngineElements", dependencies: ["CGStreamer", "CMediaEngineGlue"]),
+        // One file per GStreamer bug the engine works around, each switched on by the running
+        // GStreamer's version through the registry (me_workarounds.h; MEDIA_ENGINE_WORKAROUNDS).
+        .target(name: "CMediaEngineWorkarounds", dependencies: ["CGStreamer", "CMediaEngineGlue"]),
+        // The pad probes and watches a player installs that are not workarounds: first frame, output
+        // swap, orientation, volume ramps (GStreamer's controller library), bytes received, stream
+        // types, captions, pointer, decoder preference, tracks, stream groups, buffering elements.
+        .target(
+            name: "CMediaEnginePipeline",
+            dependencies: ["CGStreamer", "CMediaEngineGlue", "CMediaEngineElements", "CMediaEngineWorkarounds"],
             linkerSettings: [.linkedLibrary("gstcontroller-1.0")]),
+        // Feature C beside its feature: thumbnail pipelines, pictures decoded and encoded, ID3 tags.
+        .target(
+            name: "CMediaEngineThumbnails",
+            dependencies: ["CGStreamer", "CMediaEngineGlue", "CMediaEnginePipeline", "CMediaEngineWorkarounds"]),
+        .target(name: "CMediaEngineImages", dependencies: ["CGStreamer", "CMediaEnginePipeline"]),
+        .target(
+            name: "CMediaEngineTimedMetadata",
+            dependencies: ["CGStreamer", "CMediaEngineGlue", "CMediaEngineWorkarounds"]),
+        // ThreadSanitizer's view of GLib's locks (`make tsan`): compiled empty unless the build is
+        // instrumented for TSan (`--sanitize=thread`), linked into everything that links the core.
+        .target(name: "CMediaEngineTSan", dependencies: ["CGStreamer"]),
         // The engine's X11 windows and X error handling: the only target that links libX11.
-        .target(name: "CX11Window", dependencies: ["CGStreamerShim", "CX11"], linkerSettings: [.linkedLibrary("X11")]),
+        .target(
+            name: "CX11Window", dependencies: ["CMediaEngineGlue", "CX11"], linkerSettings: [.linkedLibrary("X11")]),
         // Text to pixels with Pango and cairo: the only target that links them.
-        .target(name: "CTextRender", dependencies: ["CGStreamerShim", "CPangoCairo"]),
+        .target(name: "CTextRender", dependencies: ["CMediaEngineGlue", "CPangoCairo"]),
         // The engine's libav decoders (meh264dec, meh265dec): the only target that links libavcodec.
         // The decoder calls libavutil (frames, errors) as well.
         .target(
-            name: "CLibavDecoder", dependencies: ["CGStreamerShim", "CAVCodec"],
+            name: "CLibavDecoder", dependencies: ["CMediaEngineElements", "CMediaEngineGlue", "CAVCodec"],
             linkerSettings: [.linkedLibrary("avcodec"), .linkedLibrary("avutil")]),
-        // A C library product does not get the system modules' `link` lines (Swift's autolinking): named here.
-        .target(
-            name: "GstMediaEnginePlugin", dependencies: ["CGStreamerShim", "CLibavDecoder"],
-            linkerSettings: [
-                .linkedLibrary("yuv"), .linkedLibrary("avcodec"), .linkedLibrary("avutil"),
-                .linkedLibrary("gstapp-1.0"), .linkedLibrary("gsttag-1.0"),
-            ]),
         .systemLibrary(
             name: "CGIO", pkgConfig: pkgConfigFile(of: "CGIO", else: "gio-2.0"),
             providers: [.apt(["libglib2.0-dev", "glib-networking"])]),
         // Why an HTTP connection failed (souphttpsrc does not say), with libsoup's own stack.
         .target(name: "CNetworkProbe", dependencies: ["CGIO"]),
         // The core: player, sources, sinks protocol and registry, frames, overlays. GStreamer only.
-        .target(name: "MediaEngineCore", dependencies: ["CGStreamer", "CGStreamerShim", "CYUV"]),
+        .target(
+            name: "MediaEngineCore",
+            dependencies: [
+                "CGStreamer", "CYUV", "CMediaEngineGlue", "CMediaEngineElements", "CMediaEngineWorkarounds",
+                "CMediaEnginePipeline", "CMediaEngineThumbnails", "CMediaEngineImages", "CMediaEngineTimedMetadata",
+                "CMediaEngineTSan",
+            ]),
         // The umbrella: the core re-exported, with the window system, text renderer and decoders
         // linked in (each installs itself into the core when linked).
         .target(name: "MediaEngine", dependencies: ["MediaEngineCore", "CX11Window", "CTextRender", "CLibavDecoder"]),

@@ -13,9 +13,15 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 mkdir -p "$out"
 cflags=$(pkg-config --cflags gstreamer-pbutils-1.0 gstreamer-app-1.0 | tr ' ' '\n' | grep '^-I' | sed 's/^/-Xcc /' | tr '\n' ' ')
+# The engine's C modules (Sources/CMediaEngine*), which MediaEngineCore imports internally: their
+# module maps as SwiftPM generated them, and their headers.
+modules=""
+for target in "$root"/Sources/CMediaEngine*; do
+    name=$(basename "$target")
+    [ -f "$build/$name.build/module.modulemap" ] && modules="$modules -Xcc -fmodule-map-file=$build/$name.build/module.modulemap"
+    [ -d "$target/include" ] && modules="$modules -Xcc -I$target/include"
+done
 # shellcheck disable=SC2086
 swiftc -emit-library -parse-as-library -module-name BarcodeSink -swift-version 6 \
     -I "$build/Modules" -I "$root/Sources/CGStreamer" -I "$root/Sources/CYUV" \
-    -Xcc -fmodule-map-file="$build/CGStreamerShim.build/module.modulemap" \
-    -Xcc -I"$root/Sources/CGStreamerShim/include" \
-    $cflags "$@" "$here/BarcodeSink.swift" -o "$out/libbarcode-sink.so"
+    $modules $cflags "$@" "$here/BarcodeSink.swift" -o "$out/libbarcode-sink.so"

@@ -1,5 +1,5 @@
 // The GStreamer headers the engine uses. Includes only: code that Swift cannot
-// import lives in CGStreamerShim, because SwiftPM does not track changes to a
+// import lives in the CMediaEngine C targets, because SwiftPM does not track changes to a
 // system library's headers.
 #pragma once
 #include <gst/gst.h>

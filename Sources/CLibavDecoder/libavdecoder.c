@@ -749,7 +749,7 @@ static void me_libav_codec_class_init(gpointer klass, gpointer data) {
     gchar *long_name = g_strdup_printf("%s decoder (libav, no copy)", codec->codec_name);
     gchar *description =
         g_strdup_printf("Decodes %s with libavcodec and hands its pictures over without copying", codec->codec_name);
-    gst_element_class_set_metadata(element_class, long_name, "Codec/Decoder/Video", description, "swift-media-engine");
+    gst_element_class_set_metadata(element_class, long_name, "Codec/Decoder/Video", description, ME_ELEMENT_AUTHOR);
     g_free(long_name);
     g_free(description);
 }

@@ -19,15 +19,59 @@ struct GStreamerPluginTests {
             environment: environment.merging(["GST_REGISTRY": registry.path]) { _, own in own })
     }
 
-    @Test("gst-inspect-1.0 lists the plugin and its five elements")
+    /// The plugin's elements, each with the properties of its own (not its base class's).
+    static let elements: [(name: String, ownProperties: [String])] = [
+        ("meh264dec", []), ("meh265dec", []),
+        (
+            "mescaler",
+            [
+                "width", "height", "mode", "from-mode", "progress", "background", "view-x", "view-y", "view-width",
+                "view-height", "compositing", "frames-copied", "frames-claimed", "n-threads",
+            ]
+        ),
+        ("meframeselect", ["every", "times"]), ("mebackdrop", ["color"]), ("meoutputbin", ["last-stream-time"]),
+    ]
+
+    @Test("gst-inspect-1.0 lists the plugin and its six elements")
     func inspect() async throws {
         let plugin = try await Self.run("gst-inspect-1.0", ["mediaengine"])
         #expect(plugin.status == 0, "\(plugin.standardError)")
-        for element in ["meh264dec", "meh265dec", "mescaler", "meframeselect", "mebackdrop"] {
+        for (element, _) in Self.elements {
             #expect(plugin.standardOutput.contains("\(element):"), "\(element) in \(plugin.standardOutput)")
         }
         let decoder = try await Self.run("gst-inspect-1.0", ["meh264dec"])
         #expect(decoder.status == 0 && decoder.standardOutput.contains("Codec/Decoder/Video"))
+    }
+
+    @Test("gst-inspect-1.0 documents each element: its metadata, and a description for every property")
+    func documented() async throws {
+        for (element, own) in Self.elements {
+            let result = try await Self.run("gst-inspect-1.0", [element])
+            #expect(result.status == 0, "\(element): \(result.standardError)")
+            let lines = result.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            for field in ["Long-name", "Klass", "Description", "Author"] {
+                let line = lines.first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(field) }
+                let value = line.map { $0.trimmingCharacters(in: .whitespaces).dropFirst(field.count) }
+                #expect(value?.trimmingCharacters(in: .whitespaces).isEmpty == false, "\(element): \(field)")
+            }
+            // A property's line: two spaces, its name, spaces, ": " and its blurb (the nick is not shown).
+            guard let start = lines.firstIndex(of: "Element Properties:") else {
+                Issue.record("\(element): no Element Properties in \(result.standardOutput)")
+                continue
+            }
+            var blurbs: [String: String] = [:]
+            for line in lines[(start + 1)...] {
+                guard line.hasPrefix("  "), !line.hasPrefix("   "), let colon = line.range(of: " : ") else { continue }
+                let name = line[..<colon.lowerBound].trimmingCharacters(in: .whitespaces)
+                blurbs[name] = String(line[colon.upperBound...]).trimmingCharacters(in: .whitespaces)
+            }
+            for property in own {
+                #expect(blurbs[property] != nil, "\(element) lists \(property): \(blurbs.keys.sorted())")
+            }
+            for (property, blurb) in blurbs {
+                #expect(!blurb.isEmpty && blurb != property, "\(element)'s \(property) is described: '\(blurb)'")
+            }
+        }
     }
 
     @Test("a gst-launch-1.0 line decodes with meh264dec and scales with mescaler, no Swift involved")

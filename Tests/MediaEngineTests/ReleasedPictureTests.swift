@@ -1,5 +1,5 @@
 import CGStreamer
-import CGStreamerShim
+import CMediaEngineElements
 import MediaEngine
 import Testing
 

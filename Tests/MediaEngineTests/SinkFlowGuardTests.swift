@@ -1,5 +1,5 @@
 import CGStreamer
-import CGStreamerShim
+import CMediaEngineWorkarounds
 import MediaEngine
 import MediaTestSupport
 import Testing

@@ -3,7 +3,10 @@
 // installs its decoders in the core (me_decoders_install) from a constructor, so linking it is all
 // it takes: they are then registered with the engine's other elements.
 #pragma once
-#include "CGStreamerShim.h"
+#include "me_decoders.h"
+#include "me_elements.h"
+#include "me_released_picture.h"
+#include <gst/video/video.h>
 
 /// What the engine's libav decoders skip decoding (libavcodec's `skip_frame`).
 typedef enum {
@@ -23,5 +26,5 @@ MeSkip me_libav_skip_policy(MeSkip current, gboolean key_units_trick_mode, gbool
 
 /// Registers the libav decoders in `plugin` (a me_decoder_registrar): at the rank `rank` gives
 /// them when `ranked` (a loadable plugin), or at NONE with that rank kept as the engine's
-/// preference (decoderpreference.c).
+/// preference (me_decoder_preference_record).
 gboolean me_register_libav_decoders(GstPlugin *plugin, me_decoder_rank_callback rank, gboolean ranked);

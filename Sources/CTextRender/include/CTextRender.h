@@ -3,4 +3,4 @@
 // target that links Pango and cairo; it installs itself in the core (me_text_renderer_install)
 // from a constructor, so linking it is all it takes.
 #pragma once
-#include "CGStreamerShim.h"
+#include "me_text_render.h"

@@ -2,7 +2,7 @@
 // Xlib from ending the app (xerrors.c). The only target that links libX11; it installs itself in
 // the core (me_window_system_install) from a constructor, so linking it is all it takes.
 #pragma once
-#include "CGStreamerShim.h"
+#include "me_window_system.h"
 
 MeWindow *me_x11_window_open(const char *display_name, int width, int height, const char *title);
 unsigned long me_x11_window_xid(MeWindow *window);

@@ -1,5 +1,5 @@
 internal import CGStreamer
-internal import CGStreamerShim
+internal import CMediaEnginePipeline
 
 /// The caption data of the frames entering a video output (`me_video_output_bin_watch_captions`:
 /// the output bin's input probe, which knows each frame's stream time), handed to Swift on the

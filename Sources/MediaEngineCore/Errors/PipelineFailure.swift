@@ -37,39 +37,24 @@ struct PipelineFailure: Sendable, Equatable {
     }
 
     init(parsing message: Message, isError: Bool) {
-        var error: UnsafeMutablePointer<GError>?
-        var debug: UnsafeMutablePointer<gchar>?
-        var details: UnsafePointer<GstStructure>?
-        if isError {
-            gst_message_parse_error(message.pointer, &error, &debug)
-            gst_message_parse_error_details(message.pointer, &details)
-        } else {
-            gst_message_parse_warning(message.pointer, &error, &debug)
-            gst_message_parse_warning_details(message.pointer, &details)
-        }
-        var status: guint = 0
-        let httpStatusCode =
-            details.map { gst_structure_get_uint($0, "http-status-code", &status) != 0 } == true
-            ? Int(status) : nil
-        let domainQuark = error?.pointee.domain ?? 0
+        let failure = message.failure(isError: isError)
         let domain: Domain =
-            switch domainQuark {
-            case gst_core_error_quark(): .core
-            case gst_library_error_quark(): .library
-            case gst_resource_error_quark(): .resource
-            case gst_stream_error_quark(): .stream
-            default: .other(g_quark_to_string(domainQuark).map { String(cString: $0) } ?? "unknown")
+            switch failure.domain {
+            case .core: .core
+            case .library: .library
+            case .resource: .resource
+            case .stream: .stream
+            case .other(let name): .other(name)
             }
         self.init(
             domain: domain,
-            code: error?.pointee.code ?? 0,
-            message: error.map { String(cString: $0.pointee.message) } ?? "unknown error",
-            debug: takeGString(debug),
+            code: failure.code,
+            message: failure.message ?? "unknown error",
+            debug: failure.debug,
             elementName: message.sourceName,
             factoryName: message.sourceFactoryName,
-            httpStatusCode: httpStatusCode)
+            httpStatusCode: failure.details?.uint("http-status-code").map { Int($0) })
         fromDemuxerWithoutStreams = message.isFromDemuxerWithoutStreams
-        if let error { g_error_free(error) }
     }
 
     func isResource(_ code: GstResourceError) -> Bool { domain == .resource && self.code == Int32(code.rawValue) }

@@ -1,5 +1,5 @@
 internal import CGStreamer
-internal import CGStreamerShim
+internal import CMediaEngineGlue
 
 /// Typed property access through `GValue`, checked against the property's `GParamSpec`.
 extension Element {

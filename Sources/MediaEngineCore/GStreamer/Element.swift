@@ -1,5 +1,6 @@
 internal import CGStreamer
-internal import CGStreamerShim
+internal import CMediaEngineElements
+internal import CMediaEngineGlue
 
 /// An owned reference to a `GstElement`; `deinit` drops it with `gst_object_unref`.
 ///
@@ -102,6 +103,39 @@ class Element: @unchecked Sendable, CustomStringConvertible {
         var duration: gint64 = -1
         guard gst_element_query_duration(pointer, GST_FORMAT_TIME, &duration) != 0, duration >= 0 else { return nil }
         return GstClockTime(duration)
+    }
+
+    /// `gst_bin_recalculate_latency`, for an element that is a bin (a pipeline).
+    func recalculateLatency() {
+        gst_bin_recalculate_latency(gcast(pointer))
+    }
+
+    /// Posts ME_MESSAGE_EPOCH with `epoch` on this pipeline's bus (`me_post_epoch_marker`): where a
+    /// reloaded movie's messages begin.
+    @discardableResult
+    func postEpochMarker(_ epoch: Int) -> Bool {
+        me_post_epoch_marker(pointer, guint(clamping: epoch)) != 0
+    }
+
+    /// Posts ME_MESSAGE_SEEK_SENT with `seqnum` on this pipeline's bus (`me_post_seek_sent_marker`):
+    /// a flushing seek with that number is about to be sent.
+    @discardableResult
+    func postSeekSentMarker(_ seqnum: UInt32) -> Bool {
+        me_post_seek_sent_marker(pointer, seqnum) != 0
+    }
+
+    /// A seeking query in time (`gst_query_new_seeking`, `gst_element_query`,
+    /// `gst_query_parse_seeking`): whether the element can seek, and the range (-1: unknown); nil
+    /// when nothing answered.
+    func querySeeking() -> (seekable: Bool, start: gint64, end: gint64)? {
+        guard let query = gst_query_new_seeking(GST_FORMAT_TIME) else { return nil }
+        defer { gst_query_unref(query) }
+        guard gst_element_query(pointer, query) != 0 else { return nil }
+        var seekable: gboolean = 0
+        var start: gint64 = -1
+        var end: gint64 = -1
+        gst_query_parse_seeking(query, nil, &seekable, &start, &end)
+        return (seekable != 0, start, end)
     }
 
     /// Posts an empty application message named `name` on this element's bus.

@@ -1,5 +1,7 @@
 internal import CGStreamer
-internal import CGStreamerShim
+internal import CMediaEngineElements
+internal import CMediaEngineGlue
+internal import CMediaEngineImages
 import Dispatch
 
 /// Process-wide GStreamer set-up. The engine initializes GStreamer by itself the first
@@ -15,6 +17,7 @@ public enum GStreamer {
         guard me_register_elements() != 0 else {
             return .failure(MediaError(.pipelineFailure, "the engine's own GStreamer elements could not be registered"))
         }
+        GStreamerWorkaround.traceDecisions()
         return .success(())
     }()
 

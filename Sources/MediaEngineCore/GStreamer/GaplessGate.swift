@@ -1,20 +1,26 @@
 internal import CGStreamer
-internal import CGStreamerShim
+internal import CMediaEnginePipeline
+internal import CMediaEngineWorkarounds
 
-/// The end-of-stream gate on a playbin's playsink that lets a gapless hand-over happen after a
-/// movie with sound (gaplessgate.c): playbin 1.22 deadlocks at the switch when the stream that
-/// ended first waits in its stream synchronizer, so the gate drops that end while a next movie
-/// may follow, and sends it again if none does.
+/// What a playbin's playsink lets through around a gapless hand-over: the end-of-stream gate that
+/// lets the hand-over happen after a movie with sound (workaround "gapless-eos", gaplesseos.c:
+/// playbin deadlocks at the switch when the stream that ended first waits in its stream
+/// synchronizer, so the gate drops that end while a next movie may follow, and sends it again if
+/// none does), and the withdrawal of a movie the queue no longer has (groupwithdrawal.c).
 ///
-/// `@unchecked Sendable`: the C gate guards its state with its own mutex, and lives as long as
+/// `@unchecked Sendable`: each C part guards its state with its own mutex, and lives as long as
 /// the playbin it is installed on, which the owner of this value keeps alive.
 struct GaplessGate: @unchecked Sendable {
+    /// `me_gapless_gate_install`'s, nil when the workaround is off (or there is no playsink).
     private let gate: OpaquePointer?
+    /// `me_group_withdrawal_install`'s, nil when there is no playsink.
+    private let withdrawal: OpaquePointer?
 
-    /// Installs the gate on `playbin`'s playsink; without one (no playsink), hand-overs are
-    /// never refused and nothing is dropped.
+    /// Installs both on `playbin`'s playsink; without one (no playsink, or the workaround off),
+    /// hand-overs are never refused, and without the other nothing is dropped.
     init(playbin: Element) {
-        gate = me_gapless_gate_install(playbin.pointer)
+        gate = GStreamerWorkaround.gaplessEOS.isActive ? me_gapless_gate_install(playbin.pointer) : nil
+        withdrawal = me_group_withdrawal_install(playbin.pointer)
     }
 
     /// Whether a next movie is queued: only then may an end of stream be dropped.
@@ -34,13 +40,13 @@ struct GaplessGate: @unchecked Sendable {
     /// ``restart()``ed) on, pictures and sound are dropped at playsink (its events go on), at
     /// once if that group has already started.
     func withdraw(fromGroup group: Int) {
-        me_gapless_gate_withdraw(gate, guint(clamping: max(group, 1)))
+        me_group_withdrawal_withdraw(withdrawal, guint(clamping: max(group, 1)))
     }
 
     /// The pipeline's streams were stopped for another movie (a reload, in `READY`): nothing is
     /// withdrawn, and the groups are counted again from that movie's.
     func restart() {
-        me_gapless_gate_restart(gate)
+        me_group_withdrawal_restart(withdrawal)
     }
 
     /// At about-to-finish, when nothing is handed over: the dropped ends are sent again, so the

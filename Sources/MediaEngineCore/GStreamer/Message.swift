@@ -1,5 +1,5 @@
 internal import CGStreamer
-internal import CGStreamerShim
+internal import CMediaEngineGlue
 
 /// An owned reference to a `GstMessage`; `deinit` drops it with `gst_message_unref`.
 ///

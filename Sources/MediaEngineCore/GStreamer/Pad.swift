@@ -1,5 +1,6 @@
 internal import CGStreamer
-internal import CGStreamerShim
+internal import CMediaEnginePipeline
+internal import CMediaEngineWorkarounds
 
 /// An owned reference to a `GstPad`; `deinit` drops it with `gst_object_unref`.
 ///

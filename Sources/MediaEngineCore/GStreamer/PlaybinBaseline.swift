@@ -1,5 +1,5 @@
 internal import CGStreamer
-internal import CGStreamerShim
+internal import CMediaEnginePipeline
 
 /// Plain GStreamer pipelines with no engine around them, for the benchmark's baselines.
 /// Not part of the supported API: the benchmark imports it with `@_spi(Benchmarks)`.

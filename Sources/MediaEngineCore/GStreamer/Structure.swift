@@ -51,6 +51,21 @@ struct Structure: CustomStringConvertible {
         return (Int(numerator), Int(denominator))
     }
 
+    /// `gst_structure_get_value`, valid while the structure's owner lives.
+    func value(_ field: String) -> BorrowedValue? {
+        gst_structure_get_value(pointer, field).map { BorrowedValue(borrowing: $0, owner: owner) }
+    }
+
+    /// The fields' names and values, in order (`gst_structure_n_fields`, `gst_structure_nth_field_name`).
+    var fields: [(name: String, value: BorrowedValue)] {
+        (0..<max(0, Int(gst_structure_n_fields(pointer)))).compactMap { index in
+            guard let name = gst_structure_nth_field_name(pointer, guint(index)),
+                let value = gst_structure_get_value(pointer, name)
+            else { return nil }
+            return (String(cString: name), BorrowedValue(borrowing: value, owner: owner))
+        }
+    }
+
     /// `gst_structure_to_string`.
     var description: String { takeGString(gst_structure_to_string(pointer)) ?? "" }
 }

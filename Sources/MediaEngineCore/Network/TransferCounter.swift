@@ -1,5 +1,5 @@
 internal import CGStreamer
-internal import CGStreamerShim
+internal import CMediaEnginePipeline
 
 /// The bytes a pipeline's network source delivered (`transfer.c`), for the access log.
 // @unchecked Sendable: `counter` is only used through transfer.c, which guards it with its own

@@ -1,5 +1,5 @@
 internal import CGStreamer
-internal import CGStreamerShim
+internal import CMediaEngineImages
 import Foundation
 
 /// A picture over the movie: PNG or JPEG (anything GStreamer decodes), transparency kept, at its

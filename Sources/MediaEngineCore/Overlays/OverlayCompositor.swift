@@ -1,12 +1,12 @@
 internal import CGStreamer
-internal import CGStreamerShim
+internal import CMediaEngineElements
 
 /// The engine's one compositing step for every overlay. It runs inside the video bin's scaler
 /// (`mescaler`, see scaler.c), after the picture has been scaled and placed: for each frame the
 /// scaler hands over where the movie's picture landed in the output (``OverlayGeometry``), the
 /// compositor answers with one `GstVideoOverlayComposition` holding a rectangle per visible
 /// overlay, placed in the movie's or the view's pixels, which the scaler blends onto the frame
-/// (`blend.c` for the decoders' 4:2:0 formats, `gst_video_blend` for others).
+/// (`scalerblend.c` for the decoders' 4:2:0 formats, `gst_video_blend` for others).
 ///
 /// An overlay whose bitmap throws is skipped for that frame; its error is announced once
 /// (``PlayerEvent/overlayFailed(_:_:)``), and again only after it has drawn successfully.
@@ -44,7 +44,7 @@ final class OverlayCompositor: @unchecked Sendable {
     }
 
     private func compose(_ geometry: OverlayGeometry) -> OpaquePointer? {
-        var composition: OpaquePointer?
+        var composition = OverlayCompositionBuilder()
         var drawn: [VideoOverlays.ID: CachedRectangle] = [:]
         var placed: [OverlayLayout.Placed] = []
         var failures: [PlayerEvent] = []
@@ -77,16 +77,12 @@ final class OverlayCompositor: @unchecked Sendable {
             let rectangle =
                 rectangles[id].flatMap { $0.key == key ? $0 : nil } ?? CachedRectangle(key: key, bitmap: bitmap)
             drawn[id] = rectangle
-            if let existing = composition {
-                gst_video_overlay_composition_add_rectangle(existing, rectangle.pointer)
-            } else {
-                composition = gst_video_overlay_composition_new(rectangle.pointer)
-            }
+            composition.add(rectangle.rectangle)
         }
         rectangles = drawn
         overlays.layout.withLock { $0 = OverlayLayout(geometry: geometry, placed: placed) }
         if !failures.isEmpty { overlays.announce(failures) }
-        return composition
+        return composition.take()
     }
 }
 
@@ -99,27 +95,25 @@ private final class CachedRectangle {
     }
 
     let key: Key
-    let pointer: OpaquePointer
+    let rectangle: OverlayRectangle
     /// Keeps the bitmap (and so its identity in `key`) alive as long as the rectangle.
     private let bitmap: OverlayBitmap
 
     init(key: Key, bitmap: OverlayBitmap) {
         self.key = key
         self.bitmap = bitmap
-        pointer = gst_video_overlay_rectangle_new_raw(
-            bitmap.buffer().pointer, gint(key.rect.x), gint(key.rect.y), guint(key.rect.width),
-            guint(key.rect.height), GST_VIDEO_OVERLAY_FORMAT_FLAG_NONE)
-        if key.opacity < 1 {
-            // The scaler blends the AYUV version of the pixels. GStreamer 1.22 converts them on
-            // first use and, for a rectangle that already has an opacity, then sets it on a null
-            // rectangle (a CRITICAL on every translucent overlay); converting before the opacity
-            // is set avoids that path. The conversion is cached with the rectangle either way.
-            _ = gst_video_overlay_rectangle_get_pixels_ayuv(pointer, GST_VIDEO_OVERLAY_FORMAT_FLAG_GLOBAL_ALPHA)
-            gst_video_overlay_rectangle_set_global_alpha(pointer, Float(key.opacity))
-        }
-    }
-
-    deinit {
-        gst_mini_object_unref(UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GstMiniObject.self))
+        // Workaround "overlay-global-alpha" (GStreamerWorkaround.overlayGlobalAlpha): the scaler
+        // blends the AYUV version of the pixels. GStreamer converts them on first use and, for a
+        // rectangle that already has an opacity, then sets it on a NULL rectangle
+        // (gst_video_overlay_rectangle_get_pixels_raw_internal calls
+        // gst_video_overlay_rectangle_set_global_alpha on `scaled_rect` before it exists: a
+        // CRITICAL on every translucent overlay; seen on 1.22.0, still so in 1.29.2's source; no
+        // upstream issue found; fixed here in commit 4e9a09a, "Translucent overlays no longer trip
+        // GStreamer 1.22's CRITICAL"). Converting before the opacity is set avoids that path; the
+        // conversion is cached with the rectangle either way. Off: the CRITICAL is logged for each
+        // translucent overlay.
+        rectangle = OverlayRectangle(
+            pixels: bitmap.buffer(), x: key.rect.x, y: key.rect.y, width: key.rect.width, height: key.rect.height,
+            opacity: key.opacity, convertBeforeOpacity: GStreamerWorkaround.overlayGlobalAlpha.isActive)
     }
 }

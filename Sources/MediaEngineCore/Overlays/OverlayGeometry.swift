@@ -1,4 +1,4 @@
-internal import CGStreamerShim
+internal import CMediaEngineElements
 
 /// Where the movie's picture sits in an output frame (the "view"), after the scaling mode, the
 /// output size and the view frame have had their say: the part of the movie that is shown, and

@@ -1,5 +1,5 @@
 internal import CGStreamer
-internal import CGStreamerShim
+internal import CMediaEngineGlue
 
 /// Converts overlay pixels to what GStreamer's overlay rectangles take.
 enum OverlayPixels {

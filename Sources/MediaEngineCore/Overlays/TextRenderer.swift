@@ -1,4 +1,4 @@
-internal import CGStreamerShim
+internal import CMediaEngineGlue
 
 /// Draws text to an ``OverlayBitmap`` (`me_text_render`): with Pango and cairo when the
 /// MediaEngine product links its text renderer (CTextRender); the core alone has none, and each

@@ -1,5 +1,5 @@
 internal import CGStreamer
-internal import CGStreamerShim
+internal import CMediaEnginePipeline
 
 extension VideoOverlays {
     /// A key was pressed in the output's window: the controls show again, and the key is

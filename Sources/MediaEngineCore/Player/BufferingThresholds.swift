@@ -1,5 +1,5 @@
 internal import CGStreamer
-internal import CGStreamerShim
+internal import CMediaEnginePipeline
 
 /// The player's ``BufferingPolicy`` on a playbin's buffering elements (`buffering.c`): the
 /// maximum as playbin's buffer-duration, the start and resume thresholds as the high

@@ -1,5 +1,5 @@
 internal import CGStreamer
-internal import CGStreamerShim
+internal import CMediaEngineGlue
 
 /// A bus message the player cares about, as a `Sendable` value. The bus thread turns each
 /// `GstMessage` into one of these, so no C type leaves the thread that popped it.
@@ -76,11 +76,8 @@ enum BusMessage: Sendable {
         switch message.type {
         case GST_MESSAGE_STATE_CHANGED:
             guard message.sourcePointer == UnsafeMutableRawPointer(pipeline.pointer) else { return nil }
-            var old = GST_STATE_VOID_PENDING
-            var new = GST_STATE_VOID_PENDING
-            var pending = GST_STATE_VOID_PENDING
-            gst_message_parse_state_changed(message.pointer, &old, &new, &pending)
-            self = .pipelineStateChanged(old: .init(old), new: .init(new), pending: .init(pending))
+            let change = message.stateChange
+            self = .pipelineStateChanged(old: .init(change.old), new: .init(change.new), pending: .init(change.pending))
         case GST_MESSAGE_ASYNC_DONE:
             guard message.sourcePointer == UnsafeMutableRawPointer(pipeline.pointer) else { return nil }
             self = .asyncDone(seqnum: message.seqnum)
@@ -88,7 +85,7 @@ enum BusMessage: Sendable {
             self = .endOfStream
         case GST_MESSAGE_STREAM_START:
             guard message.sourcePointer == UnsafeMutableRawPointer(pipeline.pointer) else { return nil }
-            self = .streamStarted(group: me_message_group_id(message.pointer))
+            self = .streamStarted(group: message.groupID)
         case GST_MESSAGE_SEGMENT_DONE:
             guard message.sourcePointer == UnsafeMutableRawPointer(pipeline.pointer) else { return nil }
             self = .segmentDone
@@ -97,36 +94,28 @@ enum BusMessage: Sendable {
         case GST_MESSAGE_WARNING:
             self = .warning(PipelineFailure(parsing: message, isError: false))
         case GST_MESSAGE_DURATION_CHANGED:
-            self = .durationChanged(group: me_message_source_group_id(message.pointer))
+            self = .durationChanged(group: message.sourceGroupID)
         case GST_MESSAGE_TAG:
-            self = .tags(Self.tags(in: message))
+            self = .tags(message.tagList?.textTags ?? [:])
         case GST_MESSAGE_BUFFERING:
-            var percent: gint = 0
-            gst_message_parse_buffering(message.pointer, &percent)
-            var mode = GST_BUFFERING_STREAM
-            var averageIn: gint = 0
-            var averageOut: gint = 0
-            var left: gint64 = -1
-            gst_message_parse_buffering_stats(message.pointer, &mode, &averageIn, &averageOut, &left)
+            let stats = message.bufferingStats
+            let mode = stats.mode
             self = .buffering(
-                percent: Int(percent),
+                percent: message.bufferingPercent,
                 stats: BufferingStats(
                     mode: mode == GST_BUFFERING_DOWNLOAD ? .download : mode == GST_BUFFERING_LIVE ? .live : .stream,
-                    averageIn: Int(averageIn), averageOut: Int(averageOut),
-                    remaining: left >= 0 ? .milliseconds(left) : nil))
+                    averageIn: stats.averageIn, averageOut: stats.averageOut,
+                    remaining: stats.left >= 0 ? .milliseconds(stats.left) : nil))
         case GST_MESSAGE_CLOCK_LOST:
             self = .clockLost
         case GST_MESSAGE_QOS:
             // Only video elements' drops count (an audio sink's QoS is about samples).
             guard message.sourceIsVideoElement, let name = message.sourceName else { return nil }
-            var format = GST_FORMAT_UNDEFINED
-            var processed: guint64 = 0
-            var dropped: guint64 = 0
-            gst_message_parse_qos_stats(message.pointer, &format, &processed, &dropped)
-            guard format == GST_FORMAT_BUFFERS || format == GST_FORMAT_DEFAULT, dropped != UInt64.max else {
+            let qos = message.qosStats
+            guard qos.format == GST_FORMAT_BUFFERS || qos.format == GST_FORMAT_DEFAULT, qos.dropped != UInt64.max else {
                 return nil
             }
-            self = .framesDropped(element: name, count: Int(clamping: dropped))
+            self = .framesDropped(element: name, count: Int(clamping: qos.dropped))
         case GST_MESSAGE_LATENCY:
             self = .latencyChanged
         case GST_MESSAGE_ELEMENT:
@@ -139,36 +128,32 @@ enum BusMessage: Sendable {
                 self = .adaptiveStreaming(report)
                 return
             }
-            guard gst_is_missing_plugin_message(message.pointer) != 0 else { return nil }
-            let description = takeGString(gst_missing_plugin_message_get_description(message.pointer)) ?? "plugin"
-            let caps = message.structure.flatMap { structure -> String? in
-                guard let value = gst_structure_get_value(structure.pointer, "detail"),
-                    me_value_type(value) == gst_caps_get_type(),
-                    let caps = gst_value_get_caps(value)
-                else { return nil }
-                return Caps(borrowing: UnsafeMutablePointer(mutating: caps)).description
-            }
+            guard message.isMissingPlugin else { return nil }
+            let description = message.missingPluginDescription ?? "plugin"
+            let caps = message.structure?.value("detail")?.caps?.description
             self = .missingPlugin(description: description, caps: caps)
         case GST_MESSAGE_APPLICATION:
             guard let structure = message.structure else { return nil }
             let name = structure.name
             switch name {
             case ME_MESSAGE_STREAM_TYPE:
-                self = .streamTypeFound(caps: structure.string("caps") ?? "")
+                self = .streamTypeFound(caps: structure.string(ME_FIELD_CAPS) ?? "")
             case ME_MESSAGE_VIDEO_DECODER:
-                guard let factory = structure.string("factory") else { return nil }
+                guard let factory = structure.string(ME_FIELD_FACTORY) else { return nil }
                 self = .videoDecoderChosen(factory)
             case ME_MESSAGE_FIRST_FRAME_HELD:
                 self = .firstFrameHeld
             case ME_MESSAGE_FIRST_FRAME:
-                let parN = structure.int("par-n") ?? 1
-                let parD = structure.int("par-d") ?? 1
+                let parN = structure.int(ME_FIELD_PAR_N) ?? 1
+                let parD = structure.int(ME_FIELD_PAR_D) ?? 1
                 self = .firstFrame(
                     FirstFrame(
-                        width: structure.int("width") ?? 0, height: structure.int("height") ?? 0,
+                        width: structure.int(ME_FIELD_WIDTH) ?? 0, height: structure.int(ME_FIELD_HEIGHT) ?? 0,
                         pixelAspectRatio: parN > 0 && parD > 0 ? Double(parN) / Double(parD) : 1,
-                        streamTime: structure.uint64("stream-time").flatMap { Duration(clockTime: GstClockTime($0)) },
-                        seqnum: UInt32(truncatingIfNeeded: structure.uint("seqnum") ?? 0)))
+                        streamTime: structure.uint64(ME_FIELD_STREAM_TIME).flatMap {
+                            Duration(clockTime: GstClockTime($0))
+                        },
+                        seqnum: UInt32(truncatingIfNeeded: structure.uint(ME_FIELD_SEQNUM) ?? 0)))
             case ME_MESSAGE_OUTPUT_SWAPPED:
                 self = .outputSwapped
             case ME_MESSAGE_STATE_CHANGE_FAILED:
@@ -183,14 +168,14 @@ enum BusMessage: Sendable {
             case ME_MESSAGE_DOWNLOAD_COMPLETE:
                 self = .downloadComplete
             case ME_MESSAGE_MANIFEST:
-                guard let text = structure.string("text") else { return nil }
+                guard let text = structure.string(ME_FIELD_TEXT) else { return nil }
                 self = .manifest(text)
-            case _ where name.hasPrefix(ME_MESSAGE_EPOCH_PREFIX):
-                guard let epoch = Int(name.dropFirst(ME_MESSAGE_EPOCH_PREFIX.count)) else { return nil }
-                self = .newEpoch(epoch)
-            case _ where name.hasPrefix(ME_MESSAGE_SEEK_PREFIX):
-                guard let seqnum = UInt32(name.dropFirst(ME_MESSAGE_SEEK_PREFIX.count)) else { return nil }
-                self = .seekSent(seqnum)
+            case ME_MESSAGE_EPOCH:
+                guard let epoch = structure.uint(ME_FIELD_EPOCH) else { return nil }
+                self = .newEpoch(Int(epoch))
+            case ME_MESSAGE_SEEK_SENT:
+                guard let seqnum = structure.uint(ME_FIELD_SEQNUM) else { return nil }
+                self = .seekSent(UInt32(truncatingIfNeeded: seqnum))
             default:
                 return nil  // Not one of the engine's.
             }
@@ -204,20 +189,8 @@ enum BusMessage: Sendable {
     /// the Authorization header.
     private static func httpResponse(in structure: Structure) -> HTTPResponse {
         var headers: [String: String] = [:]
-        if let value = gst_structure_get_value(structure.pointer, "response-headers"),
-            me_value_type(value) == gst_structure_get_type(),
-            let fields = gst_value_get_structure(value)
-        {
-            for index in 0..<max(0, gst_structure_n_fields(fields)) {
-                guard let name = gst_structure_nth_field_name(fields, guint(index)),
-                    let field = gst_structure_get_value(fields, name)
-                else { continue }
-                let text =
-                    me_value_type(field) == me_type_string()
-                    ? g_value_get_string(field).map { String(cString: $0) }
-                    : takeGString(gst_value_serialize(field))
-                if let text { headers[String(cString: name)] = text }
-            }
+        for (name, value) in structure.value("response-headers")?.structure?.fields ?? [] {
+            if let text = value.type == me_type_string() ? value.string : value.serialized { headers[name] = text }
         }
         return HTTPResponse(
             uri: structure.string("uri") ?? "", redirectedURI: structure.string("redirection-uri"),
@@ -226,44 +199,17 @@ enum BusMessage: Sendable {
 
     /// The items of an ME_MESSAGE_TIMED_METADATA message (posted by `timedmetadata.c`).
     private static func timedMetadata(in structure: Structure) -> BusMessage? {
-        guard let streamTime = structure.uint64("stream-time"),
+        guard let streamTime = structure.uint64(ME_FIELD_STREAM_TIME),
             let time = Duration(clockTime: GstClockTime(streamTime)),
-            let value = gst_structure_get_value(structure.pointer, "tags"), me_value_type(value) == me_type_tag_list(),
-            let list = g_value_get_boxed(value)
+            let list = structure.value(ME_FIELD_TAGS)?.tagList
         else { return nil }
-        let version = Int(structure.uint("id3-version") ?? 4)
-        let items = TimedMetadataItem.items(
-            id3Tags: list.assumingMemoryBound(to: GstTagList.self), version: version, at: time)
+        let version = Int(structure.uint(ME_FIELD_ID3_VERSION) ?? 4)
+        let items = TimedMetadataItem.items(id3Tags: list, version: version, at: time)
         // GST_SEQNUM_INVALID (0): a segment without a seek's number.
-        let seqnum = structure.uint("seqnum").map { UInt32(truncatingIfNeeded: $0) }.flatMap { $0 == 0 ? nil : $0 }
-        return .timedMetadata(items: items, time: time, seqnum: seqnum)
-    }
-
-    private static func tags(in message: Message) -> [String: String] {
-        var list: UnsafeMutablePointer<GstTagList>?
-        gst_message_parse_tag(message.pointer, &list)
-        guard let list else { return [:] }
-        defer { gst_tag_list_unref(list) }
-        return textTags(of: list)
-    }
-
-    /// A tag list's tags as text: strings as they are, other values serialised; binary tags
-    /// (cover art) left out.
-    static func textTags(of list: UnsafeMutablePointer<GstTagList>) -> [String: String] {
-        var result: [String: String] = [:]
-        for index in 0..<gst_tag_list_n_tags(list) {
-            guard let rawName = gst_tag_list_nth_tag_name(list, guint(index)) else { continue }
-            let name = String(cString: rawName)
-            guard let value = gst_tag_list_get_value_index(list, rawName, 0) else { continue }
-            if me_value_type(value) == me_type_string() {
-                result[name] = g_value_get_string(value).map { String(cString: $0) }
-            } else if me_value_type(value) == gst_sample_get_type() || me_value_type(value) == gst_buffer_get_type() {
-                continue  // cover art and other binary tags: not text
-            } else if let text = takeGString(gst_value_serialize(value)) {
-                result[name] = text
-            }
+        let seqnum = structure.uint(ME_FIELD_SEQNUM).map { UInt32(truncatingIfNeeded: $0) }.flatMap {
+            $0 == 0 ? nil : $0
         }
-        return result
+        return .timedMetadata(items: items, time: time, seqnum: seqnum)
     }
 }
 

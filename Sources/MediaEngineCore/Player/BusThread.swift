@@ -1,4 +1,4 @@
-internal import CGStreamerShim
+internal import CMediaEngineGlue
 
 #if canImport(Glibc)
     import Glibc

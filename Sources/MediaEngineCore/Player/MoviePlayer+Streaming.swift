@@ -30,14 +30,7 @@ extension MoviePlayer {
 extension PipelineSession {
     /// The seekable range the pipeline reports (`GST_QUERY_SEEKING` in time), or nil.
     var seekableRange: ClosedRange<Duration>? {
-        guard let query = gst_query_new_seeking(GST_FORMAT_TIME) else { return nil }
-        defer { gst_query_unref(query) }
-        guard gst_element_query(playbin.pointer, query) != 0 else { return nil }
-        var seekable: gboolean = 0
-        var start: gint64 = -1
-        var end: gint64 = -1
-        gst_query_parse_seeking(query, nil, &seekable, &start, &end)
-        guard seekable != 0, start >= 0 else { return nil }
+        guard let (seekable, start, end) = playbin.querySeeking(), seekable, start >= 0 else { return nil }
         let lower = Duration(clockTime: GstClockTime(start)) ?? .zero
         // A VOD stream or file may leave the end open (-1): its duration is the end.
         let upper = end >= 0 ? Duration(clockTime: GstClockTime(end)) : duration

@@ -1,14 +1,26 @@
 internal import CGStreamer
-internal import CGStreamerShim
+internal import CMediaEngineGlue
+internal import CMediaEnginePipeline
+internal import CMediaEngineTimedMetadata
+internal import CMediaEngineWorkarounds
 
 /// One playbin pipeline and the bus thread that watches it: everything a player builds for
 /// one prepared movie, and tears down when the movie stops or fails.
 final class PipelineSession: Sendable {
     /// playbin's GstPlayFlags: video, audio, native-video. No deinterlace or colour-balance
     /// filters (the engine adds its own stages to the video bin), no subtitles yet, and no
-    /// soft-volume: playbin 1.22's playsink leaks its volume element (and its two pads) once
-    /// per pipeline, which `GST_TRACERS=leaks` shows after every movie with sound.
+    /// soft-volume (the engine's own `volume` element does the player's volume).
     private static let playFlags = 0x01 | audioFlag | textFlag | 0x40
+    /// GST_PLAY_FLAG_SOFT_VOLUME, which playbin sets by default. Workaround "playsink-volume-leak"
+    /// (``GStreamerWorkaround/playsinkVolumeLeak``): playsink leaked its volume element (and its two
+    /// pads) once per pipeline, which `GST_TRACERS=leaks` showed after every movie with sound (seen
+    /// on 1.22.0 from the engine's first leak check, commit 5789cd0). Fixed in 1.22.3 ("playsink: Fix
+    /// volume leak", 917424b3fb, merge request !4459; c6bb20bba8 in 1.24). The leak is on playsink's
+    /// path without a sink volume; the engine's audio bin now holds its own `volume` element, which
+    /// playsink takes as the sink's (GstStreamVolume) whatever the flag, so that path is not taken.
+    /// Off (1.22.3 and later, or forced): the flag is set as playbin's defaults have it, and nothing
+    /// changes (engine-leak-check under GST_TRACERS=leaks, forced off and on: nothing left alive).
+    private static let softVolumeFlag = 0x10
     /// GST_PLAY_FLAG_DOWNLOAD: progressive downloads go to a temporary file (queue2's download mode).
     private static let downloadFlag = 0x80
     /// GST_PLAY_FLAG_VIS: a visualisation stage for movies without video (``backdrop``).
@@ -88,9 +100,10 @@ final class PipelineSession: Sendable {
             output: output, overlays: overlays, presentation: presentation, holdFirstFrame: holdFirstFrame)
         if let closedCaptions { ClosedCaptionWatch.install(on: videoOutput.bin, closedCaptions) }
         var flags = Self.playFlags
+        if !GStreamerWorkaround.playsinkVolumeLeak.isActive { flags |= Self.softVolumeFlag }
         if let audio = audioOutput.resolved(videoSynchronized: output.isSynchronized) {
             audioSink = try VideoOutputBin.makeElement(audio)
-            audioSink.staticPad("sink")?.keepLoopsContinuous()
+            if GStreamerWorkaround.loopRunningTime.isActive { audioSink.staticPad("sink")?.keepLoopsContinuous() }
             // volume ! sink: the player's volume and mute (playbin's own soft volume leaks).
             let volume = try Element.make("volume", name: "me-volume")
             try volume.set("volume", .double(gain))
@@ -133,13 +146,16 @@ final class PipelineSession: Sendable {
         self.nextMovie = nextMovie
         sourceSetup.connect(to: playbin)
         me_shorten_audio_queue(playbin.pointer)
+        me_watch_timed_metadata_in(playbin.pointer)
+        if GStreamerWorkaround.keyframeFlags.isActive { me_mark_keyframes_in(playbin.pointer) }
         me_watch_stream_types(playbin.pointer)
         // The engine's decoders, which the registry ranks NONE so that an app's own pipelines keep theirs.
         me_prefer_engine_decoders(playbin.pointer)
         busThread = Locked(try BusThread(pipeline: playbin, handler: handler))
         gaplessGate = GaplessGate(playbin: playbin)
         AboutToFinishRelay.install(on: playbin) { [weak self] in self?.goOnToNextSource() }
-        for (sink, kind) in [(videoOutput.bin, PlayerMachine.SinkKind.video), (audioSink, .audio)] {
+        for (sink, kind) in [(videoOutput.bin, PlayerMachine.SinkKind.video), (audioSink, .audio)]
+        where GStreamerWorkaround.instantRateRelay.isActive {
             guard let pad = sink.staticPad("sink") else { continue }
             InstantRateRelay.install(on: pad) { multiplier, seqnum in instantRate(kind, multiplier, seqnum) }
         }
@@ -232,14 +248,14 @@ final class PipelineSession: Sendable {
             playbin.setState(GST_STATE_READY)
             // The streams are stopped: the gate counts the new movie's groups from its first.
             gaplessGate.restart()
-            me_lock_previous_sources(playbin.pointer)
+            if GStreamerWorkaround.reloadSources.isActive { me_lock_previous_sources(playbin.pointer) }
             sourceSetup.allowFragmentGates()
             do throws(MediaError) {
                 try playbin.set("uri", .string(source.uri))
             } catch {
                 return .failure(error)
             }
-            playbin.bus?.postApplicationMessage(ME_MESSAGE_EPOCH_PREFIX + String(epoch), from: playbin)
+            playbin.postEpochMarker(epoch)
             if playbin.setState(GST_STATE_PAUSED) == GST_STATE_CHANGE_FAILURE {
                 playbin.bus?.postApplicationMessage(ME_MESSAGE_STATE_CHANGE_FAILED, from: playbin)
             }
@@ -363,8 +379,7 @@ final class PipelineSession: Sendable {
             return (0..<max(0, count)).map { index in
                 var tags: [String: String] = [:]
                 if let list = me_playbin_stream_tags(playbin.pointer, text ? 1 : 0, gint(index)) {
-                    tags = BusMessage.textTags(of: list)
-                    gst_tag_list_unref(list)
+                    tags = TagList(owning: list).textTags
                 }
                 return MediaTrack(
                     kind: kind, index: index, languageCode: tags["language-code"] ?? tags["language-name"],
@@ -411,17 +426,19 @@ final class PipelineSession: Sendable {
         guard let event = SeekEvents.seek(plan) else { return false }
         SeekEvents.setSeqnum(event, seqnum)
         // Before the seek: whatever the pipeline posts about the seek comes after this.
-        playbin.bus?.postApplicationMessage(ME_MESSAGE_SEEK_PREFIX + String(seqnum), from: playbin)
+        playbin.postSeekSentMarker(seqnum)
         return send(event)
     }
 
     /// Sends repeat mode's loop, a seek that does not flush, up from the video output's input, or
     /// the audio sink's, holding no element's state lock (`me_send_seek_upstream`, which says why).
-    /// False when no element took it.
+    /// False when no element took it. Without workaround "upstream-loop-seek"
+    /// (``GStreamerWorkaround/upstreamLoopSeek``) it goes into the pipeline as any event.
     func sendLoop(_ plan: SeekPlan, seqnum: UInt32) -> Bool {
         executor.assertCurrent("sending a loop")
         guard let event = SeekEvents.seek(plan) else { return false }
         SeekEvents.setSeqnum(event, seqnum)
+        guard GStreamerWorkaround.upstreamLoopSeek.isActive else { return send(event) }
         let open = lifecycle.withLock { !$0 }
         guard open else {
             SeekEvents.release(event)
@@ -482,7 +499,8 @@ final class PipelineSession: Sendable {
 
     /// The name of a demuxer that gave up without exposing a stream (see `me_find_stalled_demuxer`).
     var stalledDemuxer: String? {
-        takeGString(me_find_stalled_demuxer(playbin.pointer))
+        guard GStreamerWorkaround.stalledDemuxer.isActive else { return nil }
+        return takeGString(me_find_stalled_demuxer(playbin.pointer))
     }
 
     /// Playback has started once: buffering after a stall ends at the resume threshold.
@@ -509,7 +527,7 @@ final class PipelineSession: Sendable {
     /// Recomputes the pipeline's latency after an element asked for it.
     func recalculateLatency() {
         executor.assertCurrent("recalculating latency")
-        gst_bin_recalculate_latency(gcast(playbin.pointer))
+        playbin.recalculateLatency()
     }
 }
 

@@ -1,4 +1,3 @@
-internal import CGStreamerShim
 import Dispatch
 
 /// Window sinks: the window the video is drawn into (the app's, or one the player opens), its

@@ -72,9 +72,12 @@ final class PlayerCore: Sendable {
     let logID = String(UUID().uuidString.prefix(8)).lowercased()
 
     init(source: any MediaSource, videoSink: any VideoSink, audioOutput: AudioOutput, preparationTimeout: Duration) {
+        let workarounds = PlayerMachine.Workarounds(
+            snapsKeyframeSeeks: GStreamerWorkaround.keyUnitSeekSnap.isActive,
+            defersPausedAudioSwitch: GStreamerWorkaround.pausedAudioSwitch.isActive)
         let machine = PlayerMachine(
             source: source, videoSink: videoSink, audioOutput: audioOutput, preparationTimeout: preparationTimeout,
-            seqnums: SeekEvents.nextSeqnum)
+            workarounds: workarounds, seqnums: SeekEvents.nextSeqnum)
         state = Locked(Owned(machine: machine))
         let hub = EventHub()
         self.hub = hub

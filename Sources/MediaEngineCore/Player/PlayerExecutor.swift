@@ -1,4 +1,4 @@
-internal import CGStreamerShim
+internal import CMediaEngineGlue
 import Dispatch
 
 #if canImport(Glibc)

@@ -1,4 +1,4 @@
-internal import CGStreamerShim
+internal import CMediaEngineGlue
 
 /// The X11 window a player opens for a window sink when the app gives it none.
 ///

@@ -1,11 +1,5 @@
 internal import CGStreamer
 
-/// A `GstEvent` pointer, kept opaque so that files without the C import can hold one.
-struct OpaqueEvent: @unchecked Sendable {
-    // `@unchecked Sendable`: a plain pointer value; whoever holds the event owns it exclusively.
-    let raw: UnsafeMutableRawPointer
-}
-
 /// Builds GStreamer's seek events.
 enum SeekEvents {
     static func seek(_ plan: SeekPlan) -> OpaqueEvent? {
@@ -33,41 +27,39 @@ enum SeekEvents {
             start = gint64((plan.rangeStart ?? .zero).clockTime)
             stop = gint64(plan.position.clockTime)
         }
-        guard
-            let event = gst_event_new_seek(
-                plan.rate, GST_FORMAT_TIME, GstSeekFlags(flags), GST_SEEK_TYPE_SET, start, GST_SEEK_TYPE_SET, stop)
-        else { return nil }
-        return OpaqueEvent(raw: UnsafeMutableRawPointer(event))
+        return Events.seek(
+            rate: plan.rate, flags: GstSeekFlags(flags), startType: GST_SEEK_TYPE_SET, start: start,
+            stopType: GST_SEEK_TYPE_SET, stop: stop)
     }
 
     static func instantRate(_ rate: Double) -> OpaqueEvent? {
-        gst_event_new_seek(
-            rate, GST_FORMAT_TIME, GST_SEEK_FLAG_INSTANT_RATE_CHANGE, GST_SEEK_TYPE_NONE, -1, GST_SEEK_TYPE_NONE, -1
-        ).map { OpaqueEvent(raw: UnsafeMutableRawPointer($0)) }
+        Events.seek(
+            rate: rate, flags: GST_SEEK_FLAG_INSTANT_RATE_CHANGE, startType: GST_SEEK_TYPE_NONE, start: -1,
+            stopType: GST_SEEK_TYPE_NONE, stop: -1)
     }
 
     /// A new sequence number from GStreamer's process-wide counter (`gst_util_seqnum_next`), so
     /// a seek's number never equals that of another event or message in the pipeline.
     @Sendable static func nextSeqnum() -> UInt32 {
-        gst_util_seqnum_next()
+        Events.nextSeqnum()
     }
 
     static func seqnum(_ event: OpaqueEvent) -> UInt32 {
-        gst_event_get_seqnum(event.raw.assumingMemoryBound(to: GstEvent.self))
+        Events.seqnum(of: event)
     }
 
     /// Gives `event` a sequence number: the one the player chose when it decided the seek, or
     /// another event's, so that it stands in for that one.
     static func setSeqnum(_ event: OpaqueEvent, _ seqnum: UInt32) {
-        gst_event_set_seqnum(event.raw.assumingMemoryBound(to: GstEvent.self), seqnum)
+        Events.setSeqnum(seqnum, of: event)
     }
 
     static func release(_ event: OpaqueEvent) {
-        gst_event_unref(event.raw.assumingMemoryBound(to: GstEvent.self))
+        Events.release(event)
     }
 
     /// An end-of-stream event, sent into the pipeline to finish a looping segment.
     static func endOfStream() -> OpaqueEvent {
-        OpaqueEvent(raw: UnsafeMutableRawPointer(gst_event_new_eos()))
+        Events.endOfStream()
     }
 }

@@ -1,5 +1,7 @@
 internal import CGStreamer
-internal import CGStreamerShim
+internal import CMediaEngineGlue
+internal import CMediaEnginePipeline
+internal import CMediaEngineWorkarounds
 
 /// Applies a source's ``SourceSettings`` to the elements playbin makes for it: the source element
 /// (`source-setup`), and, through `element-setup` (every element added anywhere in playbin), the
@@ -72,7 +74,7 @@ final class SourceSetup: Sendable {
         let settings = self.settings.withLock { $0 }
         if me_is_uri_source(element.pointer) != 0 {
             if countsTransfer.withLock({ $0 }) { transfer.watch(element) }
-            me_adaptive_gate_watch_fragment_source(element.pointer)
+            if GStreamerWorkaround.fragmentGate.isActive { me_adaptive_gate_watch_fragment_source(element.pointer) }
             guard apply(settings.properties, to: element) else { return }
             guard let configuring = configuring.withLock({ $0 }) else { return }
             do {
@@ -83,7 +85,9 @@ final class SourceSetup: Sendable {
             }
         } else if me_is_adaptive_demuxer(element.pointer) != 0 {
             // dashdemux does not report its switches; the source reads its manifest instead.
-            if element.factoryName == "dashdemux", readsManifest.withLock({ $0 }) {
+            if element.factoryName == "dashdemux", readsManifest.withLock({ $0 }),
+                GStreamerWorkaround.dashManifest.isActive
+            {
                 me_capture_manifest(element.pointer)
             }
             // decodebin sets the demuxer's connection-speed (to playbin's) after adding it: the
@@ -108,11 +112,11 @@ final class SourceSetup: Sendable {
     private func configureDemuxer(_ demuxer: Element) {
         let settings = self.settings.withLock { $0 }
         _ = apply(settings.demuxerProperties, to: demuxer)
-        if let bitrate = settings.startBitrate {
+        if let bitrate = settings.startBitrate, GStreamerWorkaround.adaptiveStartBitrate.isActive {
             me_adaptive_start_at(demuxer.pointer, guint(clamping: max(1, bitrate / 1000)))
         }
         fragmentGates.withLock { gates in
-            guard !gates.refused else { return }
+            guard !gates.refused, GStreamerWorkaround.fragmentGate.isActive else { return }
             me_adaptive_gate_after_first_fragment(demuxer.pointer)
             gates.mayBeClosed = true
         }

@@ -1,5 +1,5 @@
 internal import CGStreamer
-internal import CGStreamerShim
+internal import CMediaEngineGlue
 
 /// Playbin's text sink: an appsink that turns each buffer of the chosen subtitle stream into a
 /// ``TextCue`` in the movie's time (its PTS through its segment, for its duration) and hands it
@@ -23,20 +23,17 @@ final class SubtitleDelivery: @unchecked Sendable {
     static func makeSink(_ handle: @escaping @Sendable (TextCue) -> Void) throws(MediaError) -> Element {
         let sink = try Element.make("appsink", name: "me-subtitles")
         try sink.set(["sync": .bool(false), "async": .bool(false), "max-buffers": .int(0)])
-        if let caps = gst_caps_from_string("text/x-raw") {
-            gst_app_sink_set_caps(gcast(sink.pointer), caps)
-            gst_caps_unref(caps)
-        }
+        if let caps = Caps("text/x-raw") { AppSink(sink).setCaps(caps) }
         var callbacks = GstAppSinkCallbacks()
         callbacks.new_sample = { sink, data in
             let delivery = Unmanaged<SubtitleDelivery>.fromOpaque(data!).takeUnretainedValue()
-            guard let raw = gst_app_sink_pull_sample(sink) else { return GST_FLOW_EOS }
-            if let cue = SubtitleDelivery.cue(from: Sample(owning: raw)) { delivery.handle(cue) }
+            guard let sink, let sample = AppSink(borrowing: sink).pullSample() else { return GST_FLOW_EOS }
+            if let cue = SubtitleDelivery.cue(from: sample) { delivery.handle(cue) }
             return GST_FLOW_OK
         }
-        gst_app_sink_set_callbacks(
-            gcast(sink.pointer), &callbacks, Unmanaged.passRetained(SubtitleDelivery(handle)).toOpaque(),
-            { data in Unmanaged<SubtitleDelivery>.fromOpaque(data!).release() })
+        AppSink(sink).setCallbacks(
+            &callbacks, data: Unmanaged.passRetained(SubtitleDelivery(handle)).toOpaque(),
+            destroy: { data in Unmanaged<SubtitleDelivery>.fromOpaque(data!).release() })
         return sink
     }
 
@@ -47,14 +44,9 @@ final class SubtitleDelivery: @unchecked Sendable {
         guard let start = Duration(clockTime: sample.streamTime(of: pts)) else { return nil }
         let length = Duration(clockTime: me_buffer_duration(buffer)) ?? defaultCueLength
         guard length > .zero else { return nil }
-        var map = GstMapInfo()
-        guard gst_buffer_map(buffer, &map, GST_MAP_READ) != 0 else { return nil }
-        defer { gst_buffer_unmap(buffer, &map) }
-        let bytes = UnsafeBufferPointer(start: map.data, count: Int(map.size))
-        var text = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-        if let caps = sample.caps, let structure = gst_caps_get_structure(caps, 0),
-            let format = gst_structure_get_string(structure, "format"), String(cString: format) == "pango-markup"
-        {
+        guard var text = Buffers.withMappedBytes(buffer, { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
+        else { return nil }
+        if sample.caps.flatMap({ Caps(borrowing: $0).structure(at: 0)?.string("format") }) == "pango-markup" {
             text = plainText(fromMarkup: text)
         }
         text = text.trimmingCharacters(in: .whitespacesAndNewlines)

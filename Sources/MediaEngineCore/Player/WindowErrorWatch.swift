@@ -1,5 +1,5 @@
 internal import CGStreamer
-internal import CGStreamerShim
+internal import CMediaEngineGlue
 
 /// Turns X errors that name a window a video sink draws in into a ``MediaError`` for its player,
 /// instead of the exit of Xlib's default handler (`me_x_watch_window`).

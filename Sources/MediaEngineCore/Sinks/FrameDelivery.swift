@@ -1,5 +1,5 @@
 internal import CGStreamer
-internal import CGStreamerShim
+internal import CMediaEngineGlue
 import Synchronization
 
 /// Hands an appsink's samples to a ``FrameConsumer`` as mapped ``VideoFrame``s.
@@ -61,9 +61,8 @@ final class FrameDelivery: @unchecked Sendable {
             if !delivery.isClosed { delivery.consumer.endOfStream?() }
         }
         let data = Unmanaged.passRetained(self).toOpaque()
-        gst_app_sink_set_callbacks(
-            gcast(appsink.pointer), &callbacks, data,
-            { data in Unmanaged<FrameDelivery>.fromOpaque(data!).release() })
+        AppSink(appsink).setCallbacks(
+            &callbacks, data: data, destroy: { data in Unmanaged<FrameDelivery>.fromOpaque(data!).release() })
     }
 
     private static func from(_ data: gpointer?) -> FrameDelivery {
@@ -71,9 +70,8 @@ final class FrameDelivery: @unchecked Sendable {
     }
 
     private func deliver(from sink: UnsafeMutablePointer<GstAppSink>, preroll: Bool) -> GstFlowReturn {
-        let raw = preroll ? gst_app_sink_pull_preroll(sink) : gst_app_sink_pull_sample(sink)
-        guard let raw else { return GST_FLOW_EOS }
-        let sample = Sample(owning: raw)
+        let appsink = AppSink(borrowing: sink)
+        guard let sample = preroll ? appsink.pullPreroll() : appsink.pullSample() else { return GST_FLOW_EOS }
         guard !isClosed, let buffer = sample.buffer, let caps = sample.caps else { return GST_FLOW_OK }
         let pts = me_buffer_pts(buffer)
         if preroll {
@@ -88,7 +86,7 @@ final class FrameDelivery: @unchecked Sendable {
             prerollBuffer = nil
         }
         if infoCaps?.pointer != caps {
-            guard gst_video_info_from_caps(&info, caps) != 0 else { return GST_FLOW_NOT_NEGOTIATED }
+            guard VideoInfo.read(caps, into: &info) else { return GST_FLOW_NOT_NEGOTIATED }
             infoCaps = Caps(borrowing: caps)
         }
         let handed: Void? = VideoFrame.mapping(

@@ -1,5 +1,5 @@
 internal import CGStreamer
-internal import CGStreamerShim
+internal import CMediaEnginePipeline
 
 /// The video bin's orientation step: a `videoflip` linked into the path only while the picture
 /// is turned or mirrored, by the movie's orientation tag (``VideoOrientation/automatic``) or on

@@ -1,5 +1,5 @@
 internal import CGStreamer
-internal import CGStreamerShim
+internal import CMediaEngineGlue
 internal import CYUV
 
 /// Converts decoded YUV frames (I420 or NV12, as decoders produce them) to packed RGBA or BGRA

@@ -1,5 +1,5 @@
 internal import CGStreamer
-internal import CGStreamerShim
+internal import CMediaEngineGlue
 
 extension VideoFrame {
     /// Maps a sample's buffer for reading (`gst_video_frame_map`), converts it to `target` when
@@ -20,8 +20,8 @@ extension VideoFrame {
         guard let buffer = sample.buffer else { return nil }
         guard let format = PixelFormat(info.finfo.pointee.format) else { return nil }
         var mapped = GstVideoFrame()
-        guard gst_video_frame_map(&mapped, &info, buffer, GST_MAP_READ) != 0 else { return nil }
-        defer { gst_video_frame_unmap(&mapped) }
+        guard VideoInfo.map(&mapped, buffer, info: &info) else { return nil }
+        defer { VideoInfo.unmap(&mapped) }
         let planes = (0..<me_video_frame_plane_count(&mapped)).map { index in
             let stride = Int(me_video_frame_plane_stride(&mapped, index))
             let rows = Int(me_video_frame_plane_height(&mapped, index))
@@ -82,7 +82,7 @@ extension VideoImage {
     /// Copies the pixels of a sample's buffer, converted to `format` if given.
     init?(copying sample: Sample, as format: PixelFormat? = nil) {
         var info = GstVideoInfo()
-        guard let caps = sample.caps, gst_video_info_from_caps(&info, caps) != 0,
+        guard let caps = sample.caps, VideoInfo.read(caps, into: &info),
             let image = VideoFrame.mapping(sample, info: &info, as: format, { $0.makeImage() })
         else { return nil }
         self = image

@@ -1,5 +1,8 @@
 internal import CGStreamer
-internal import CGStreamerShim
+internal import CMediaEngineElements
+internal import CMediaEngineGlue
+internal import CMediaEnginePipeline
+internal import CMediaEngineWorkarounds
 
 #if canImport(Glibc)
     import Glibc
@@ -110,7 +113,7 @@ final class VideoOutputBin: Sendable {
         overlayWatch = overlays.watchEmptiness { isEmpty in
             try? scaler.set("compositing", .bool(!isEmpty))
         }
-        input.keepLoopsContinuous()
+        if GStreamerWorkaround.loopRunningTime.isActive { input.keepLoopsContinuous() }
         try apply(presentation)
     }
 
@@ -149,7 +152,7 @@ final class VideoOutputBin: Sendable {
             let element = try makeElement(description)
             // A sink inside that says FLUSHING outside a flush drops that frame instead of
             // stopping the stream for good (srtsink on a pause: see sinkflowguard.c).
-            me_guard_sink_flow(element.pointer)
+            if GStreamerWorkaround.sinkFlowGuard.isActive { me_guard_sink_flow(element.pointer) }
             return OutputChain(elements: [element], sinkSize: size)
         case .frames(let consumer):
             if let size = consumer.size, size.width <= 0 || size.height <= 0 {
@@ -278,8 +281,9 @@ final class VideoOutputBin: Sendable {
             "qos": .bool(consumer.synchronized && consumer.dropsLateFrames),
         ])
         // Frames are read through their video meta (gst_video_frame_map), so the decoder's own
-        // pictures come straight through instead of being copied into plain buffers.
-        me_accept_video_meta(appsink.pointer)
+        // pictures come straight through instead of being copied into plain buffers (appsink
+        // answers no allocation query of its own: videometa.c).
+        if GStreamerWorkaround.appsinkVideoMeta.isActive { me_accept_video_meta(appsink.pointer) }
         delivery.install(on: appsink)
         return select + [convert, appsink]
     }

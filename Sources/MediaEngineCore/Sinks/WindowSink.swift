@@ -1,4 +1,4 @@
-internal import CGStreamerShim
+internal import CMediaEngineGlue
 
 /// Shows the video on screen, in an X11 window (`ximagesink`) or on Wayland (`waylandsink`).
 ///

@@ -1,4 +1,4 @@
-internal import CGStreamerShim
+internal import CMediaEngineThumbnails
 
 /// A worker's way to be interrupted: ``cancel()`` (from any thread) makes the pipeline open or
 /// capture under way on the worker's thread return `ME_THUMBNAIL_CANCELLED` at once.

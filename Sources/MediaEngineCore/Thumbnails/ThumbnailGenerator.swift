@@ -1,4 +1,4 @@
-internal import CGStreamerShim
+internal import CMediaEngineGlue
 import Foundation
 
 /// Makes thumbnails of any ``MediaSource``, without a player: one picture with

@@ -1,5 +1,6 @@
 internal import CGStreamer
-internal import CGStreamerShim
+internal import CMediaEngineGlue
+internal import CMediaEngineThumbnails
 internal import CYUV
 
 /// Turns a decoded picture into the thumbnail: fitted into the maximum size by its display
@@ -36,11 +37,11 @@ enum ThumbnailPicture {
     static func image(of sample: Sample, orientation: Int, maximum: VideoSize?) -> VideoImage? {
         var sample = sample
         var info = GstVideoInfo()
-        guard let caps = sample.caps, gst_video_info_from_caps(&info, caps) != 0 else { return nil }
+        guard let caps = sample.caps, VideoInfo.read(caps, into: &info) else { return nil }
         if info.finfo.pointee.format != GST_VIDEO_FORMAT_I420 && info.finfo.pointee.format != GST_VIDEO_FORMAT_NV12 {
             guard let converted = me_sample_to_i420(sample.pointer) else { return nil }
             sample = Sample(owning: converted)
-            guard let caps = sample.caps, gst_video_info_from_caps(&info, caps) != 0 else { return nil }
+            guard let caps = sample.caps, VideoInfo.read(caps, into: &info) else { return nil }
         }
         let presentationTime = sample.buffer.flatMap { Duration(clockTime: sample.streamTime(of: me_buffer_pts($0))) }
         let turns = orientation % 4

@@ -1,5 +1,5 @@
 internal import CGStreamer
-internal import CGStreamerShim
+internal import CMediaEngineThumbnails
 
 /// One thumbnail pipeline (`me_thumbnailer_*` in thumbnails.c): `uridecodebin`, video only,
 /// into a sink that keeps nothing; one picture per flushing seek. Driven by one worker thread

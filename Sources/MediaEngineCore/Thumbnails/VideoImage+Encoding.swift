@@ -1,5 +1,5 @@
 internal import CGStreamer
-internal import CGStreamerShim
+internal import CMediaEngineImages
 import Foundation
 
 extension VideoImage {

@@ -1,4 +1,4 @@
-internal import CGStreamerShim
+internal import CMediaEngineWorkarounds
 
 /// The PMT rewrite that makes GStreamer 1.22's tsdemux expose an ID3 timed-metadata stream
 /// (`me_ts_rewrite_id3_pmt` in `timedmetadata.c`, which the probe on tsdemux's input calls on

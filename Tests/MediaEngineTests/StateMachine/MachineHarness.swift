@@ -42,10 +42,14 @@ struct MachineHarness {
     /// What the machine asked of the pipeline or the source and has not been answered, oldest first.
     private(set) var questions: [Action] = []
 
-    init(source: any MediaSource = Self.movie, autoplay: Bool = false) {
+    init(
+        source: any MediaSource = Self.movie, autoplay: Bool = false,
+        workarounds: PlayerMachine.Workarounds = PlayerMachine.Workarounds()
+    ) {
         let seqnums = Seqnums()
         machine = PlayerMachine(
-            source: source, videoSink: NullVideoSink(), audioOutput: .automatic, seqnums: { seqnums.make() })
+            source: source, videoSink: NullVideoSink(), audioOutput: .automatic, workarounds: workarounds,
+            seqnums: { seqnums.make() })
         machine.setShouldAutoplay(autoplay)
     }
 

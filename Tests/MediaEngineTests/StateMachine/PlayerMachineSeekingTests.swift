@@ -324,6 +324,18 @@ struct PlayerMachineKeyframeTests {
         #expect(PlayerMachine.State.keyframeSnapped(inside, times: [.zero, .seconds(5)])?.position == .seconds(5))
     }
 
+    @Test("with workaround keyunit-seek-snap off, a keyframe seek goes as asked and asks for nothing")
+    func withoutWorkaround() {
+        var h = MachineHarness(workarounds: PlayerMachine.Workarounds(snapsKeyframeSeeks: false))
+        h.playing()
+        _ = h.takeAll()
+        h.seek(to: .milliseconds(4500), exact: false)
+        #expect(
+            h.takeAll().actions == [
+                .seek(1, 101, to: .milliseconds(4500), rate: 1, .keyFrame), .armSeekDeadline(1, 101),
+            ])
+    }
+
     @Test("exact, keyframes-only and backward seeks are never snapped, and ask for nothing")
     func notSnapped() {
         let times = Self.times

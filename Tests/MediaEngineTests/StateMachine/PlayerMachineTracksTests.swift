@@ -40,6 +40,16 @@ struct PlayerMachineTracksTests {
         _ = h.feed { $0.play() }
         #expect(!h.take().actions.contains(.selectAudioTrack(session: 1, 1)), "switched once")
     }
+
+    @Test("with workaround paused-audio-switch off, a switch while paused goes to the pipeline at once")
+    func pausedWithoutWorkaround() {
+        var h = MachineHarness(workarounds: PlayerMachine.Workarounds(defersPausedAudioSwitch: false))
+        h.prepared(facts: Self.facts)
+        #expect(h.feed { $0.selectAudioTrack(1) }.isSuccess)
+        #expect(h.takeAll() == ([.audioTrackChanged(Self.french)], [.selectAudioTrack(session: 1, 1)]))
+        _ = h.feed { $0.play() }
+        #expect(!h.take().actions.contains(.selectAudioTrack(session: 1, 1)), "not again before play")
+    }
 }
 
 extension Result {

@@ -1,4 +1,4 @@
-import CGStreamerShim
+import CMediaEngineGlue
 import FileSource
 import Foundation
 import MediaEngine

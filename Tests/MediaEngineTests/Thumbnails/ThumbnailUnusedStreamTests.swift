@@ -1,5 +1,5 @@
 import CGStreamer
-import CGStreamerShim
+import CMediaEngineThumbnails
 import MediaEngine
 import MediaTestSupport
 import Testing

@@ -117,7 +117,7 @@ extension PlayerMachine.State {
             movie.seekAwaitingKeyframes = nil
         }
         var sent = plan
-        if plan.accuracy == .keyFrame, plan.rate > 0 {
+        if plan.accuracy == .keyFrame, plan.rate > 0, workarounds.snapsKeyframeSeeks {
             guard let known = movie.keyframes else {
                 withMovie { $0.seekAwaitingKeyframes = (plan, seqnum) }
                 perform(.readKeyframeTimes(session: sessionID, epoch: epoch, source: SourceRef(source)))

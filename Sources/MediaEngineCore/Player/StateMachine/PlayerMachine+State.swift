@@ -63,10 +63,16 @@ extension PlayerMachine {
         let nextSeqnum: @Sendable () -> UInt32
         /// How long a preparation, or a flushing seek, may take.
         let preparationTimeout: Duration
+        /// The GStreamer bugs the machine decides around.
+        let workarounds: PlayerMachine.Workarounds
 
-        init(settings: Settings, preparationTimeout: Duration, seqnums: @escaping @Sendable () -> UInt32) {
+        init(
+            settings: Settings, preparationTimeout: Duration, workarounds: PlayerMachine.Workarounds,
+            seqnums: @escaping @Sendable () -> UInt32
+        ) {
             self.settings = settings
             self.preparationTimeout = preparationTimeout
+            self.workarounds = workarounds
             nextSeqnum = seqnums
         }
 
@@ -74,6 +80,25 @@ extension PlayerMachine {
         mutating func makeSessionID() -> Int {
             sessionID += 1
             return sessionID
+        }
+    }
+
+    /// The GStreamer bugs some of the machine's decisions work around, as the registry of
+    /// workarounds decided them for the running GStreamer (`GStreamerWorkaround`), read once when
+    /// the player is made and handed in: the machine itself asks nothing of GStreamer.
+    struct Workarounds: Sendable, Equatable {
+        /// "keyunit-seek-snap": a forward keyframe seek goes as an exact seek to the video keyframe
+        /// (qtdemux snaps a KEY_UNIT seek to any stream's keyframe). Off: it goes as asked.
+        var snapsKeyframeSeeks = true
+        /// "paused-audio-switch": an audio track chosen while not playing is switched to just
+        /// before the movie plays (switching while PAUSED deadlocks the next flushing seek). Off:
+        /// at once.
+        var defersPausedAudioSwitch = true
+
+        /// Every workaround on: the engine on GStreamer 1.22.
+        init(snapsKeyframeSeeks: Bool = true, defersPausedAudioSwitch: Bool = true) {
+            self.snapsKeyframeSeeks = snapsKeyframeSeeks
+            self.defersPausedAudioSwitch = defersPausedAudioSwitch
         }
     }
 

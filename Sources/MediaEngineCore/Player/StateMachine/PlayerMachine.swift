@@ -24,13 +24,15 @@ struct PlayerMachine {
     /// - Parameters:
     ///   - preparationTimeout: How long a preparation, or a flushing seek, may take.
     ///   - seqnums: Where seek sequence numbers come from (GStreamer's counter, in the engine).
+    ///   - workarounds: The GStreamer bugs it decides around (all of them unless told otherwise).
     init(
         source: any MediaSource, videoSink: any VideoSink, audioOutput: AudioOutput,
-        preparationTimeout: Duration = .seconds(30), seqnums: @escaping @Sendable () -> UInt32
+        preparationTimeout: Duration = .seconds(30), workarounds: Workarounds = Workarounds(),
+        seqnums: @escaping @Sendable () -> UInt32
     ) {
         state = State(
             settings: Settings(source: source, videoSink: videoSink, audioOutput: audioOutput),
-            preparationTimeout: preparationTimeout, seqnums: seqnums)
+            preparationTimeout: preparationTimeout, workarounds: workarounds, seqnums: seqnums)
     }
 
     /// Reads the machine's state; nothing writes it but the inputs.
