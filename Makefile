@@ -141,7 +141,7 @@ format:
 #    files, huge pictures, full disks), and the closed-caption movies (four more players in
 #    step 2 made the audio tests' events late: TrackTests and VolumeTests failed about one run
 #    in three of that step).
-TIMED_SUITES := OutputSwapTests|RateTests|TimeObserverTests|OverlayCompositingTests|WindowErrorTests|TrackTests|RepeatAndRangeTests
+TIMED_SUITES := OutputSwapTests|RateTests|TimeObserverTests|OverlayCompositingTests|WindowErrorTests|TrackTests|RepeatAndRangeTests|TeardownIsolationTests
 HEAVY_SUITES := SubtitleBoundsTests|BoundedResourceTests|ImageWriteFailureTests|ClosedCaptionTests
 LATER_TARGETS := PrerollAdSourceTests|TerminalVideoSinkTests|NetworkVideoSinkTests
 STEP := Tools/test-step

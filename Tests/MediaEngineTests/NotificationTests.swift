@@ -164,6 +164,10 @@ struct NotificationTests {
             (.prerollAd(.skipped), .moviePlayerPrerollAdDidChange, []),
             (.windowKeyPressed("space", shift: false), .moviePlayerWindowKeyPressed, []),
             (
+                .teardownStalled(element: "appsink0 (appsink): PAUSED to READY", after: .seconds(2)),
+                .moviePlayerTeardownDidStall, []
+            ),
+            (
                 .prerollAd(.finished(.failed, PrerollAdError(.noInventory, "empty VAST"))),
                 .moviePlayerPrerollAdDidChange, [error]
             ),
@@ -213,18 +217,19 @@ struct NotificationTests {
         case .mutedChanged: "mutedChanged"
         case .prerollAd: "prerollAd"
         case .windowKeyPressed: "windowKeyPressed"
+        case .teardownStalled: "teardownStalled"
         }
     }
 
     @Test("every case of PlayerEvent is posted under its name, observed through NotificationCenter, with its keys")
     func everyName() async throws {
-        #expect(Set(Self.everyCase.map { Self.caseName($0.event) }).count == 40, "a case without a line in everyCase")
+        #expect(Set(Self.everyCase.map { Self.caseName($0.event) }).count == 41, "a case without a line in everyCase")
         let player = MoviePlayer(
             source: FileSource(url: try await TestMedia.url(for: TestMedia.bars)), videoSink: NullVideoSink())
         let names = Self.everyCase.map(\.name).reduce(into: [Notification.Name]()) {
             if !$0.contains($1) { $0.append($1) }
         }
-        #expect(names.count == 39, "periodic and boundary time observers share one name, every other case has its own")
+        #expect(names.count == 40, "periodic and boundary time observers share one name, every other case has its own")
         let observer = Observer(player, names: names)
         // Through the player's own event hub, which the mirror reads as it reads every event.
         player.core.hub.publish(Self.everyCase.map(\.event))

@@ -338,6 +338,13 @@ final class PipelineSession: Sendable {
         }
     }
 
+    /// The elements still between two states, deepest first (`appsink0 (appsink): PAUSED to
+    /// READY`), or nil: what holds up a teardown that does not finish. Any thread; it takes no
+    /// element's state lock.
+    var pendingStateChanges: String? {
+        playbin.pendingStateChanges
+    }
+
     /// The current position in the movie, if the pipeline knows it.
     var position: Duration? {
         playbin.queryPosition().flatMap(Duration.init(clockTime:))

@@ -227,8 +227,12 @@ final class PlayerCore: Sendable {
             // returns, though frames flow until the teardown thread gets to it.
             session.videoOutput.closeFrameDeliveries()
             // Everything asked before the stop has been done; the pipeline goes to NULL on a
-            // thread of its own while this one goes on.
-            return { [teardowns] in PipelineTeardown.close(session, pending: teardowns) }
+            // thread of its own while this one goes on. If it gets stuck there, the player says so.
+            return { [teardowns, logID] in
+                PipelineTeardown.close(session, pending: teardowns, player: logID) { [weak self] element, after in
+                    self?.apply { $0.teardownStalled(element: element, after: after) }
+                }
+            }
         default:
             return { [self] in run(action, on: session) }
         }
@@ -348,8 +352,9 @@ final class PlayerCore: Sendable {
 
     /// Builds and starts the pipeline of a preparation, on the player's thread.
     private func start(_ build: PlayerMachine.PipelineBuild) {
-        // The player's previous pipeline lets go of what it held (a window, a file) first.
-        teardowns.wait()
+        // The player's previous pipeline lets go of what it held (a window, a file) first, unless
+        // its teardown is stuck (it is reported then, and this one goes on).
+        waitForTeardowns()
         let id = build.session
         let source = build.source.source
         do throws(MediaError) {
@@ -445,6 +450,12 @@ final class PlayerCore: Sendable {
     /// `MEDIA_ENGINE_TRACE=1` prints every decision's events and actions to standard error.
     static let tracing = getenv("MEDIA_ENGINE_TRACE").map { String(cString: $0) == "1" } ?? false
 
+    /// Prints a warning to standard error, whatever the tracing: something went wrong that no
+    /// event can tell (a player released meanwhile), or that an operator should see.
+    static func warn(_ line: String) {
+        FileHandle.standardError.write(Data("[media-engine] warning: \(URIRedaction.redacting(line))\n".utf8))
+    }
+
     static func trace(_ line: String) {
         let now = Double(DispatchTime.now().uptimeNanoseconds / 1000) / 1000
         // No credential in a log line: a URI's user information is removed.
@@ -454,10 +465,18 @@ final class PlayerCore: Sendable {
     // MARK: Lifetime
 
     /// Stops and returns once the pipeline is torn down: at NULL, its streaming and bus threads
-    /// ended, its files closed.
+    /// ended, its files closed; or, when the teardown is stuck, once it has been reported
+    /// (``PipelineTeardown/stuckAfter``).
     func shutdown() async {
         apply { $0.stop() }
-        await executor.perform { [teardowns] in teardowns.wait() }
+        await executor.perform { [self] in waitForTeardowns() }
+    }
+
+    /// Waits for the player's pipelines to be torn down, at most ``PipelineTeardown/stuckAfter``
+    /// (and a little, for the report to be made); on the player's thread.
+    private func waitForTeardowns() {
+        let limit = PipelineTeardown.stuckAfter + .milliseconds(100)
+        _ = teardowns.wait(timeout: .now() + .nanoseconds(Int(limit / .nanoseconds(1))))
     }
 
     /// The owner let go: ends everything on the player's thread and lets that thread end,
@@ -466,8 +485,8 @@ final class PlayerCore: Sendable {
         apply { $0.release() }
         executor.enqueue { [self] in
             hub.finish()
-            // The player's last work: it is gone once its pipelines are.
-            teardowns.wait()
+            // The player's last work: it is gone once its pipelines are (or are reported stuck).
+            waitForTeardowns()
             PlayerLifetimes.players.leave()
         }
         executor.finish()

@@ -106,6 +106,8 @@ extension Notification.Name {
     /// A key was pressed in a window sink's window (``PlayerEvent/windowKeyPressed(_:shift:)``,
     /// under ``MoviePlayer/eventUserInfoKey``).
     public static let moviePlayerWindowKeyPressed = Notification.Name("MoviePlayerWindowKeyPressedNotification")
+    /// A pipeline the player let go of is stuck on its way to NULL (``PlayerEvent/teardownStalled(element:after:)``).
+    public static let moviePlayerTeardownDidStall = Notification.Name("MoviePlayerTeardownDidStallNotification")
 }
 
 extension MoviePlayer {
@@ -189,6 +191,7 @@ extension PlayerEvent {
         case .subtitleTrackChanged: .moviePlayerSubtitleTrackDidChange
         case .mutedChanged: .moviePlayerMutedDidChange
         case .windowKeyPressed: .moviePlayerWindowKeyPressed
+        case .teardownStalled: .moviePlayerTeardownDidStall
         }
     }
 

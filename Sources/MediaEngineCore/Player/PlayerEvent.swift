@@ -108,6 +108,13 @@ public enum PlayerEvent: Sendable, Hashable, CustomStringConvertible {
     /// For keyboard control of a window that has no other keyboard handling; nothing in the player
     /// acts on it.
     case windowKeyPressed(String, shift: Bool)
+    /// A pipeline this player let go of has been on its way to NULL for `after` without getting
+    /// there (a sink that blocks in its state change, a source that hangs): `element` names the
+    /// element(s) still between two states (`appsink0 (appsink): PAUSED to READY`). Other players
+    /// are not held up by it; this player's next preparation and ``MoviePlayer/shutdown()`` go on
+    /// without waiting for it any longer. Announced once per pipeline; a line on standard error
+    /// says the same.
+    case teardownStalled(element: String, after: Duration)
 
     /// The event in a form for logs, for example `playbackStateChanged(playing)`; times exact to
     /// the nanosecond (`durationAvailable(10.000333333 seconds)`).
@@ -158,6 +165,7 @@ public enum PlayerEvent: Sendable, Hashable, CustomStringConvertible {
         case .subtitleTrackChanged(let track): "subtitleTrackChanged(\(track.map { "\($0)" } ?? "none"))"
         case .mutedChanged(let muted): "mutedChanged(\(muted))"
         case .windowKeyPressed(let key, let shift): "windowKeyPressed(\(shift ? "shift-" : "")\(key))"
+        case .teardownStalled(let element, let after): "teardownStalled(\(element), after: \(after.exactDescription))"
         }
     }
 }

@@ -157,6 +157,10 @@ struct PlayerMachine {
     mutating func removeTimeObserver(_ observer: TimeObserver) { state.removeTimeObserver(observer) }
     /// A waiting command's task was cancelled.
     mutating func cancelWaiter(_ id: Int) { state.cancelWaiter(id) }
+    /// A pipeline the player let go of is stuck on its way to NULL (``PipelineTeardown``): announced.
+    mutating func teardownStalled(element: String, after: Duration) {
+        state.publish(.teardownStalled(element: element, after: after))
+    }
     /// A thumbnail the app asked for is ready (or failed).
     mutating func thumbnailRequestFinished(_ result: ThumbnailResult) {
         state.publish(.thumbnailRequestFinished(result))
