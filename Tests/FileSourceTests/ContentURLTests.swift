@@ -44,10 +44,12 @@ struct ContentURLTests {
         #expect(shown.filter { $0 == 180 }.count == 30, "every frame of the new movie")
     }
 
-    @Test("contentURL with an http URL makes a URI source")
-    func remote() {
-        let player = MoviePlayer(source: FileSource(path: "/nonexistent.mp4"), videoSink: NullVideoSink())
-        player.contentURL = URL(string: "http://127.0.0.1:1/movie.mp4")
-        #expect(player.source is URISource && player.contentURL?.absoluteString == "http://127.0.0.1:1/movie.mp4")
+    @Test("file URLs and paths without a scheme get FileSource, through the source registry")
+    func files() throws {
+        let player = MoviePlayer(contentURL: URL(fileURLWithPath: "/nonexistent/movie.mp4"))
+        #expect((player.source as? FileSource)?.path == "/nonexistent/movie.mp4")
+        player.contentURL = URL(string: "relative/movie.mp4")
+        let relative = try #require(player.source as? FileSource)
+        #expect(relative.path == FileManager.default.currentDirectoryPath + "/relative/movie.mp4")
     }
 }

@@ -16,6 +16,7 @@ public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
             case notAnImage, invalidSubtitles, overlayFailed, invalidWindow, noVideo, tooLarge, diskFull
             case unauthorized, forbidden, httpError, tooManyRedirects, hostNotFound, connectionRefused
             case connectionFailed, connectionLost, tlsFailure, invalidPlaylist
+            case unsupportedScheme, duplicateSource
         }
 
         private let base: Base
@@ -63,6 +64,8 @@ public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
             .connectionLost: 34,
             .tlsFailure: 35,
             .invalidPlaylist: 36,
+            .unsupportedScheme: 37,
+            .duplicateSource: 38,
         ]
 
         /// The code's number in ``MediaError/domain``: `fileNotFound` is 1, `permissionDenied` 2, ...
@@ -165,6 +168,11 @@ public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let tlsFailure = Code(.tlsFailure)
         /// An HLS or DASH manifest is malformed, empty, or lists segments that cannot be read.
         public static let invalidPlaylist = Code(.invalidPlaylist)
+        /// No source plays URLs of this scheme (``MediaSourceRegistry``): the message names the
+        /// scheme, and the product to link when one of the engine's plays it.
+        public static let unsupportedScheme = Code(.unsupportedScheme)
+        /// A source is already registered for that scheme (``MediaSourceRegistry``).
+        public static let duplicateSource = Code(.duplicateSource)
     }
 
     /// What kind of failure this is.

@@ -40,9 +40,6 @@ public final class MoviePlayer: Sendable {
     private let notifications = NotificationForwarder()
     /// The thumbnail pipelines (never the player's own); see MoviePlayer+Thumbnails.swift.
     let thumbnails = PlayerThumbnails()
-    /// What plays the current pre-roll ad (PrerollAdSource's ad session), for the commands that
-    /// act on it (skip, click-through); nil when no ad plays.
-    package let prerollController = Locked<(any AnyObject & Sendable)?>(nil)
 
     /// Creates a player for a source; nothing is loaded until ``prepareToPlay()`` or ``play()``.
     /// - Parameters:
