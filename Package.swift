@@ -84,7 +84,8 @@ let package = Package(
         .target(name: "CFileSourceInstall"),
         .target(name: "FileSource", dependencies: ["MediaEngineCore", "CFileSourceInstall"]),
         .target(name: "CHTTPStreamSourceInstall"),
-        .target(name: "HTTPStreamSource", dependencies: ["MediaEngineCore", "CNetworkProbe", "CHTTPStreamSourceInstall"]),
+        .target(
+            name: "HTTPStreamSource", dependencies: ["MediaEngineCore", "CNetworkProbe", "CHTTPStreamSourceInstall"]),
         // VAST ads before the movie: fetch, parse, tracking beacons, frequency cap (Foundation only).
         .target(name: "PrerollAdSource", dependencies: ["MediaEngineCore"]),
         // Video in a terminal with 24-bit colour half blocks: a plugin on MediaEngine's public API only.
