@@ -323,20 +323,35 @@ struct NotificationTests {
         await player.shutdown()
     }
 
-    @Test("a new source while playing: the finish is userExited (2), then now-playing-changed")
+    @Test("a new source while playing: the movie pauses, no finish is posted, now-playing-changed, the new one plays")
     func newSourceWhilePlaying() async throws {
         let player = MoviePlayer(
             source: FileSource(url: try await TestMedia.url(for: TestMedia.longBars)), videoSink: NullVideoSink(),
             audioOutput: .discard)
-        let observer = Observer(player, names: [.moviePlayerPlaybackDidFinish, .moviePlayerNowPlayingMovieDidChange])
+        let observer = Observer(
+            player,
+            names: [
+                .moviePlayerPlaybackDidFinish, .moviePlayerNowPlayingMovieDidChange,
+                .moviePlayerPlaybackStateDidChange,
+            ])
         try await player.play()
+        // A finish handler written for MPMoviePlayerController tears the player down on any
+        // finish: a source switch must not post one.
+        let torn = Locked(false)
+        let finishHandler = NotificationCenter.default.addObserver(
+            forName: .moviePlayerPlaybackDidFinish, object: player, queue: nil
+        ) { _ in torn.withLock { $0 = true } }
+        defer { NotificationCenter.default.removeObserver(finishHandler) }
+        let before = observer.all.count
         player.source = FileSource(url: try await TestMedia.url(for: TestMedia.bars))
-        try await observer.waitUntil("now playing") { $0.contains { $0.name == .moviePlayerNowPlayingMovieDidChange } }
-        let received = observer.all
-        #expect(received.map(\.name) == [.moviePlayerPlaybackDidFinish, .moviePlayerNowPlayingMovieDidChange])
-        #expect(received.first?.userInfo[Self.reason] as? Int == 2)
-        #expect(received.first?.notification.finishReason == .userExited)
-        #expect(received.last?.keys == [Self.event])
+        try await observer.waitUntil("the new movie plays") { received in
+            received.dropFirst(before).contains { $0.notification.playerEvent == .playbackStateChanged(.playing) }
+        }
+        let received = observer.all.dropFirst(before)
+        #expect(received.first?.notification.playerEvent == .playbackStateChanged(.paused), "the movie pauses first")
+        #expect(received.contains { $0.name == .moviePlayerNowPlayingMovieDidChange })
+        #expect(!received.contains { $0.name == .moviePlayerPlaybackDidFinish })
+        #expect(!torn.withLock { $0 })
         player.stop()
         await player.shutdown()
     }
