@@ -84,7 +84,7 @@ struct RepeatAndRangeTests {
             Array(frames.records.prefix(45).compactMap(\.number)) == Array(15...29) + Array(15...29) + Array(15...29))
     }
 
-    @Test("initialPlaybackTime and endPlaybackTime set as properties, as the seed does; -1 is the natural start and end")
+    @Test("initialPlaybackTime and endPlaybackTime are settable, as in the seed; -1 is the natural start and end")
     func rangeProperties() async throws {
         let frames = FrameRecorder()
         let player = try await MoviePlayer.recording(frames, synchronized: false)
