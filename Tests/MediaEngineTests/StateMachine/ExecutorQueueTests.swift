@@ -116,6 +116,72 @@ struct ExecutorQueueTests {
         #expect(then == "wait")
     }
 
+    /// A queue with a timer that repeats every 50 ms from 100 ms, looked at once at 100 ms; and its id.
+    static func ticking() -> (ExecutorQueue<String>, UInt64?) {
+        var queue = ExecutorQueue<String>()
+        let id = queue.schedule("tick", at: at(100), repeatingEvery: 50_000_000)
+        let (ran, _) = drain(&queue, now: at(100))
+        #expect(ran == ["tick"])
+        return (queue, id)
+    }
+
+    @Test("a repeating timer joins the order once a period, on its own cadence, however late it was looked at")
+    func repeating() {
+        var queue = ExecutorQueue<String>()
+        let scheduled = queue.schedule("tick", at: Self.at(100), repeatingEvery: 50_000_000)
+        #expect(scheduled != nil)
+        var (ran, then) = Self.drain(&queue, now: Self.at(100))
+        #expect(ran == ["tick"])
+        #expect(then == "wait until \(Self.at(150).uptimeNanoseconds)")
+        #expect(queue.pendingTimers == 1, "armed again")
+        // Looked at 10 ms late: the next deadline is still on the 50 ms grid, not 50 ms from now.
+        (ran, then) = Self.drain(&queue, now: Self.at(160))
+        #expect(ran == ["tick"])
+        #expect(then == "wait until \(Self.at(200).uptimeNanoseconds)")
+    }
+
+    @Test("a repeating timer that missed periods runs once, not in a burst, and goes on at its next period")
+    func repeatingSkipsMissedPeriods() {
+        var (queue, _) = Self.ticking()
+        // The thread was busy from 100 to 390 ms: five periods went by.
+        let drained = Self.drain(&queue, now: Self.at(390))
+        #expect(drained.ran == ["tick"] && drained.then == "wait until \(Self.at(400).uptimeNanoseconds)")
+    }
+
+    @Test("a repeating timer comes due after the timers due at the same time that were scheduled before it came round")
+    func repeatingKeepsOrder() {
+        var queue = ExecutorQueue<String>()
+        _ = queue.schedule("tick", at: Self.at(100), repeatingEvery: 50_000_000)
+        _ = queue.schedule("at 150", at: Self.at(150))
+        _ = Self.drain(&queue, now: Self.at(100))
+        let (ran, _) = Self.drain(&queue, now: Self.at(150))
+        #expect(ran == ["at 150", "tick"])
+    }
+
+    @Test("cancelling a repeating timer stops it: handed back before its deadline, run once more if already due")
+    func repeatingCancelled() {
+        var (queue, id) = Self.ticking()
+        let cancelled = id.flatMap { queue.cancelTimer($0, now: Self.at(120)) }
+        #expect(cancelled == "tick")
+        #expect(queue.pendingTimers == 0)
+        var (ran, then) = Self.drain(&queue, now: Self.at(1000))
+        #expect(ran.isEmpty && then == "wait")
+
+        var (due, dueID) = Self.ticking()
+        // Due at 150 and not looked at yet: cancelled at 155, it runs once, and never again.
+        let tooLate = dueID.flatMap { due.cancelTimer($0, now: Self.at(155)) }
+        #expect(tooLate == nil)
+        (ran, then) = Self.drain(&due, now: Self.at(1000))
+        #expect(ran == ["tick"] && then == "wait")
+    }
+
+    @Test("finishing drops a repeating timer with the others")
+    func repeatingFinished() {
+        var (queue, _) = Self.ticking()
+        #expect(queue.finish() == ["tick"])
+        #expect(Self.drain(&queue, now: Self.at(1000)).then == "end")
+    }
+
     @Test("thousands of items keep their order while the taken front is dropped")
     func longRun() {
         var queue = ExecutorQueue<String>()
@@ -185,6 +251,29 @@ struct ExecutorQueueTests {
         }
         #expect(later)
         #expect(!fired.withLock { $0 })
+    }
+
+    @Test("a player thread's repeating timer fires again and again until cancelled")
+    func repeatingOnTheThread() async {
+        let executor = PlayerExecutor(named: "me-test", counting: DispatchGroup())
+        defer { executor.finish() }
+        let count = Locked(0)
+        let (firings, continuation) = AsyncStream.makeStream(of: Int.self)
+        let timer = executor.enqueue(after: .milliseconds(5), repeating: .milliseconds(5)) {
+            continuation.yield(
+                count.withLock {
+                    $0 += 1
+                    return $0
+                })
+        }
+        for await firing in firings where firing >= 3 { break }
+        timer.cancel()
+        let atCancel = count.withLock { $0 }
+        // Ten periods later: at most the one firing already due when it was cancelled has run.
+        let later = await withCheckedContinuation { done in
+            executor.enqueue(after: .milliseconds(50)) { done.resume(returning: count.withLock { $0 }) }
+        }
+        #expect(atCancel >= 3 && later <= atCancel + 1, "\(atCancel) then \(later)")
     }
 
     @Test("a delay too long for a clock's nanoseconds is a timer that never comes due, not a trap")

@@ -75,8 +75,9 @@ extension PlayerMachine.State {
             landSeek(seqnum: flight.seqnum, at: facts.position, facts: facts)
         } else {
             // The bus can carry the ASYNC_DONE before the first frame's message (a busy machine):
-            // remember it, so the frame lands the seek.
+            // remember it (and what the pipeline told then), so the frame lands the seek.
             inFlightSeek?.prerolled = true
+            inFlightSeek?.prerolledFacts = facts
         }
     }
 

@@ -86,6 +86,7 @@ extension PlayerMachine.State {
         // The content is unloaded for the pre-roll, and loaded again after it.
         if phase != .idle {
             supersedeStateWaiters()
+            resolveSeekWaiters(.failure(MediaError(.cancelled, "a pre-roll unloaded the movie before the seek landed")))
             setPlaybackState(.stopped)
             setReadyForDisplay(false)
             setPrepared(false)
@@ -213,6 +214,7 @@ extension PlayerMachine.State {
             return
         }
         endPrerolls(.completed, at: current.position)
+        pipeline?.upNext.replace(with: [], playing: current.contentID)  // started: no longer on its way
         if let frameSize {
             setNaturalSize(frameSize)
             setReadyForDisplay(true)

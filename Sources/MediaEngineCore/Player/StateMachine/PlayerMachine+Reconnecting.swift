@@ -164,6 +164,7 @@ extension PlayerMachine.State {
         reconnection?.underWay = false
         setLoadState(loadStateWhenPrepared)
         resolveWaiters(.prepared)
+        requeueNext()  // the reload cleared what was queued behind the movie
         if reconnection?.seekAsked == true {
             reconnection?.seekAsked = false
             publish(.seekCompleted(lastPosition))

@@ -9,6 +9,9 @@ extension PlayerMachine {
         var landing: Duration?
         /// An ASYNC_DONE came before the first frame's message: the frame lands the seek at once.
         var prerolled = false
+        /// What the pipeline told at that ASYNC_DONE (the tracks and truncation a preparation
+        /// reads), for a seek that lands without its frame when its grace passes.
+        var prerolledFacts: PlayerMachine.PipelineFacts?
         /// The marker posted just before the seek was sent has passed the bus: an ASYNC_DONE
         /// from now on may be the seek's; one before it was an earlier state change's.
         var markerSeen = false
@@ -196,7 +199,12 @@ extension PlayerMachine.State {
     mutating func seekDeadlinePassed(session: Int, seqnum: UInt32, facts: PipelineFacts) {
         guard isCurrent(session), let flight = inFlightSeek, flight.seqnum == seqnum else { return }
         if flight.prerolled {
-            landSeek(seqnum: seqnum, at: facts.position, facts: facts)
+            // What the preroll told, with where the pipeline is now.
+            var landing = flight.prerolledFacts ?? facts
+            landing.position = facts.position
+            landing.duration = facts.duration ?? landing.duration
+            if !facts.mediaTypes.isEmpty { landing.mediaTypes = facts.mediaTypes }
+            landSeek(seqnum: seqnum, at: facts.position, facts: landing)
             return
         }
         pipelineFailed(

@@ -93,7 +93,9 @@ extension PlayerMachine.State {
     /// the direction playback goes, beyond `fired` (the boundary it has just fired for, which a
     /// position read a little short of it must not pick again), or for `owed` (a boundary its
     /// timer came early for: the wall clock and the pipeline's drift apart, and a busy machine
-    /// delays the position).
+    /// delays the position). In repeat one, with nothing ahead in this pass, it is the first
+    /// boundary of the next pass, counted through the loop: the position read just after a loop
+    /// is still the ending pass's (the loop does not flush what the sinks have yet to play).
     private mutating func armTimeObserver(
         _ id: Int, from position: Duration, fired: Duration? = nil, owed: Duration? = nil
     ) {
@@ -109,6 +111,16 @@ extension PlayerMachine.State {
             var from = position
             if let fired { from = forward ? max(position, fired) : min(position, fired) }
             let ahead = owed ?? (forward ? times.first { $0 > from } : times.last { $0 < from })
+            if ahead == nil, forward, looping, let passEnd = playbackEnd ?? duration, passEnd > position {
+                // The next pass: from its start, after what remains of this one.
+                let passStart = initialPlaybackTime ?? .zero
+                if let next = times.first(where: { $0 >= passStart && $0 < passEnd }) {
+                    observers.arm(id, .boundary(next, forward: true, nextPassFrom: position))
+                    let wall = (passEnd - position + (next - passStart)) / abs(rate)
+                    perform(.startTimer(.timeObserver(id: id), after: max(wall, .milliseconds(1))))
+                    return
+                }
+            }
             guard let boundary = ahead else {
                 if observers.armed(id) != nil {
                     observers.disarm(id)
@@ -131,7 +143,10 @@ extension PlayerMachine.State {
         switch armed {
         case .periodic:
             publish(.periodicTime(observer, position))
-        case .boundary(let boundary, let forward):
+        case .boundary(_, _, let from?) where position >= from:
+            // Early: the pass that holds the boundary has not begun (its positions start again).
+            armTimeObserver(id, from: position)
+        case .boundary(let boundary, let forward, _):
             if forward ? position < boundary : position > boundary {
                 armTimeObserver(id, from: position, owed: boundary)
             } else {

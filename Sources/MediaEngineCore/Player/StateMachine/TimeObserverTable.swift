@@ -12,8 +12,10 @@ struct TimeObserverTable {
     /// What an observer's armed timer is for.
     enum Armed: Equatable {
         case periodic
-        /// The boundary it waits for, playing forward or backward.
-        case boundary(Duration, forward: Bool)
+        /// The boundary it waits for, playing forward or backward; `nextPassFrom`: in repeat one, a
+        /// boundary of the next pass, armed from this position of the pass before (a position at
+        /// or past it when the timer fires is still that pass's).
+        case boundary(Duration, forward: Bool, nextPassFrom: Duration? = nil)
     }
 
     private var entries: [Int: Kind] = [:]
