@@ -13,7 +13,7 @@
 // movie; a click in the player's window works them.
 // Usage: mediaplay [--plugin-dir DIR] [--sink NAME[:key=value,...]] [--controls STYLE] [--list-sinks] [--user USER:PASSWORD]
 //                  [--header 'NAME: VALUE'] [--cookie NAME=VALUE] [--ca-file PEM] [--retry N]
-//                  [--retry-delay SECONDS] FILE|URL [FILE|URL...]
+//                  [--retry-delay SECONDS] [--retry-max-time SECONDS] [--retry-connrefused] FILE|URL [FILE|URL...]
 // Several files or URLs play as a queue, each following the one before without a gap.
 // Keys on a terminal (and in the window sink's window): space play/pause, left/right seek (shift:
 // exact), up/down rate, f fullscreen, a scaling, l repeat, m mute, 9/0 volume, n/p next/previous,
@@ -60,13 +60,15 @@ struct Arguments {
             case "--plugin-dir":
                 guard let value = iterator.next() else { throw UsageError("--plugin-dir needs a folder") }
                 pluginFolders.append(value)
-            case "--user", "--header", "--cookie", "--ca-file", "--retry", "--retry-delay":
+            case _ where HTTPStreamOptions.commandLineFlags.contains(argument):
                 guard let value = iterator.next() else { throw UsageError("\(argument) needs a value") }
                 do {
                     _ = try http.applyCommandLineFlag(argument, value)
                 } catch {
                     throw UsageError(error.message)
                 }
+            case _ where HTTPStreamOptions.commandLineSwitches.contains(argument):
+                _ = http.applyCommandLineSwitch(argument)
             case "--help", "-h":
                 throw UsageError(nil)
             default:

@@ -42,11 +42,11 @@ struct NetworkExamplesTests {
         #expect(!result.standardError.contains("hunter2"))
     }
 
-    @Test("mediaplay says each retry of a refused connection, then names the error")
+    @Test("mediaplay says each retry of a refused connection (--retry-connrefused), then names the error")
     func playPrintsRetries() async throws {
         let result = try await ProcessRunner.run(
             BuildProducts.executable("mediaplay"),
-            ["--retry", "2", "--retry-delay", "0.1", "http://127.0.0.1:1/movie.mp4"])
+            ["--retry", "2", "--retry-delay", "0.1", "--retry-connrefused", "http://127.0.0.1:1/movie.mp4"])
         #expect(result.status == 1)
         let lines = result.standardOutput.split(separator: "\n").map(String.init)
         #expect(
@@ -55,6 +55,26 @@ struct NetworkExamplesTests {
                 "  retry 2 of 2 in 0.2 s, after connectionRefused: 127.0.0.1 refused the connection (nothing listens on that port)",
             ], "\(result.standardOutput)")
         #expect(result.standardError.hasPrefix("mediaplay: connectionRefused: "), "\(result.standardError)")
+    }
+
+    @Test("mediaprobe: a refused port is named at once, and a silent server timedOut at --retry-max-time")
+    func probeBounds() async throws {
+        let movie = try await TestMedia.url(for: TestMedia.numbered)
+        let stopped = try FaultInjectingServer(serving: movie)
+        stopped.stop()
+        var started = ContinuousClock.now
+        let refused = try await ProcessRunner.run(BuildProducts.executable("mediaprobe"), [stopped.url()])
+        var took = ContinuousClock.now - started
+        #expect(refused.standardError.hasPrefix("mediaprobe: connectionRefused: "), "\(refused.standardError)")
+        #expect(took < Duration.seconds(2).scaled, "a second, and the process's start: \(took)")
+        let silent = try FaultInjectingServer(serving: movie, fault: .neverAnswer)
+        started = ContinuousClock.now
+        let result = try await ProcessRunner.run(
+            BuildProducts.executable("mediaprobe"), ["--retry-max-time", "2", silent.url()])
+        took = ContinuousClock.now - started
+        #expect(result.status == 1)
+        #expect(result.standardError.hasPrefix("mediaprobe: timedOut: "), "\(result.standardError)")
+        #expect(took >= .seconds(2) && took < Duration.seconds(5).scaled, "\(took)")
     }
 
     @Test("mediaplay prints timed metadata as playback reaches it")

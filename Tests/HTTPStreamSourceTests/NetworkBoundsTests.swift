@@ -1,0 +1,122 @@
+import Foundation
+import HTTPStreamSource
+import MediaEngine
+import MediaTestSupport
+import Testing
+
+/// Network failures end in bounded time with a typed error, the retries announced before it:
+/// a server that accepts the connection and never answers is `timedOut` within the connection
+/// deadline (20 s by default), a refused port is `connectionRefused` within a second unless
+/// the app asks for retries. Timings are measured from `play()` to the finish event.
+@Suite("Network failures in bounded time")
+struct NetworkBoundsTests {
+    /// Plays `url` with `options` to its finish; returns the error, the time it took and the
+    /// retries announced (attempt, delay).
+    static func fail(
+        _ url: String, options: HTTPStreamOptions, within limit: Duration
+    ) async throws -> (MediaError?, Duration, [(attempt: Int, delay: Duration)]) {
+        let started = ContinuousClock.now
+        let (reason, error, _, _, recorder) = try await ConnectionFaultTests.play(url, options: options, within: limit)
+        let took = ContinuousClock.now - started
+        #expect(reason == .playbackError, "\(recorder.events)")
+        let retries = recorder.events.compactMap { event -> (Int, Duration)? in
+            guard case .reconnecting(let attempt, let delay, _) = event else { return nil }
+            return (attempt, delay)
+        }
+        return (error, took, retries)
+    }
+
+    @Test("a silent server is timedOut when a short connection deadline passes, its retries announced before")
+    func silentServerShortDeadline() async throws {
+        let movie = try await TestMedia.url(for: TestMedia.numbered)
+        let server = try FaultInjectingServer(serving: movie, fault: .neverAnswer)
+        var options = HTTPStreamOptions()
+        options.timeout = .seconds(1)
+        options.retryDelay = .milliseconds(200)
+        options.connectionDeadline = .seconds(4)
+        // A try takes the 1 s timeout and the probe's 1 s: the second is being probed when the
+        // deadline passes. The probe's answer may come before the deadline's timer on the
+        // player's thread: then a third try is announced, and its wait ends at the timer.
+        let (error, took, retries) = try await Self.fail(server.url(), options: options, within: .seconds(15))
+        #expect(error?.code == .timedOut, "\(String(describing: error))")
+        #expect(took >= .milliseconds(3900), "not before the deadline: \(took)")
+        #expect(took < Duration.seconds(6).scaled, "the deadline, and at most the probe's second: \(took)")
+        #expect(retries.map(\.attempt) == Array(1...max(retries.count, 1)) && (1...2).contains(retries.count))
+        #expect(retries.first?.delay == .milliseconds(200))
+        #expect(server.requests.filter { $0.method == "GET" }.count == 2, "\(server.requests.map(\.method))")
+    }
+
+    @Test("with the default options a silent server is timedOut within 20 s, after two announced retries")
+    func silentServerDefaultDeadline() async throws {
+        let movie = try await TestMedia.url(for: TestMedia.numbered)
+        let server = try FaultInjectingServer(serving: movie, fault: .neverAnswer)
+        // 8 s timeout, 1 s probe, 0.5 s wait, again, 1 s wait: the third try starts at about
+        // 19.7 s (or, on a busy machine, is still waiting) when the deadline passes.
+        let (error, took, retries) = try await Self.fail(
+            server.url(), options: HTTPStreamOptions(), within: .seconds(30))
+        #expect(error?.code == .timedOut, "\(String(describing: error))")
+        #expect(error?.message.contains("did not answer within") == true, "\(String(describing: error))")
+        #expect(took >= .milliseconds(19_900), "not before the deadline: \(took)")
+        #expect(took < Duration.seconds(22).scaled, "about 20 s: \(took)")
+        #expect(retries.map(\.attempt) == [1, 2] && retries.map(\.delay) == [.milliseconds(500), .seconds(1)])
+        let gets = server.requests.filter { $0.method == "GET" }.count
+        #expect((2...3).contains(gets), "\(server.requests.map(\.method))")
+    }
+
+    @Test("a server that keeps answering 503 ends the movie with its 503 when the deadline passes during a wait")
+    func unavailableUntilDeadline() async throws {
+        let movie = try await TestMedia.url(for: TestMedia.numbered)
+        let server = try FaultInjectingServer(serving: movie, fault: .status(503))
+        var options = HTTPStreamOptions()
+        options.retries = 10
+        options.retryDelay = .seconds(1)
+        options.connectionDeadline = .milliseconds(2500)
+        // Tries at 0 s and 1 s; the next would start at 3 s, after the deadline.
+        let (error, took, retries) = try await Self.fail(server.url(), options: options, within: .seconds(15))
+        #expect(error?.code == .httpError && error?.httpStatusCode == 503, "\(String(describing: error))")
+        #expect(took >= .milliseconds(2400) && took < Duration.milliseconds(4000).scaled, "\(took)")
+        #expect(retries.map(\.attempt) == [1, 2])
+        #expect(server.requests.filter { $0.method == "GET" }.count == 2)
+    }
+
+    @Test(
+        "a refused port is connectionRefused within a second, with no retry, by default (ProgressiveHTTPTests asks for retries)"
+    )
+    func refusedAtOnce() async throws {
+        let movie = try await TestMedia.url(for: TestMedia.numbered)
+        // A server that stopped: nothing listens on its port any more.
+        let server = try FaultInjectingServer(serving: movie)
+        server.stop()
+        let (error, took, retries) = try await Self.fail(
+            server.url(), options: HTTPStreamOptions(), within: .seconds(10))
+        #expect(error?.code == .connectionRefused, "\(String(describing: error))")
+        #expect(took < Duration.seconds(1).scaled, "\(took)")
+        #expect(retries.isEmpty)
+    }
+
+    @Test("curl's --retry-max-time and --retry-connrefused set the deadline and refused retries")
+    func commandLine() throws {
+        var options = HTTPStreamOptions()
+        #expect(options.connectionDeadline == .seconds(20) && !options.retriesRefusedConnections)
+        #expect(try options.applyCommandLineFlag("--retry-max-time", "7.5"))
+        #expect(options.connectionDeadline == .milliseconds(7500))
+        #expect(try options.applyCommandLineFlag("--retry-max-time", "0"))
+        #expect(options.connectionDeadline == nil, "0: no deadline, as in curl")
+        let switched = options.applyCommandLineSwitch("--retry-connrefused")
+        #expect(switched && options.retriesRefusedConnections)
+        let notASwitch = options.applyCommandLineSwitch("--retry")
+        #expect(!notASwitch)
+        for value in ["-1", "soon", "inf"] {
+            #expect(throws: MediaError.self, "\(value)") {
+                _ = try options.applyCommandLineFlag("--retry-max-time", value)
+            }
+        }
+        options.connectionDeadline = .zero
+        #expect(throws: MediaError.self) {
+            try HTTPStreamSource(string: "http://127.0.0.1/m.mp4", options: options).validate()
+        }
+        options.connectionDeadline = .seconds(3)
+        let policy = try HTTPStreamSource(string: "http://127.0.0.1/m.mp4", options: options).retryPolicy
+        #expect(policy.deadline == .seconds(3) && policy.retriesRefusedConnections)
+    }
+}
