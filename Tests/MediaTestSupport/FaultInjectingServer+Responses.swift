@@ -51,10 +51,13 @@ extension FaultInjectingServer.Core {
             return .close
         case .status(let code):
             record(head, status: code, faulted: true)
-            let text = Array("HTTP \(code)\n".utf8)
+            // 204 and 304 have no body, and no Content-Length (RFC 9110, 8.6).
+            let bodiless = code == 204 || code == 304
+            let text = bodiless ? [] : Array("HTTP \(code)\n".utf8)
             let sent = send(
                 connection, head: "\(code) \(Self.reason(code))", keepAlive: head.keepsAlive,
-                headers: [("Content-Type", "text/plain"), ("Content-Length", "\(text.count)")], body: text[...])
+                headers: bodiless ? [] : [("Content-Type", "text/plain"), ("Content-Length", "\(text.count)")],
+                body: text[...])
             return sent ? open : .close
         default:
             break
@@ -113,7 +116,8 @@ extension FaultInjectingServer.Core {
     /// The reason phrase of a status the tests use.
     private static func reason(_ code: Int) -> String {
         [
-            408: "Request Timeout", 429: "Too Many Requests", 500: "Internal Server Error", 502: "Bad Gateway",
+            204: "No Content", 304: "Not Modified", 408: "Request Timeout", 429: "Too Many Requests",
+            500: "Internal Server Error", 502: "Bad Gateway",
             503: "Service Unavailable", 504: "Gateway Timeout",
         ][code] ?? "Error"
     }

@@ -41,7 +41,8 @@ public final class FaultInjectingServer: Sendable {
         /// block of share i carries `StreamTitle='titles[i]';`, every other block is empty
         /// (L = 0), as servers send when the title has not changed. Closed at the end.
         case icy(metaint: Int, titles: [String])
-        /// An error status with a short text body (`503`: a server briefly unavailable).
+        /// An error status with a short text body (`503`: a server briefly unavailable); `204`
+        /// and `304` with no body at all (`204`: an ad server with no ad).
         case status(Int)
         /// The head and `bytes` bytes of the body are sent; the connection then waits until
         /// ``FaultInjectingServer/releaseHeldResponses()`` (or ``FaultInjectingServer/stop()``)
