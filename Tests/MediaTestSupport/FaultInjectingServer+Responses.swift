@@ -89,6 +89,18 @@ extension FaultInjectingServer.Core {
             sentBody = slice.prefix(count)
         default: sentBody = head.method == "HEAD" ? [] : slice
         }
+        if case .throttle(let rate) = fault, head.method != "HEAD" {
+            guard send(connection, head: status, keepAlive: false, headers: headers, body: []) else { return .close }
+            let tenth = max(rate / 10, 1)
+            var rest = slice
+            while !rest.isEmpty {
+                // A send that fails (the client gone, the server stopping) ends the response.
+                guard Self.sendAll(connection, rest.prefix(tenth)) else { return .close }
+                rest = rest.dropFirst(tenth)
+                if !rest.isEmpty { Thread.sleep(forTimeInterval: 0.1) }
+            }
+            return .close
+        }
         if case .pauseBeforeEnd(let bytes, let pause) = fault, head.method != "HEAD" {
             let most = slice.dropLast(bytes)
             guard send(connection, head: status, keepAlive: false, headers: headers, body: most) else { return .close }

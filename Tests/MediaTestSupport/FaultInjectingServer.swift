@@ -56,6 +56,9 @@ public final class FaultInjectingServer: Sendable {
         /// download that stops for a moment just before its end, so the movie starts playing
         /// from a buffer that is still filling and the next buffering message is its 100 %.
         case pauseBeforeEnd(bytes: Int, pause: Duration)
+        /// The whole body (or range), `bytesPerSecond` of it a second: a tenth every 100 ms, as
+        /// a link slower than the movie's bitrate brings it.
+        case throttle(bytesPerSecond: Int)
     }
 
     /// The user Digest authentication accepts.
