@@ -26,10 +26,14 @@ struct NetworkBoundsTests {
         return (error, took, retries)
     }
 
+    /// The fault-injecting server, serving the numbered clip with `fault`.
+    static func server(_ fault: FaultInjectingServer.Fault = .none) async throws -> FaultInjectingServer {
+        try FaultInjectingServer(serving: try await TestMedia.url(for: TestMedia.numbered), fault: fault)
+    }
+
     @Test("a silent server is timedOut when a short connection deadline passes, its retries announced before")
     func silentServerShortDeadline() async throws {
-        let movie = try await TestMedia.url(for: TestMedia.numbered)
-        let server = try FaultInjectingServer(serving: movie, fault: .neverAnswer)
+        let server = try await Self.server(.neverAnswer)
         var options = HTTPStreamOptions()
         options.timeout = .seconds(1)
         options.retryDelay = .milliseconds(200)
@@ -48,8 +52,7 @@ struct NetworkBoundsTests {
 
     @Test("with the default options a silent server is timedOut within 20 s, after two announced retries")
     func silentServerDefaultDeadline() async throws {
-        let movie = try await TestMedia.url(for: TestMedia.numbered)
-        let server = try FaultInjectingServer(serving: movie, fault: .neverAnswer)
+        let server = try await Self.server(.neverAnswer)
         // 8 s timeout, 1 s probe, 0.5 s wait, again, 1 s wait: the third try starts at about
         // 19.7 s (or, on a busy machine, is still waiting) when the deadline passes.
         let (error, took, retries) = try await Self.fail(
@@ -65,8 +68,7 @@ struct NetworkBoundsTests {
 
     @Test("a server that keeps answering 503 ends the movie with its 503 when the deadline passes during a wait")
     func unavailableUntilDeadline() async throws {
-        let movie = try await TestMedia.url(for: TestMedia.numbered)
-        let server = try FaultInjectingServer(serving: movie, fault: .status(503))
+        let server = try await Self.server(.status(503))
         var options = HTTPStreamOptions()
         options.retries = 10
         options.retryDelay = .seconds(1)
@@ -83,9 +85,8 @@ struct NetworkBoundsTests {
         "a refused port is connectionRefused within a second, with no retry, by default (ProgressiveHTTPTests asks for retries)"
     )
     func refusedAtOnce() async throws {
-        let movie = try await TestMedia.url(for: TestMedia.numbered)
         // A server that stopped: nothing listens on its port any more.
-        let server = try FaultInjectingServer(serving: movie)
+        let server = try await Self.server()
         server.stop()
         let (error, took, retries) = try await Self.fail(
             server.url(), options: HTTPStreamOptions(), within: .seconds(10))
