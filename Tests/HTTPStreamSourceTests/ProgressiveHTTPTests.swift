@@ -106,8 +106,7 @@ struct ProgressiveHTTPTests {
             try await withDeadline(.seconds(20), "prepareToPlay()") { try await player.prepareToPlay() }
         }
         #expect(error?.code == .connectionRefused, "\(String(describing: error))")
-        let took = ContinuousClock.now - started
-        #expect(took >= .milliseconds(300) && took < Duration.seconds(3).scaled, "waits of 0.1 s and 0.2 s: \(took)")
+        #expect(ContinuousClock.now - started >= .milliseconds(300), "waits of 0.1 s and 0.2 s")
         let waits = recorder.events.compactMap { event -> Duration? in
             guard case .reconnecting(_, let delay, let error) = event, error.code == .connectionRefused else {
                 return nil
