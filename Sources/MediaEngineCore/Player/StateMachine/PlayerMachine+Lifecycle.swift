@@ -103,6 +103,7 @@ extension PlayerMachine.State {
         setSourceType(expectedSourceType)
         load(newSource, holdFirstFrame: needsPreparationSeek)
         perform(.startTimer(.preparation(session: sessionID, epoch: epoch), after: preparationTimeout))
+        startConnectionDeadline()
     }
 
     /// `stop()`: the state says stopped at once, at the start of the movie (MPMoviePlayerController:
@@ -164,6 +165,7 @@ extension PlayerMachine.State {
     /// if the app wants it (shouldAutoplay, or play() during preparation).
     mutating func completePreparation(_ facts: PipelineFacts) {
         guard hasSession, phase == .preparing else { return }
+        connectionDeadlineMet()
         if isReconnecting {
             if reconnection?.wasPrepared == true { return finishReconnection(facts) }
             reconnection?.underWay = false
