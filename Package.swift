@@ -107,8 +107,13 @@ let package = Package(
         // The umbrella: the core re-exported, with the window system, text renderer and decoders
         // linked in (each installs itself into the core when linked).
         .target(name: "MediaEngine", dependencies: ["MediaEngineCore", "CX11Window", "CTextRender", "CLibavDecoder"]),
-        .target(name: "FileSource", dependencies: ["MediaEngineCore"]),
-        .target(name: "HTTPStreamSource", dependencies: ["MediaEngineCore", "CNetworkProbe"]),
+        // Each source registers itself in the core's source registry when linked, from a C
+        // constructor (a Swift library has no static initializers).
+        .target(name: "CFileSourceInstall"),
+        .target(name: "FileSource", dependencies: ["MediaEngineCore", "CFileSourceInstall"]),
+        .target(name: "CHTTPStreamSourceInstall"),
+        .target(
+            name: "HTTPStreamSource", dependencies: ["MediaEngineCore", "CNetworkProbe", "CHTTPStreamSourceInstall"]),
         // VAST ads before the movie: fetch, parse, tracking beacons, frequency cap (Foundation only).
         .target(name: "PrerollAdSource", dependencies: ["MediaEngineCore"]),
         // Video in a terminal with 24-bit colour half blocks: a plugin on MediaEngine's public API only.

@@ -3,17 +3,18 @@
 // Plays a movie (a file, a web server's movie, an HLS or DASH stream) to a video sink chosen by
 // name (a built-in one, terminal from TerminalVideoSink, or rtp, srt or hls from NetworkVideoSink)
 // and prints its progress, timed metadata (ID3 in the stream, ICY titles) as playback reaches
-// it, and for network streams the load state, stalls and retries as they happen. On a terminal
-// the progress is one line redrawn in place (time, duration, a bar, the state, the rate, what is
-// buffered, the volume) and keys control the player (Output.swift, Controls.swift; ? lists them);
-// piped, it prints a line every half second. With the terminal sink drawing on standard output,
+// it, and for network streams the load state, stalls (when each starts and ends) and retries as
+// they happen. On a terminal the progress is one line redrawn in place (time, duration, a bar, the
+// state, `buffering 35%` while a network movie waits for data, the rate, what is buffered, the
+// volume) and keys control the player (Output.swift, Controls.swift; ? lists them); piped, it
+// prints a line every half second. With the terminal sink drawing on standard output,
 // those lines go to the sink's status line instead. Sink plugins built as shared libraries are
 // loaded from --plugin-dir DIR first.
 // With --controls STYLE (embedded or fullscreen) the engine draws its on-screen controls over the
 // movie; a click in the player's window works them.
 // Usage: mediaplay [--plugin-dir DIR] [--sink NAME[:key=value,...]] [--controls STYLE] [--list-sinks] [--user USER:PASSWORD]
 //                  [--header 'NAME: VALUE'] [--cookie NAME=VALUE] [--ca-file PEM] [--retry N]
-//                  [--retry-delay SECONDS] FILE|URL [FILE|URL...]
+//                  [--retry-delay SECONDS] [--retry-max-time SECONDS] [--retry-connrefused] FILE|URL [FILE|URL...]
 // Several files or URLs play as a queue, each following the one before without a gap.
 // Keys on a terminal (and in the window sink's window): space play/pause, left/right seek (shift:
 // exact), up/down rate, f fullscreen, a scaling, l repeat, m mute, 9/0 volume, n/p next/previous,
@@ -60,13 +61,15 @@ struct Arguments {
             case "--plugin-dir":
                 guard let value = iterator.next() else { throw UsageError("--plugin-dir needs a folder") }
                 pluginFolders.append(value)
-            case "--user", "--header", "--cookie", "--ca-file", "--retry", "--retry-delay":
+            case _ where HTTPStreamOptions.commandLineFlags.contains(argument):
                 guard let value = iterator.next() else { throw UsageError("\(argument) needs a value") }
                 do {
                     _ = try http.applyCommandLineFlag(argument, value)
                 } catch {
                     throw UsageError(error.message)
                 }
+            case _ where HTTPStreamOptions.commandLineSwitches.contains(argument):
+                _ = http.applyCommandLineSwitch(argument)
             case "--help", "-h":
                 throw UsageError(nil)
             default:
@@ -181,13 +184,21 @@ let player = MoviePlayer(source: source, videoSink: sink)
 player.controlStyle = arguments.controls
 let controls = Controls(player: player, output: console, queueLength: arguments.files.count)
 console.snapshot = {
-    let network = player.source.uri.hasPrefix("http:") || player.source.uri.hasPrefix("https:")
+    let network = isNetworkMovie()
     return ProgressSnapshot(
         // A seek under way shows its target (and `seeking`): the next key starts from there.
         position: controls.seekTarget ?? player.currentPlaybackTime, duration: player.duration,
         state: player.playbackState, rate: controls.rate, playable: network ? player.playableDuration : nil,
         volume: player.volume, isMuted: player.isMuted, repeatMode: player.repeatMode,
-        isSeeking: controls.seekTarget != nil)
+        isSeeking: controls.seekTarget != nil, isLoading: !player.isPreparedToPlay,
+        // While it loads or stalls, how far the wait for data has got: `buffering 35%`.
+        bufferingPercent: network ? player.bufferingPercent : nil)
+}
+
+/// Whether the movie playing now is read over the network (a queue can mix files and URLs).
+@MainActor
+func isNetworkMovie() -> Bool {
+    player.source.uri.hasPrefix("http:") || player.source.uri.hasPrefix("https:")
 }
 if let keys = console.keys { Task { await controls.run(keys.keys) } }
 // Several movies play as a queue, one after another without a gap.
@@ -211,8 +222,27 @@ Task {
                 + "\(error.code)\(status): \(error.message)")
     }
 }
+// On a terminal the progress line is drawn four times a second of wall-clock time from the
+// start (loading, buffering, paused, stalled: whatever it waits for, it says), and at every
+// event; piped, a network movie that takes more than a second to load says it waits.
+let refresher: Task<Void, Never>? =
+    console.isInteractive
+    ? Task {
+        while !Task.isCancelled {
+            console.refresh()
+            try? await Task.sleep(for: .milliseconds(250))
+        }
+    } : nil
+let loadingNote: Task<Void, Never>? =
+    console.isInteractive || !isNetworkMovie()
+    ? nil
+    : Task {
+        try? await Task.sleep(for: .seconds(1))
+        if !Task.isCancelled && !player.isPreparedToPlay { say("  loading: waiting for the network") }
+    }
 do {
     try await player.prepareToPlay()
+    loadingNote?.cancel()
     let duration = player.duration.map { String(format: "%.2f s", $0.inSeconds) } ?? "unknown length"
     say(
         "playing \(source.uri.hasPrefix("file:") ? file : source.uri): \(player.naturalSize), \(player.movieMediaTypes), \(duration) to '\(sinkSpecification.name)'"
@@ -233,19 +263,14 @@ do {
 }
 
 // Progress every half second of movie time, from a periodic time observer, until the movie
-// finishes; on a terminal also four times a second of wall-clock time (paused, stalled, buffering).
+// finishes (on a terminal, the refresher above draws it too).
 _ = try? player.addPeriodicTimeObserver(every: .milliseconds(500))
-let refresher: Task<Void, Never>? =
-    console.isInteractive
-    ? Task {
-        while !Task.isCancelled {
-            console.refresh()
-            try? await Task.sleep(for: .milliseconds(250))
-        }
-    } : nil
 
 // The picture size printed last (the "playing" line has the first); a stream's variants change it.
 var pictureSize = player.naturalSize
+// When the network movie stalled (`interrupted`: its buffer ran dry, or it waits to start), until
+// it plays again.
+var stalledSince: ContinuousClock.Instant?
 for await event in events {
     switch event {
     case .periodicTime(_, let time) where !console.isInteractive:
@@ -262,8 +287,18 @@ for await event in events {
         if let key = KeyBindings.key(windowKey: name, shift: shift) { controls.handle(key) }
     case .loadStateChanged(let state) where source.sourceType != .file:
         say("  load state: \(state)")
-    case .playbackStateChanged(.interrupted):
-        say("  stalled: waiting for the network")
+    case .playbackStateChanged(.interrupted) where isNetworkMovie():
+        // A line when the wait starts and one when it ends; the progress line says `buffering 35%`.
+        if stalledSince == nil {
+            stalledSince = .now
+            let percent = player.bufferingPercent.flatMap { $0 < 100 ? " (buffering \($0)%)" : nil }
+            say("  stalled: waiting for the network" + (percent ?? ""))
+        }
+    case .playbackStateChanged(let state) where stalledSince != nil:
+        if state == .playing, let since = stalledSince {
+            say(String(format: "  buffered: playing after %.1f s of waiting", (ContinuousClock.now - since).inSeconds))
+        }
+        stalledSince = nil
     case .timedMetadataChanged(let items):
         for item in items { say("  metadata: \(item)") }
     case .variantSwitched(let change):

@@ -3,7 +3,8 @@
 // Prints what the engine knows about a movie, a web server's movie or an HLS/DASH stream once
 // it is prepared.
 // Usage: mediaprobe [--json] [--user USER:PASSWORD] [--header 'NAME: VALUE'] [--cookie NAME=VALUE]
-//                   [--ca-file PEM] [--retry N] [--retry-delay SECONDS] FILE|URL
+//                   [--ca-file PEM] [--retry N] [--retry-delay SECONDS] [--retry-max-time SECONDS]
+//                   [--retry-connrefused] FILE|URL
 // On a bad input: one line on stderr naming the error code (and HTTP status), and exit status 1.
 import FileSource
 import Foundation
@@ -28,13 +29,15 @@ var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     switch argument {
     case "--json": json = true
-    case "--user", "--header", "--cookie", "--ca-file", "--retry", "--retry-delay":
+    case _ where HTTPStreamOptions.commandLineFlags.contains(argument):
         guard let value = arguments.next() else { usageError("\(argument) needs a value") }
         do {
             _ = try http.applyCommandLineFlag(argument, value)
         } catch {
             usageError(error.message)
         }
+    case _ where HTTPStreamOptions.commandLineSwitches.contains(argument):
+        _ = http.applyCommandLineSwitch(argument)
     case "--help", "-h":
         print(usage)
         exit(0)

@@ -49,9 +49,10 @@ static char *describe_certificate(GTlsCertificateFlags flags) {
     return g_string_free(text, FALSE);
 }
 
-/// Sends a HEAD request for `path` and waits for the first byte of an answer (the socket's
-/// timeout bounds the wait). FALSE when none comes in time.
-static gboolean answers(GSocketConnection *connection, const char *host, const char *path) {
+/// Sends a HEAD request for `path` and waits up to `seconds` for the first byte of an answer.
+/// FALSE when none comes in time.
+static gboolean answers(GSocketConnection *connection, const char *host, const char *path, unsigned seconds) {
+    g_socket_set_timeout(g_socket_connection_get_socket(connection), seconds);
     gchar *request = g_strdup_printf("HEAD %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n", path, host);
     GOutputStream *output = g_io_stream_get_output_stream(G_IO_STREAM(connection));
     gboolean sent = g_output_stream_write_all(output, request, strlen(request), NULL, NULL, NULL);
@@ -67,7 +68,7 @@ static gboolean answers(GSocketConnection *connection, const char *host, const c
 }
 
 MeProbeResult me_probe_connection(const char *host, int port, int tls, const char *ca_file, int strict,
-                                  unsigned timeout_seconds, const char *path, char **detail) {
+                                  unsigned timeout_seconds, unsigned answer_seconds, const char *path, char **detail) {
     *detail = NULL;
     ProbeTLS state = {NULL, strict, 0};
     GError *error = NULL;
@@ -86,9 +87,10 @@ MeProbeResult me_probe_connection(const char *host, int port, int tls, const cha
     GSocketConnection *connection = g_socket_client_connect_to_host(client, host, (guint16)port, NULL, &error);
     MeProbeResult result = ME_PROBE_CONNECTED;
     if (connection) {
-        if (path && !answers(connection, host, path)) {
+        if (path && !answers(connection, host, path, answer_seconds)) {
             result = ME_PROBE_TIMED_OUT;
-            *detail = g_strdup_printf("the server accepted the connection but sent nothing within %u s", timeout_seconds);
+            *detail = g_strdup_printf("the server accepted the connection but sent nothing (a HEAD request asked again "
+                                      "and waited %u s)", answer_seconds);
         }
         g_io_stream_close(G_IO_STREAM(connection), NULL, NULL);
         g_object_unref(connection);

@@ -85,33 +85,3 @@ public struct FileSource: MediaSource {
         MP4KeyframeIndex.keyframeTimes(path: path)?.map { .nanoseconds($0) }
     }
 }
-
-extension MoviePlayer {
-    /// Creates a player for a URL: a ``FileSource`` for `file:` URLs, any other URI GStreamer
-    /// can open otherwise (MPMoviePlayerController's `init(contentURL:)`).
-    /// - Parameter contentURL: The movie's URL.
-    public convenience init(contentURL: URL) {
-        if contentURL.isFileURL {
-            self.init(source: FileSource(url: contentURL))
-        } else {
-            self.init(source: URISource(uri: contentURL.absoluteString))
-        }
-    }
-}
-
-extension MoviePlayer {
-    /// The movie's URL (MPMoviePlayerController's `contentURL`): the source's URI as a URL.
-    /// Setting it replaces the source (a ``FileSource`` for `file:` URLs, any other URI
-    /// GStreamer can open otherwise), as setting `MoviePlayer.source` does: a movie that is
-    /// loaded stops (`PlayerEvent.playbackDidFinish(_:_:)` with `FinishReason.userExited`,
-    /// unless it had ended), `PlayerEvent.nowPlayingMovieChanged` is announced, and the new
-    /// movie loads in the same pipeline, playing if the old one was playing or
-    /// `MoviePlayer.shouldAutoplay` is on. Nil sets nothing.
-    public var contentURL: URL? {
-        get { URL(string: source.uri) }
-        set {
-            guard let newValue else { return }
-            source = newValue.isFileURL ? FileSource(url: newValue) : URISource(uri: newValue.absoluteString)
-        }
-    }
-}

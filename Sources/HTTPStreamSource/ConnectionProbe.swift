@@ -11,15 +11,19 @@ struct ConnectionProbe {
     var outcome: Outcome
     var detail: String?
 
-    /// Connects to `host:port` and disconnects. Blocks for at most `timeout`.
+    /// Connects to `host:port` within `timeout`; with a `path`, asks for it (HEAD) and waits
+    /// `answerWait` for the first byte of an answer; disconnects. Blocks for at most `timeout`
+    /// plus `answerWait` (whole seconds, at least one each).
     static func probe(
         host: String, port: Int, tls: Bool, certificateAuthorityFile: String?, strict: Bool, timeout: Duration,
-        path: String?
+        answerWait: Duration, path: String?
     ) -> ConnectionProbe {
         var detail: UnsafeMutablePointer<CChar>?
         let result = me_probe_connection(
             host, Int32(clamping: port), tls ? 1 : 0, certificateAuthorityFile, strict ? 1 : 0,
-            UInt32(clamping: max(1, timeout.components.seconds)), path, &detail)
+            UInt32(clamping: max(1, timeout.components.seconds)),
+            UInt32(clamping: max(1, answerWait.components.seconds)),
+            path, &detail)
         let text = detail.map { String(cString: $0) }
         me_probe_free_detail(detail)
         let outcome: Outcome =
@@ -34,8 +38,9 @@ struct ConnectionProbe {
         return ConnectionProbe(outcome: outcome, detail: text)
     }
 
-    /// `error` with the code and sentence the probe's outcome calls for.
-    func refine(_ error: MediaError, host: String) -> MediaError {
+    /// `error` with the code and sentence the probe's outcome calls for; `timeout` is the one
+    /// the player's own request had.
+    func refine(_ error: MediaError, host: String, timeout: Duration) -> MediaError {
         var refined = error
         let detail = self.detail.map { ": \($0)" } ?? ""
         switch outcome {
@@ -54,7 +59,8 @@ struct ConnectionProbe {
             refined.message = "\(host) refused the connection (nothing listens on that port)"
         case .timedOut:
             refined.code = .timedOut
-            refined.message = "\(host) did not answer in time\(detail)"
+            refined.message =
+                "\(host) did not answer within the \(max(1, timeout.components.seconds)) s timeout\(detail)"
         case .tlsFailed:
             refined.code = .tlsFailure
             refined.message = "the TLS connection to \(host) failed\(detail)"

@@ -89,7 +89,7 @@ public struct HTTPStreamSource: MediaSource {
     /// Refuses options the HTTP client would misread.
     /// - Throws: `MediaError.Code.invalidArgument` (a header name that is not a token, a
     ///   header value or cookie with a line break, a timeout under a second, negative retries or
-    ///   retry delays)
+    ///   retry delays, a connection deadline that is not positive)
     ///   or `MediaError.Code.fileNotFound` (a missing CA file).
     public func validate() throws(MediaError) {
         for (name, value) in options.headers {
@@ -110,6 +110,9 @@ public struct HTTPStreamSource: MediaSource {
         guard options.retryDelay >= .zero, options.maximumRetryDelay >= options.retryDelay else {
             throw MediaError(
                 .invalidArgument, "the retry delay cannot be negative, nor above the maximum retry delay")
+        }
+        if let deadline = options.connectionDeadline, deadline <= .zero {
+            throw MediaError(.invalidArgument, "the connection deadline must be positive, not \(deadline)")
         }
         let adaptive = options.adaptive
         guard adaptive.startBitrate.map({ $0 > 0 }) ?? true, adaptive.fixedBandwidth.map({ $0 > 0 }) ?? true else {
@@ -147,15 +150,23 @@ public struct HTTPStreamSource: MediaSource {
     }
 
     /// ``HTTPStreamOptions/retries`` tries after growing waits, from ``HTTPStreamOptions/retryDelay``
-    /// to ``HTTPStreamOptions/maximumRetryDelay``.
+    /// to ``HTTPStreamOptions/maximumRetryDelay``, within ``HTTPStreamOptions/connectionDeadline``;
+    /// refused connections too with ``HTTPStreamOptions/retriesRefusedConnections``.
     public var retryPolicy: RetryPolicy {
         RetryPolicy(
-            attempts: options.retries, initialDelay: options.retryDelay, maximumDelay: options.maximumRetryDelay)
+            attempts: options.retries, initialDelay: options.retryDelay, maximumDelay: options.maximumRetryDelay,
+            deadline: options.connectionDeadline, retriesRefusedConnections: options.retriesRefusedConnections)
     }
+
+    /// How long the probe of a failed connection waits for the server's first byte, once
+    /// connected: the player's own request has just gone unanswered, so a second more tells a
+    /// silent server from one that answers again, without doubling the wait.
+    static let probeAnswerWait = Duration.seconds(1)
 
     /// A failed connection (no HTTP answer) gets its reason: the probe connects again, with the
     /// same resolver, sockets and TLS, and names what failed. Other errors come back unchanged.
-    /// Runs on the player's thread and takes at most ``HTTPStreamOptions/timeout``.
+    /// Runs on the player's thread and takes at most ``HTTPStreamOptions/timeout`` to connect,
+    /// and a second more for an answer (a server that accepts and says nothing is `timedOut`).
     /// - Parameter error: The error the engine reported.
     /// - Returns: The more precise error.
     public func interpret(_ error: MediaError) -> MediaError {
@@ -168,8 +179,9 @@ public struct HTTPStreamSource: MediaSource {
             host: host, port: url.port ?? (secure ? 443 : 80), tls: secure,
             certificateAuthorityFile: options.certificateAuthorityFile,
             strict: !options.insecurelyAcceptsAnyCertificate,
-            timeout: options.timeout, path: url.path.isEmpty ? "/" : url.path)
-        return diagnosis.refine(error, host: host)
+            timeout: options.timeout, answerWait: min(options.timeout, Self.probeAnswerWait),
+            path: url.path.isEmpty ? "/" : url.path)
+        return diagnosis.refine(error, host: host, timeout: options.timeout)
     }
 
     /// Answers a 401 challenge once with the store's credential for its protection space; nil

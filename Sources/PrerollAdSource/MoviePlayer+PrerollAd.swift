@@ -22,7 +22,7 @@ extension MoviePlayer {
         do {
             try await PrerollAdRun(player: self, request: request).run()
         } catch {
-            announce(.finished(error.code == .cancelled ? .stopped : .failed, error))
+            announcePrerollAdEvent(.finished(error.code == .cancelled ? .stopped : .failed, error))
             throw error
         }
     }
@@ -62,7 +62,7 @@ extension MoviePlayer {
     @discardableResult
     public func requestAdClickThrough() -> URL? {
         guard let playback = currentAdSession?.showing, let url = playback.tracker.clickThrough() else { return nil }
-        announce(.clickThroughRequested(url))
+        announcePrerollAdEvent(.clickThroughRequested(url))
         return url
     }
 
@@ -80,6 +80,6 @@ extension MoviePlayer {
     }
 
     var currentAdSession: PrerollAdSession? {
-        prerollController.withLock { $0 as? PrerollAdSession }
+        PrerollAdSessions.session(of: self)
     }
 }

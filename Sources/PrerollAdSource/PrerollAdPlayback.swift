@@ -48,16 +48,16 @@ final class PrerollAdPlayback: Sendable {
                 return state.info
             }
             tracker.impression()
-            player?.announce(.started(info))
+            player?.announcePrerollAdEvent(.started(info))
             if info.skipOffset == .zero { becameSkippable() }
         case .position(let position):
             progress(to: position)
         case .paused:
             tracker.paused()
-            player?.announce(.paused)
+            player?.announcePrerollAdEvent(.paused)
         case .resumed:
             tracker.resumed()
-            player?.announce(.resumed)
+            player?.announcePrerollAdEvent(.resumed)
         case .mutedChanged(let muted):
             if muted { tracker.muted() } else { tracker.unmuted() }
         case .ended(let end, let position):
@@ -70,17 +70,17 @@ final class PrerollAdPlayback: Sendable {
         switch end {
         case .completed:
             progress(to: info.duration ?? position ?? .zero)
-            for quartile in tracker.completed() { player?.announce(.progressed(quartile)) }
-            player?.announce(.finished(.completed, nil))
+            for quartile in tracker.completed() { player?.announcePrerollAdEvent(.progressed(quartile)) }
+            player?.announcePrerollAdEvent(.finished(.completed, nil))
             outcome = .success(.completed)
         case .skipped:
             if let position { progress(to: position) }
             tracker.skipped()
-            player?.announce(.skipped)
-            player?.announce(.finished(.skipped, nil))
+            player?.announcePrerollAdEvent(.skipped)
+            player?.announcePrerollAdEvent(.finished(.skipped, nil))
             outcome = .success(.skipped)
         case .contentStarted:
-            player?.announce(.finished(.userStartedContent, nil))
+            player?.announcePrerollAdEvent(.finished(.userStartedContent, nil))
             outcome = .success(.userStartedContent)
         case .stopped:
             tracker.closed()
@@ -108,7 +108,7 @@ final class PrerollAdPlayback: Sendable {
     /// Fires the quartiles passed and announces them, and whether the ad became skippable.
     private func progress(to position: Duration) {
         for quartile in tracker.progress(to: position) {
-            player?.announce(.progressed(quartile))
+            player?.announcePrerollAdEvent(.progressed(quartile))
         }
         if let skipOffset = info.skipOffset, position >= skipOffset { becameSkippable() }
     }
@@ -118,7 +118,7 @@ final class PrerollAdPlayback: Sendable {
             defer { state.skippable = true }
             return !state.skippable
         }
-        if first { player?.announce(.skippable) }
+        if first { player?.announcePrerollAdEvent(.skippable) }
     }
 }
 

@@ -25,7 +25,7 @@ struct PrerollAdRun {
             timeout: request.timeout, userAgent: request.userAgent, maximumWrapperDepth: request.maximumWrapperDepth)
         // A beacon that fails never holds the ad up: it goes to the player's error log.
         let beacons = BeaconSender(userAgent: request.userAgent) { [weak player = self.player] failure in
-            player?.logPrerollRequestFailure(
+            player?.addErrorLogEntry(
                 uri: failure.url?.absoluteString ?? failure.template ?? "", statusCode: failure.status,
                 comment: "the ad's \(failure.event) beacon failed: \(failure.reason)")
         }
@@ -59,8 +59,8 @@ struct PrerollAdRun {
             for: request.playsWholePod ? resolution.ads : Array(resolution.ads.prefix(1)), beacons: beacons,
             reservations: &reservations)
         session = made
-        player.prerollController.withLock { $0 = made }
-        defer { player.prerollController.withLock { if $0 === made { $0 = nil } } }
+        PrerollAdSessions.begin(made, in: player)
+        defer { PrerollAdSessions.end(made, in: player) }
         do throws(MediaError) {
             _ = try await player.playPreroll(
                 made.playbacks.map { URISource(uri: $0.info.mediaURL.absoluteString) },
@@ -71,8 +71,6 @@ struct PrerollAdRun {
                 ? PrerollAdError(.cancelled, "the task waiting for the ad was cancelled", underlying: error)
                 : PrerollAdError(.playerBusy, error.message, underlying: error)
         }
-        // The player's last reports (the final quartiles, the end) are handled before the outcome.
-        await player.drainPlayerThread()
         guard let outcome = made.playbacks.last(where: { $0.outcome != nil })?.outcome else { return }
         if case .failure(let error) = outcome {
             if error.code == .cancelled { _ = await beacons.flush(within: .seconds(2)) }

@@ -42,19 +42,47 @@ struct NetworkExamplesTests {
         #expect(!result.standardError.contains("hunter2"))
     }
 
-    @Test("mediaplay says each retry of a refused connection, then names the error")
+    @Test("mediaplay says each retry of a refused connection (--retry-connrefused), then names the error")
     func playPrintsRetries() async throws {
         let result = try await ProcessRunner.run(
             BuildProducts.executable("mediaplay"),
-            ["--retry", "2", "--retry-delay", "0.1", "http://127.0.0.1:1/movie.mp4"])
+            ["--retry", "2", "--retry-delay", "0.1", "--retry-connrefused", "http://127.0.0.1:1/movie.mp4"])
         #expect(result.status == 1)
-        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        // (A busy machine may take a second to fail: then a line says it waits, first.)
+        let lines = result.standardOutput.split(separator: "\n").map(String.init).filter {
+            $0 != "  loading: waiting for the network"
+        }
         #expect(
             lines == [
                 "  retry 1 of 2 in 0.1 s, after connectionRefused: 127.0.0.1 refused the connection (nothing listens on that port)",
                 "  retry 2 of 2 in 0.2 s, after connectionRefused: 127.0.0.1 refused the connection (nothing listens on that port)",
             ], "\(result.standardOutput)")
         #expect(result.standardError.hasPrefix("mediaplay: connectionRefused: "), "\(result.standardError)")
+    }
+
+    @Test("mediaprobe: a refused port is named at once, and a silent server timedOut at --retry-max-time")
+    func probeBounds() async throws {
+        let movie = try await TestMedia.url(for: TestMedia.numbered)
+        /// Runs mediaprobe; returns its standard error and how long it took.
+        func probe(_ arguments: [String]) async throws -> (String, Duration) {
+            let started = ContinuousClock.now
+            let result = try await ProcessRunner.run(BuildProducts.executable("mediaprobe"), arguments)
+            #expect(result.status == 1)
+            return (result.standardError, ContinuousClock.now - started)
+        }
+        // A failure that is never retried (a 404) is the measure of the process's own time.
+        let missing = try FaultInjectingServer(serving: movie, fault: .status(404))
+        let (notFound, control) = try await probe([missing.url()])
+        #expect(notFound.hasPrefix("mediaprobe: fileNotFound (HTTP 404): "), "\(notFound)")
+        let stopped = try FaultInjectingServer(serving: movie)
+        stopped.stop()
+        let (refused, took) = try await probe([stopped.url()])
+        #expect(refused.hasPrefix("mediaprobe: connectionRefused: "), "\(refused)")
+        #expect(took < control + .seconds(1), "no retry: \(took), a 404 \(control)")
+        let silent = try FaultInjectingServer(serving: movie, fault: .neverAnswer)
+        let (silence, waited) = try await probe(["--retry-max-time", "2", silent.url()])
+        #expect(silence.hasPrefix("mediaprobe: timedOut: "), "\(silence)")
+        #expect(waited >= .seconds(2) && waited < control + .seconds(4), "\(waited), a 404 \(control)")
     }
 
     @Test("mediaplay prints timed metadata as playback reaches it")

@@ -7,7 +7,7 @@ import Testing
 /// MPMoviePlayerController's `contentURL`, for ported code.
 @Suite("contentURL")
 struct ContentURLTests {
-    @Test("contentURL reads the source's URL; setting it while playing stops the movie and plays the new one")
+    @Test("contentURL reads the source's URL; setting it while playing pauses the movie and plays the new one")
     func replaceWhilePlaying() async throws {
         let first = try await TestMedia.url(for: TestMedia.numbered)
         let second = try await TestMedia.url(for: TestMedia.wideBars)
@@ -36,7 +36,8 @@ struct ContentURLTests {
             Issue.record("no nowPlayingMovieChanged in \(recorded)")
             return
         }
-        #expect(recorded[..<change].contains(.playbackDidFinish(.userExited, nil)), "the old movie ends first")
+        #expect(recorded[..<change].contains(.playbackStateChanged(.paused)), "the old movie pauses first")
+        #expect(!recorded.contains(.playbackDidFinish(.userExited, nil)), "no finish for the movie replaced")
         #expect(recorded[change...].contains(.playbackStateChanged(.playing)), "the new movie plays")
         #expect(recorded[change...].contains(.durationAvailable(.seconds(1))))
         let shown = heights.withLock { $0 }
@@ -44,10 +45,12 @@ struct ContentURLTests {
         #expect(shown.filter { $0 == 180 }.count == 30, "every frame of the new movie")
     }
 
-    @Test("contentURL with an http URL makes a URI source")
-    func remote() {
-        let player = MoviePlayer(source: FileSource(path: "/nonexistent.mp4"), videoSink: NullVideoSink())
-        player.contentURL = URL(string: "http://127.0.0.1:1/movie.mp4")
-        #expect(player.source is URISource && player.contentURL?.absoluteString == "http://127.0.0.1:1/movie.mp4")
+    @Test("file URLs and paths without a scheme get FileSource, through the source registry")
+    func files() throws {
+        let player = MoviePlayer(contentURL: URL(fileURLWithPath: "/nonexistent/movie.mp4"))
+        #expect((player.source as? FileSource)?.path == "/nonexistent/movie.mp4")
+        player.contentURL = URL(string: "relative/movie.mp4")
+        let relative = try #require(player.source as? FileSource)
+        #expect(relative.path == FileManager.default.currentDirectoryPath + "/relative/movie.mp4")
     }
 }

@@ -41,6 +41,9 @@ struct BufferingTests {
         let recorder = EventRecorder(player)
         try await withDeadline(.seconds(20), "play()") { try await player.play() }
         try await recorder.waitUntil("a stall", within: .seconds(20)) { Self.stalls(in: $0) > 0 }
+        // Nothing arrives while the response is held: the buffer's level says how far the wait has got.
+        let level = player.bufferingPercent
+        #expect(level.map { (0..<100).contains($0) } == true, "\(String(describing: level))")
         server.releaseHeldResponses()
         let (reason, error) = try await recorder.waitForFinish(within: .seconds(20))
         #expect(reason == .playbackEnded && error == nil, "\(recorder.events)")
@@ -55,6 +58,7 @@ struct BufferingTests {
         #expect(times.count == 120, "\(times.count) frames")
         #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 })
         #expect(server.requests.count == 1, "one request: the stall was waited out, not retried")
+        #expect(player.bufferingPercent == nil, "the whole movie arrived")
     }
 
     @Test("the access log of a finished download: address, bytes, watched time, bitrates, requests")

@@ -244,6 +244,20 @@ struct HTTPTestServerTests {
         #expect(response.ending == .closed)
     }
 
+    @Test("a throttled body comes whole, at the rate asked for; a 204 has no body")
+    func throttleAndNoContent() async throws {
+        let server = try FaultInjectingServer(serving: Self.data, fault: .throttle(bytesPerSecond: 200_000))
+        let started = ContinuousClock.now
+        let response = try await RawClient.get(port: server.port, "/movie.mp4", headers: ["Range: bytes=40000-"])
+        let took = ContinuousClock.now - started
+        #expect(response.status == 206 && response.body == Self.data.dropFirst(40000))
+        // 60,000 bytes, 20,000 every 100 ms: three tenths of a second, the first at once.
+        #expect(took >= .milliseconds(200) && took < Duration.seconds(2).scaled, "\(took)")
+        let empty = try FaultInjectingServer(serving: Self.data, fault: .status(204))
+        let noContent = try await RawClient.get(port: empty.port, "/")
+        #expect(noContent.status == 204 && noContent.body.isEmpty && noContent.headers["content-length"] == nil)
+    }
+
     @Test("garbage with status 200: the right length, the same every time, not the file")
     func garbage() async throws {
         let server = try FaultInjectingServer(serving: Self.data, fault: .garbage)

@@ -106,6 +106,12 @@ struct HostileVideoSizeTests {
         let natural = try await run(clip, size: nil)
         expectClean(natural, frames: 15, size: VideoSize(width: 320, height: 240), "movie's own size")
         #expect(natural.naturalSize == naturalSize)
+        // Frames asked for at the (clamped) natural size, as a sink that shows the movie as it
+        // is meant to be seen does: every frame, at that size.
+        for format in [PixelFormat.rgba, .i420] {
+            let clamped = try await run(clip, size: naturalSize, format: format)
+            expectClean(clamped, frames: 15, size: naturalSize, "the natural size, \(format)")
+        }
         for mode in ScalingMode.allCases {
             let size = VideoSize(width: 320, height: 240)
             let run = try await run(clip, size: size, mode: mode)

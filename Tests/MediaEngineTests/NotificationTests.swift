@@ -328,25 +328,40 @@ struct NotificationTests {
         await player.shutdown()
     }
 
-    @Test("a new source while playing: the finish is userExited (2), then now-playing-changed")
+    @Test("a new source while playing: the movie pauses, no finish is posted, now-playing-changed, the new one plays")
     func newSourceWhilePlaying() async throws {
         let player = MoviePlayer(
             source: FileSource(url: try await TestMedia.url(for: TestMedia.longBars)), videoSink: NullVideoSink(),
             audioOutput: .discard)
-        let observer = Observer(player, names: [.moviePlayerPlaybackDidFinish, .moviePlayerNowPlayingMovieDidChange])
+        let observer = Observer(
+            player,
+            names: [
+                .moviePlayerPlaybackDidFinish, .moviePlayerNowPlayingMovieDidChange,
+                .moviePlayerPlaybackStateDidChange,
+            ])
         try await player.play()
+        // A finish handler written for MPMoviePlayerController tears the player down on any
+        // finish: a source switch must not post one.
+        let torn = Locked(false)
+        let finishHandler = NotificationCenter.default.addObserver(
+            forName: .moviePlayerPlaybackDidFinish, object: player, queue: nil
+        ) { _ in torn.withLock { $0 = true } }
+        defer { NotificationCenter.default.removeObserver(finishHandler) }
+        let before = observer.all.count
         player.source = FileSource(url: try await TestMedia.url(for: TestMedia.bars))
-        try await observer.waitUntil("now playing") { $0.contains { $0.name == .moviePlayerNowPlayingMovieDidChange } }
-        let received = observer.all
-        #expect(received.map(\.name) == [.moviePlayerPlaybackDidFinish, .moviePlayerNowPlayingMovieDidChange])
-        #expect(received.first?.userInfo[Self.reason] as? Int == 2)
-        #expect(received.first?.notification.finishReason == .userExited)
-        #expect(received.last?.keys == [Self.event])
+        try await observer.waitUntil("the new movie plays") { received in
+            received.dropFirst(before).contains { $0.notification.playerEvent == .playbackStateChanged(.playing) }
+        }
+        let received = observer.all.dropFirst(before)
+        #expect(received.first?.notification.playerEvent == .playbackStateChanged(.paused), "the movie pauses first")
+        #expect(received.contains { $0.name == .moviePlayerNowPlayingMovieDidChange })
+        #expect(!received.contains { $0.name == .moviePlayerPlaybackDidFinish })
+        #expect(!torn.withLock { $0 })
         player.stop()
         await player.shutdown()
     }
 
-    @Test("a failed movie's finish has reason 1 and the MediaError under \"error\"")
+    @Test("a failed movie's finish has reason 1 and, under \"error\", an NSError read as the seed's code reads it")
     func errorKey() async throws {
         let folder = try TestMedia.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -359,10 +374,41 @@ struct NotificationTests {
         let finish = try #require(observer.all.first)
         #expect(finish.userInfo[Self.reason] as? Int == 1)
         #expect(finish.notification.finishReason == .playbackError)
-        #expect((finish.userInfo["error"] as? MediaError)?.code == .notAMovie)
-        #expect((finish.userInfo["error"] as? any Error) != nil)
+        // As an MPMoviePlayerController app reads it: an NSError, its domain, code and description.
+        let error = try #require(finish.userInfo["error"] as? NSError)
+        #expect(error.domain == MediaError.domain)
+        #expect(error.code == MediaError.Code.notAMovie.number)
+        #expect(error.localizedDescription.contains("not a movie"))
+        #expect(error.userInfo[MediaError.UserInfoKey.codeName] as? String == "notAMovie")
         #expect(finish.notification.mediaError?.code == .notAMovie)
         #expect(finish.keys == [Self.event, Self.reason, "error"])
+    }
+
+    @Test("a MediaError is an NSError of a stable domain and code, and comes back from one")
+    func nsErrorBridge() throws {
+        let original = MediaError(
+            .httpError, "the server answered 503", debugDetail: "souphttpsrc: Service Unavailable",
+            element: "source", httpStatusCode: 503)
+        let bridged = original as NSError
+        #expect(bridged.domain == "org.swift-media-engine.MediaError")
+        #expect(bridged.code == 29)
+        #expect(bridged.localizedDescription == "the server answered 503")
+        #expect(bridged.localizedFailureReason == "souphttpsrc: Service Unavailable")
+        #expect(MediaError(bridged) == original)
+        #expect(MediaError.Code(number: 1) == .fileNotFound)
+        #expect(MediaError.Code(number: 0) == nil)
+        #expect(MediaError(NSError(domain: "other", code: 1)) == nil)
+        // Every code has a number of its own.
+        let codes: [MediaError.Code] = [
+            .fileNotFound, .permissionDenied, .isDirectory, .notRegularFile, .emptyFile, .notAMovie,
+            .corruptContainer, .truncatedMovie, .missingPlugin, .invalidProperty, .invalidArgument, .notPrepared,
+            .cancelled, .timedOut, .pipelineFailure, .streamFailure, .unknownSink, .duplicateSink,
+            .unsupportedOperation, .notAnImage, .invalidSubtitles, .overlayFailed, .invalidWindow, .noVideo,
+            .tooLarge, .diskFull, .unauthorized, .forbidden, .httpError, .tooManyRedirects, .hostNotFound,
+            .connectionRefused, .connectionFailed, .connectionLost, .tlsFailure, .invalidPlaylist,
+        ]
+        #expect(Set(codes.map(\.number)) == Set(1...codes.count))
+        #expect(codes.allSatisfy { MediaError.Code(number: $0.number) == $0 })
     }
 
     @Test("commands while playing: external playback, the sink, scaling, seek, rate, volume, time observers")

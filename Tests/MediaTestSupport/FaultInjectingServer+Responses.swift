@@ -51,10 +51,13 @@ extension FaultInjectingServer.Core {
             return .close
         case .status(let code):
             record(head, status: code, faulted: true)
-            let text = Array("HTTP \(code)\n".utf8)
+            // 204 and 304 have no body, and no Content-Length (RFC 9110, 8.6).
+            let bodiless = code == 204 || code == 304
+            let text = bodiless ? [] : Array("HTTP \(code)\n".utf8)
             let sent = send(
                 connection, head: "\(code) \(Self.reason(code))", keepAlive: head.keepsAlive,
-                headers: [("Content-Type", "text/plain"), ("Content-Length", "\(text.count)")], body: text[...])
+                headers: bodiless ? [] : [("Content-Type", "text/plain"), ("Content-Length", "\(text.count)")],
+                body: text[...])
             return sent ? open : .close
         default:
             break
@@ -86,6 +89,18 @@ extension FaultInjectingServer.Core {
             sentBody = slice.prefix(count)
         default: sentBody = head.method == "HEAD" ? [] : slice
         }
+        if case .throttle(let rate) = fault, head.method != "HEAD" {
+            guard send(connection, head: status, keepAlive: false, headers: headers, body: []) else { return .close }
+            let tenth = max(rate / 10, 1)
+            var rest = slice
+            while !rest.isEmpty {
+                // A send that fails (the client gone, the server stopping) ends the response.
+                guard Self.sendAll(connection, rest.prefix(tenth)) else { return .close }
+                rest = rest.dropFirst(tenth)
+                if !rest.isEmpty { Thread.sleep(forTimeInterval: 0.1) }
+            }
+            return .close
+        }
         if case .pauseBeforeEnd(let bytes, let pause) = fault, head.method != "HEAD" {
             let most = slice.dropLast(bytes)
             guard send(connection, head: status, keepAlive: false, headers: headers, body: most) else { return .close }
@@ -113,7 +128,8 @@ extension FaultInjectingServer.Core {
     /// The reason phrase of a status the tests use.
     private static func reason(_ code: Int) -> String {
         [
-            408: "Request Timeout", 429: "Too Many Requests", 500: "Internal Server Error", 502: "Bad Gateway",
+            204: "No Content", 304: "Not Modified", 408: "Request Timeout", 429: "Too Many Requests",
+            500: "Internal Server Error", 502: "Bad Gateway",
             503: "Service Unavailable", 504: "Gateway Timeout",
         ][code] ?? "Error"
     }

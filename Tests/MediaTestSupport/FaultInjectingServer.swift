@@ -41,7 +41,8 @@ public final class FaultInjectingServer: Sendable {
         /// block of share i carries `StreamTitle='titles[i]';`, every other block is empty
         /// (L = 0), as servers send when the title has not changed. Closed at the end.
         case icy(metaint: Int, titles: [String])
-        /// An error status with a short text body (`503`: a server briefly unavailable).
+        /// An error status with a short text body (`503`: a server briefly unavailable); `204`
+        /// and `304` with no body at all (`204`: an ad server with no ad).
         case status(Int)
         /// The head and `bytes` bytes of the body are sent; the connection then waits until
         /// ``FaultInjectingServer/releaseHeldResponses()`` (or ``FaultInjectingServer/stop()``)
@@ -55,6 +56,9 @@ public final class FaultInjectingServer: Sendable {
         /// download that stops for a moment just before its end, so the movie starts playing
         /// from a buffer that is still filling and the next buffering message is its 100 %.
         case pauseBeforeEnd(bytes: Int, pause: Duration)
+        /// The whole body (or range), `bytesPerSecond` of it a second: a tenth every 100 ms, as
+        /// a link slower than the movie's bitrate brings it.
+        case throttle(bytesPerSecond: Int)
     }
 
     /// The user Digest authentication accepts.

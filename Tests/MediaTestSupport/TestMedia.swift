@@ -9,7 +9,9 @@ public enum TestMedia {
     public struct Clip: Sendable, Hashable {
         /// The file name's extension.
         public let fileExtension: String
-        /// The `gst-launch-1.0` pipeline; `LOCATION` stands for the output file.
+        /// The `gst-launch-1.0` pipeline; `LOCATION` stands for the output file. One that starts
+        /// with `ffmpeg ` is the arguments of an `ffmpeg` command instead, for what GStreamer's
+        /// encoders on Debian 12 cannot make (see ``mpeg4Part2``).
         public let pipeline: String
 
         /// Creates a clip description.
@@ -353,6 +355,63 @@ public enum TestMedia {
 
     private static let inFlight = Locked<[Clip: Task<URL, any Error>]>([:])
 
+    // MARK: The seed's formats (MPMoviePlayerController: H.264, MPEG-4 Part 2, AAC, MP3; .mov,
+    // .mp4, .mpv, .3gp, audio files). Made with ffmpeg where GStreamer cannot: gst-libav 1.22's
+    // avenc_mpeg4 on Debian 12's libavcodec stamps its output with times 1/1500 apart (a file of
+    // 30 frames lasts 0.067 s, its 3GP a garbled container), and avenc_mpeg2video refuses every
+    // caps ("MPEG-1/2 does not support 1000000000/1 fps"): both set the codec's time base to
+    // GStreamer's nanoseconds.
+
+    /// MPEG-4 Part 2 (Simple Profile) video with AAC sound in MP4, 320x240, 15 fps, 2 s.
+    public static let mpeg4Part2 = Clip(
+        fileExtension: "mp4",
+        pipeline: """
+            ffmpeg -v error -y -f lavfi -i testsrc=size=320x240:rate=15:duration=2 \
+            -f lavfi -i sine=frequency=440:duration=2 -c:v mpeg4 -q:v 5 -c:a aac -shortest LOCATION
+            """)
+
+    /// MPEG-4 Part 2 video with mono AAC sound in 3GPP, 176x144 (QCIF), 15 fps, 2 s: a phone's movie.
+    public static let mpeg4Part2ThreeGPP = Clip(
+        fileExtension: "3gp",
+        pipeline: """
+            ffmpeg -v error -y -f lavfi -i testsrc=size=176x144:rate=15:duration=2 \
+            -f lavfi -i sine=frequency=440:duration=2:sample_rate=16000 -c:v mpeg4 -q:v 5 \
+            -c:a aac -ac 1 -shortest LOCATION
+            """)
+
+    /// MPEG-2 video alone, as an elementary stream (.mpv), 320x240, 25 fps, 2 s: no container, so
+    /// no stated duration.
+    public static let mpeg2Elementary = Clip(
+        fileExtension: "mpv",
+        pipeline: """
+            ffmpeg -v error -y -f lavfi -i testsrc=size=320x240:rate=25:duration=2 -c:v mpeg2video -q:v 4 \
+            -f mpeg2video LOCATION
+            """)
+
+    /// H.264 and AAC in a QuickTime movie (.mov), 320x240, 30 fps, 2 s.
+    public static let quickTimeMovie = Clip(
+        fileExtension: "mov",
+        pipeline: """
+            videotestsrc num-buffers=60 pattern=smpte ! video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! \
+            x264enc key-int-max=15 speed-preset=ultrafast ! h264parse ! mux. \
+            audiotestsrc num-buffers=87 ! audioconvert ! avenc_aac ! mux. qtmux name=mux ! filesink location=LOCATION
+            """)
+
+    /// An MP3 file: 2 s of a tone, with a Xing header and ID3v2 tags, no video.
+    public static let mp3Tone = Clip(
+        fileExtension: "mp3",
+        pipeline: """
+            audiotestsrc num-buffers=87 ! audioconvert ! lamemp3enc ! xingmux ! \
+            id3v2mux ! filesink location=LOCATION
+            """)
+
+    /// An M4A file: 2 s of a tone in AAC, in MP4, no video.
+    public static let m4aTone = Clip(
+        fileExtension: "m4a",
+        pipeline: """
+            audiotestsrc num-buffers=87 ! audioconvert ! avenc_aac ! mp4mux ! filesink location=LOCATION
+            """)
+
     /// Every clip above, for the run that makes them all before the tests that time things
     /// (`make test`'s first step): made on first use otherwise, their encoders would share the
     /// two cores with the first tests' timing bounds.
@@ -389,6 +448,12 @@ public enum TestMedia {
         translucentRedPNG,
         barsJPEG,
         hd720,
+        mpeg4Part2,
+        mpeg4Part2ThreeGPP,
+        mpeg2Elementary,
+        quickTimeMovie,
+        mp3Tone,
+        m4aTone,
     ]
 
     /// The clip's file, made on first use.
@@ -432,11 +497,12 @@ public enum TestMedia {
         if FileManager.default.fileExists(atPath: url.path) { return url }
         let partial = directory.appendingPathComponent("partial-\(UUID().uuidString)." + clip.fileExtension)
         let pipeline = clip.pipeline.replacingOccurrences(of: "LOCATION", with: partial.path)
-        let result = try await ProcessRunner.run(
-            "gst-launch-1.0", ["-q"] + pipeline.split(separator: " ").map(String.init))
+        var words = pipeline.split(separator: " ").map(String.init)
+        let tool = words.first == "ffmpeg" ? words.removeFirst() : "gst-launch-1.0"
+        let result = try await ProcessRunner.run(tool, tool == "ffmpeg" ? words : ["-q"] + words)
         guard result.status == 0 else {
             try? FileManager.default.removeItem(at: partial)
-            throw TestMediaError(message: "gst-launch-1.0 failed (\(result.status)): \(result.standardError)")
+            throw TestMediaError(message: "\(tool) failed (\(result.status)): \(result.standardError)")
         }
         _ = try? FileManager.default.replaceItemAt(url, withItemAt: partial)
         if !FileManager.default.fileExists(atPath: url.path) {

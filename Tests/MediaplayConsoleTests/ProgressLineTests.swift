@@ -66,10 +66,33 @@ struct ProgressLineTests {
 
     @Test("a live stream (no duration) has no bar; an hour and more shows hours")
     func liveAndLong() {
-        let live = ProgressSnapshot(position: .seconds(75), duration: nil, state: .interrupted, playable: .seconds(80))
-        #expect(ProgressLine.render(live, width: 80) == "1:15.0 / --:-- interrupted buffered 5.0 s vol 100%")
+        let live = ProgressSnapshot(position: .seconds(75), duration: nil, state: .playing, playable: .seconds(80))
+        #expect(ProgressLine.render(live, width: 80) == "1:15.0 / --:-- playing buffered 5.0 s vol 100%")
         let long = ProgressSnapshot(position: .seconds(3725), duration: .seconds(7200), state: .playing)
         #expect(ProgressLine.render(long, width: 60).hasPrefix("1:02:05 / 2:00:00 ["))
+    }
+
+    @Test("a network movie waiting for data says so: buffering and how far, stalled, or loading")
+    func waitingForTheNetwork() {
+        var stream = ProgressSnapshot(
+            position: .seconds(12), duration: .seconds(60), state: .interrupted, playable: .seconds(12),
+            bufferingPercent: 35)
+        #expect(ProgressLine.render(stream, width: 80).hasSuffix("] buffering 35% buffered 0.0 s vol 100%"))
+        stream.bufferingPercent = nil
+        #expect(ProgressLine.render(stream, width: 80).hasSuffix("] stalled buffered 0.0 s vol 100%"))
+        stream.bufferingPercent = 100
+        #expect(ProgressLine.render(stream, width: 80).hasSuffix("] stalled buffered 0.0 s vol 100%"))
+        // A local file has no network to wait for: its interruption keeps its name.
+        var file = stream
+        file.playable = nil
+        #expect(ProgressLine.render(file, width: 80).hasSuffix("] interrupted vol 100%"))
+        // Loading: before any buffering report, and after.
+        var loading = ProgressSnapshot(position: .zero, duration: nil, state: .stopped, isLoading: true)
+        #expect(ProgressLine.render(loading, width: 80) == "0:00.0 / --:-- loading vol 100%")
+        loading.bufferingPercent = 7
+        #expect(ProgressLine.render(loading, width: 80) == "0:00.0 / --:-- buffering 7% vol 100%")
+        // Narrow, the state's words go last.
+        #expect(ProgressLine.render(loading, width: 30) == "0:00.0 / --:-- buffering 7%")
     }
 
     @Test("the head stays inside the bar at the start and the end")

@@ -179,6 +179,31 @@ struct PrerollAdPlaybackTests {
             }, errorBeacons: ["/beacon/root/error"])
     }
 
+    @Test("an empty answer (HTTP 204, no document) is noInventory (303), nothing to tell, and the content plays after")
+    func noContent() async throws {
+        let noAd = try FaultInjectingServer(serving: Data(), contentType: "application/xml", fault: .status(204))
+        let tag = try #require(URL(string: noAd.url("vast.xml")))
+        try await expectFailure(
+            .noInventory, vastCode: 303, { _ in "" }, errorBeacons: [], configure: { $0.origin = .tag(tag) })
+        #expect(noAd.requests.map(\.status) == [204])
+    }
+
+    @Test(
+        "an InLine ad without creatives is noInventory (303), told to its Error URI and the root's; the content plays")
+    func inlineWithoutCreatives() async throws {
+        try await expectFailure(
+            .noInventory, vastCode: 303,
+            { s in
+                let b = s.server.baseURL
+                return s.vast(
+                    "<Error><![CDATA[\(b)/beacon/root/error?code=[ERRORCODE]]]></Error>",
+                    "<Ad id=\"empty\"><InLine><AdSystem>Loopback</AdSystem><AdTitle>No ad</AdTitle>"
+                        + "<Impression><![CDATA[\(b)/beacon/empty/impression]]></Impression>"
+                        + "<Error><![CDATA[\(b)/beacon/empty/error?code=[ERRORCODE]]]></Error>"
+                        + "<Creatives></Creatives></InLine></Ad>")
+            }, errorBeacons: ["/beacon/empty/error", "/beacon/root/error"])
+    }
+
     @Test("malformed XML is malformedVAST (100)")
     func malformed() async throws {
         try await expectFailure(

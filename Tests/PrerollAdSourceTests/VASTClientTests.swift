@@ -202,6 +202,45 @@ struct VASTClientTests {
         }
     }
 
+    @Test("an empty answer (0 bytes with 200, a 204, white space) is no inventory (303), not malformedVAST")
+    func emptyAnswer() async throws {
+        let empty = try FaultInjectingServer(serving: Data(), contentType: "application/xml")
+        let noContent = try FaultInjectingServer(serving: Data(), contentType: "application/xml", fault: .status(204))
+        for tag in [empty.url("vast.xml"), noContent.url("vast.xml")] {
+            let url = try #require(URL(string: tag))
+            let failure = try #require(await Self.failure(Self.client(), tag: url))
+            #expect(failure.error.code == .noInventory && failure.error.vastErrorCode == 303, "\(failure)")
+            #expect(failure.error.message.contains("\(tag) is empty"), "\(failure)")
+            #expect(failure.errorURIs.isEmpty, "no document, no Error URI")
+        }
+        #expect(empty.requests.map(\.status) == [200] && noContent.requests.map(\.status) == [204])
+        let blank = await #expect(throws: PrerollAdError.self) {
+            try await Self.client().resolve(document: Data(" \r\n\t".utf8))
+        }
+        #expect(blank?.code == .noInventory)
+        // Bytes that are not VAST stay malformed.
+        let text = await #expect(throws: PrerollAdError.self) {
+            try await Self.client().resolve(document: Data("no ad".utf8))
+        }
+        #expect(text?.code == .malformedVAST)
+    }
+
+    @Test("a wrapper leading to a 204 is no inventory (303), told to the wrapper's Error URI")
+    func noContentAfterWrapper() async throws {
+        let server = try await VASTTestServer()
+        let noContent = try FaultInjectingServer(serving: Data(), contentType: "application/xml", fault: .status(204))
+        let tag = try server.write(
+            VASTSamples.wrapper(name: "w", next: noContent.url("vast.xml"), base: server.baseURL), to: "w.xml")
+        let failure = try #require(await Self.failure(Self.client(), tag: tag))
+        #expect(failure.error.code == .noInventory, "\(failure)")
+        #expect(failure.errorURIs.map(Self.beaconPath) == ["/beacon/w/error"])
+        let beacons = BeaconSender(userAgent: Self.userAgent)
+        AdTracker.fireErrors(of: failure, using: beacons)
+        #expect(await beacons.flush(within: .seconds(5).scaled))
+        let fired = try await server.settledBeacons()
+        #expect(fired.map(\.path) == ["/beacon/w/error"] && fired.first?.query["code"] == "303", "\(fired)")
+    }
+
     @Test("a tag answering 404 or 500, or nothing listening: 301 naming the URL and the cause")
     func unreachable() async throws {
         let server = try await VASTTestServer()
@@ -411,14 +450,29 @@ struct VASTClientTests {
     }
 
     @Test(
-        "inline ads without creatives are 100, with only non-linear ones 403; media that cannot play is the caller's 403"
+        "inline ads without creatives are no ad (303), with only non-linear ones 403; media that cannot play is the caller's 403"
     )
     func inlineWithoutLinear() async throws {
-        let none = VASTSamples.document(["<Ad id=\"n\"><InLine><AdSystem>x</AdSystem><Creatives/></InLine></Ad>"])
-        let error = await #expect(throws: PrerollAdError.self) {
-            try await Self.client().resolve(document: Data(none.utf8))
+        // No <Creatives>, an empty one, or creatives that hold nothing: an empty InLine response,
+        // told to the document's root Error and the ad's own.
+        for creatives in ["", "<Creatives/>", "<Creatives><Creative id=\"c\"/></Creatives>"] {
+            let none = VASTSamples.document(
+                [
+                    "<Ad id=\"n\"><InLine><AdSystem>x</AdSystem><Error>https://ads.invalid/n?c=[ERRORCODE]</Error>\(creatives)</InLine></Ad>"
+                ],
+                errors: ["https://ads.invalid/root?c=[ERRORCODE]"])
+            do {
+                let resolution = try await Self.client().resolveReportingErrors(document: Data(none.utf8))
+                Issue.record("resolved to \(resolution.ads.map(\.id))")
+            } catch {
+                #expect(error.error.code == .noInventory && error.error.vastErrorCode == 303, "\(error)")
+                #expect(error.error.message.contains("without any creative"))
+                #expect(
+                    error.errorURIs == [
+                        "https://ads.invalid/root?c=[ERRORCODE]", "https://ads.invalid/n?c=[ERRORCODE]",
+                    ])
+            }
         }
-        #expect(error?.code == .malformedVAST)
         let nonLinear = try await Self.client().resolveReportingErrors(
             document: Data(VASTSamples.inline3().utf8))
         #expect(nonLinear.ads.count == 1)

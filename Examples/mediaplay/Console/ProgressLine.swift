@@ -22,6 +22,12 @@ public struct ProgressSnapshot: Sendable, Hashable {
     /// A seek is under way (``position`` is where it goes): the line says `seeking` instead of
     /// the state.
     public var isSeeking: Bool
+    /// The movie is still loading (not prepared yet): the line says `loading`, or how far its
+    /// buffering has got.
+    public var isLoading: Bool
+    /// How much of what playback waits for has arrived, for a network movie
+    /// (`MoviePlayer.bufferingPercent`): shown while it loads or is stalled.
+    public var bufferingPercent: Int?
 
     /// A snapshot.
     /// - Parameters:
@@ -34,9 +40,12 @@ public struct ProgressSnapshot: Sendable, Hashable {
     ///   - isMuted: Whether the sound is muted.
     ///   - repeatMode: The repeat mode.
     ///   - isSeeking: Whether a seek is under way.
+    ///   - isLoading: Whether the movie is still loading.
+    ///   - bufferingPercent: How much of what playback waits for has arrived (network movies).
     public init(
         position: Duration, duration: Duration?, state: PlaybackState, rate: Double = 1, playable: Duration? = nil,
-        volume: Double = 1, isMuted: Bool = false, repeatMode: RepeatMode = .none, isSeeking: Bool = false
+        volume: Double = 1, isMuted: Bool = false, repeatMode: RepeatMode = .none, isSeeking: Bool = false,
+        isLoading: Bool = false, bufferingPercent: Int? = nil
     ) {
         self.position = position
         self.duration = duration
@@ -47,13 +56,25 @@ public struct ProgressSnapshot: Sendable, Hashable {
         self.isMuted = isMuted
         self.repeatMode = repeatMode
         self.isSeeking = isSeeking
+        self.isLoading = isLoading
+        self.bufferingPercent = bufferingPercent
     }
 
-    /// The word for what the player is doing: `seeking` while a seek is under way, else the state.
-    var stateWord: String { isSeeking ? "seeking" : state.description }
+    /// The words for what the player is doing: `seeking` while a seek is under way; while the
+    /// movie loads, `loading`, or `buffering 35%` once the network buffer reports; while a network
+    /// movie is stalled (`interrupted`), `buffering 35%`, or `stalled` when no level is known;
+    /// else the state.
+    var stateWord: String {
+        if isSeeking { return "seeking" }
+        let buffering = bufferingPercent.flatMap { $0 < 100 ? "buffering \(max($0, 0))%" : nil }
+        if isLoading { return buffering ?? "loading" }
+        if state == .interrupted && playable != nil { return buffering ?? "stalled" }
+        return state.description
+    }
 }
 
-/// The one-line progress display: `0:12.3 / 1:00.0 [=====>---      ] playing 2x buffered 8.0 s vol 80%`.
+/// The one-line progress display: `0:12.3 / 1:00.0 [=====>---      ] playing 2x buffered 8.0 s vol 80%`,
+/// or, while a network movie waits for data, `0:12.3 / 1:00.0 [=====>         ] buffering 35% vol 80%`.
 ///
 /// ASCII only, so every character is one column. In the bar, `=` is what has played, `>` the
 /// playhead and `-` what is buffered ahead of it (network movies). The line is at most

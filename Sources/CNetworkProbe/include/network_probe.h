@@ -17,13 +17,13 @@ typedef enum {
 } MeProbeResult;
 
 /// Connects to host:port (with a TLS handshake when `tls`), within `timeout_seconds`; with a
-/// `path`, asks for it (HEAD) and waits as long for the first byte of an answer (none:
-/// ME_PROBE_TIMED_OUT); then disconnects. `ca_file` (may be NULL) replaces the system's trusted authorities; `strict` = 0
-/// accepts any certificate. On failure `*detail` gets a newly allocated sentence (g_free it).
-/// Blocks the calling thread: call it from a thread of your own.
+/// `path`, asks for it (HEAD) and waits `answer_seconds` for the first byte of an answer (none:
+/// ME_PROBE_TIMED_OUT); then disconnects. `ca_file` (may be NULL) replaces the system's trusted
+/// authorities; `strict` = 0 accepts any certificate. On failure `*detail` gets a newly allocated
+/// sentence (g_free it). Blocks the calling thread: call it from a thread of your own.
 MeProbeResult me_probe_connection(
-    const char *host, int port, int tls, const char *ca_file, int strict, unsigned timeout_seconds, const char *path,
-    char **detail);
+    const char *host, int port, int tls, const char *ca_file, int strict, unsigned timeout_seconds,
+    unsigned answer_seconds, const char *path, char **detail);
 
 /// Sets an HTTP source element's `tls-database` to the authorities in `ca_file` (PEM), when the
 /// element has that property (souphttpsrc with libsoup 3 ignores `ssl-ca-file`). Returns 0 with

@@ -6,8 +6,9 @@
 public struct PrerollAdError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of failure this is.
     public enum Code: String, Sendable, Hashable, CaseIterable {
-        /// The ad server has no ad for this request: an empty `<VAST/>` or a wrapper chain that
-        /// ends in one (VAST 303).
+        /// The ad server has no ad for this request (VAST 303): an empty answer (no body, HTTP
+        /// 204), an empty `<VAST/>`, an `<InLine>` ad without creatives, or a wrapper chain that
+        /// ends in one of these.
         case noInventory
         /// The frequency cap allows no ad now (too many in the interval, or too soon after the last).
         case frequencyCapExceeded

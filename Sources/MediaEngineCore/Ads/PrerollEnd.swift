@@ -1,6 +1,6 @@
 /// How a pre-roll (a movie played before the content, through the same output: a VAST ad) ended,
 /// as the player saw it. `PrerollAdSource` turns it into the ad's outcome and its beacons.
-package enum PrerollEnd: Sendable, Equatable, CustomStringConvertible {
+public enum PrerollEnd: Sendable, Equatable, CustomStringConvertible {
     /// It played to its end.
     case completed
     /// ``MoviePlayer/skipPreroll()`` ended it.
@@ -14,7 +14,8 @@ package enum PrerollEnd: Sendable, Equatable, CustomStringConvertible {
     /// It failed to load or play.
     case failed(MediaError)
 
-    package var description: String {
+    /// `completed`, `skipped`, ..., `failed(code)`.
+    public var description: String {
         switch self {
         case .completed: "completed"
         case .skipped: "skipped"
@@ -27,7 +28,7 @@ package enum PrerollEnd: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// What a pre-roll's observer hears, in order, on the player's own thread (it must not block).
-package enum PrerollReport: Sendable, Equatable, CustomStringConvertible {
+public enum PrerollReport: Sendable, Equatable, CustomStringConvertible {
     /// Its first frame is showing; its duration as the pipeline knows it.
     case started(duration: Duration?)
     /// Where it is, about ten times a second while it plays.
@@ -42,7 +43,7 @@ package enum PrerollReport: Sendable, Equatable, CustomStringConvertible {
     case ended(PrerollEnd, at: Duration?)
 
     /// `started(2.000 s)`, `position(1.000 s)`, `ended(completed at 2.000 s)`.
-    package var description: String {
+    public var description: String {
         switch self {
         case .started(let duration): "started(\(duration?.formattedSeconds ?? "unknown duration"))"
         case .position(let position): "position(\(position.formattedSeconds))"

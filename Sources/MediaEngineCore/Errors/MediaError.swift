@@ -16,6 +16,7 @@ public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
             case notAnImage, invalidSubtitles, overlayFailed, invalidWindow, noVideo, tooLarge, diskFull
             case unauthorized, forbidden, httpError, tooManyRedirects, hostNotFound, connectionRefused
             case connectionFailed, connectionLost, tlsFailure, invalidPlaylist
+            case unsupportedScheme, duplicateSource
         }
 
         private let base: Base
@@ -23,6 +24,60 @@ public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
 
         /// The code's name, as printed in logs and by the examples (for example `fileNotFound`).
         public var name: String { base.rawValue }
+
+        /// Each code's number, for `NSError`'s `code` (``MediaError/errorCode``): fixed once given,
+        /// never reused; a new code takes the next number.
+        private static let numbers: [Base: Int] = [
+            .fileNotFound: 1,
+            .permissionDenied: 2,
+            .isDirectory: 3,
+            .notRegularFile: 4,
+            .emptyFile: 5,
+            .notAMovie: 6,
+            .corruptContainer: 7,
+            .truncatedMovie: 8,
+            .missingPlugin: 9,
+            .invalidProperty: 10,
+            .invalidArgument: 11,
+            .notPrepared: 12,
+            .cancelled: 13,
+            .timedOut: 14,
+            .pipelineFailure: 15,
+            .streamFailure: 16,
+            .unknownSink: 17,
+            .duplicateSink: 18,
+            .unsupportedOperation: 19,
+            .notAnImage: 20,
+            .invalidSubtitles: 21,
+            .overlayFailed: 22,
+            .invalidWindow: 23,
+            .noVideo: 24,
+            .tooLarge: 25,
+            .diskFull: 26,
+            .unauthorized: 27,
+            .forbidden: 28,
+            .httpError: 29,
+            .tooManyRedirects: 30,
+            .hostNotFound: 31,
+            .connectionRefused: 32,
+            .connectionFailed: 33,
+            .connectionLost: 34,
+            .tlsFailure: 35,
+            .invalidPlaylist: 36,
+            .unsupportedScheme: 37,
+            .duplicateSource: 38,
+        ]
+
+        /// The code's number in ``MediaError/domain``: `fileNotFound` is 1, `permissionDenied` 2, ...
+        /// (stable across releases).
+        public var number: Int { Self.numbers[base] ?? 0 }
+
+        /// The code with this number, or nil for a number no code has.
+        /// - Parameter number: An `NSError`'s `code` in ``MediaError/domain``.
+        public init?(number: Int) {
+            guard let base = Self.numbers.first(where: { $0.value == number })?.key else { return nil }
+            self.init(base)
+        }
         /// The code's name.
         public var description: String { base.rawValue }
 
@@ -113,6 +168,11 @@ public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let tlsFailure = Code(.tlsFailure)
         /// An HLS or DASH manifest is malformed, empty, or lists segments that cannot be read.
         public static let invalidPlaylist = Code(.invalidPlaylist)
+        /// No source plays URLs of this scheme (``MediaSourceRegistry``): the message names the
+        /// scheme, and the product to link when one of the engine's plays it.
+        public static let unsupportedScheme = Code(.unsupportedScheme)
+        /// A source is already registered for that scheme (``MediaSourceRegistry``).
+        public static let duplicateSource = Code(.duplicateSource)
     }
 
     /// What kind of failure this is.

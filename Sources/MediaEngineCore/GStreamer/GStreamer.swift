@@ -21,6 +21,13 @@ public enum GStreamer {
         return .success(())
     }()
 
+    /// Whether GStreamer has a source element for URLs of `scheme` (`gst_uri_protocol_is_supported`
+    /// for GST_URI_SRC): `rtsp`, `udp`, `srt`... False when GStreamer cannot start.
+    static func canRead(scheme: String) -> Bool {
+        guard (try? initialize()) != nil else { return false }
+        return gst_uri_protocol_is_supported(GST_URI_SRC, scheme) != 0
+    }
+
     /// Initializes GStreamer once for the process (`gst_init_check`). Later calls return at once.
     /// - Throws: ``MediaError`` with code ``MediaError/Code/pipelineFailure`` when GStreamer cannot start.
     public static func initialize() throws(MediaError) {

@@ -27,6 +27,16 @@ extension MoviePlayer {
         set { core.apply { $0.setBufferingPolicy(newValue) } }
     }
 
+    /// How much of what playback waits for has arrived, in percent, for a network movie:
+    /// GStreamer's last buffering report, against ``bufferingPolicy``'s thresholds (100: enough
+    /// to start, or to resume after a stall). While the player is `interrupted` (a stall, or a
+    /// movie that starts once enough is buffered) it says how far the wait has got: an app shows
+    /// "buffering 35 %". nil for a local file, before the first report, and once the whole
+    /// movie has arrived.
+    public var bufferingPercent: Int? {
+        core.read { $0.downloadComplete ? nil : $0.buffering?.percent }
+    }
+
     /// How far the movie can play from what has arrived (MPMoviePlayerController's
     /// `playableDuration`): the whole duration for a local file or a finished download (for a
     /// file cut short, the part its container's tables say is present: ``truncation``); for a

@@ -40,9 +40,6 @@ public final class MoviePlayer: Sendable {
     private let notifications = NotificationForwarder()
     /// The thumbnail pipelines (never the player's own); see MoviePlayer+Thumbnails.swift.
     let thumbnails = PlayerThumbnails()
-    /// What plays the current pre-roll ad (PrerollAdSource's ad session), for the commands that
-    /// act on it (skip, click-through); nil when no ad plays.
-    package let prerollController = Locked<(any AnyObject & Sendable)?>(nil)
 
     /// Creates a player for a source; nothing is loaded until ``prepareToPlay()`` or ``play()``.
     /// - Parameters:
@@ -499,12 +496,25 @@ public final class MoviePlayer: Sendable {
         set { core.setRepeatMode(newValue) }
     }
 
-    /// Where playback starts (nil: the beginning). Set with ``setPlaybackRange(initial:end:)``.
-    public var initialPlaybackTime: Duration? { core.read { $0.initialPlaybackTime } }
+    /// Where playback starts (MPMoviePlayerController's `initialPlaybackTime`): nil, or a
+    /// negative time when set (the seed's -1), is the movie's natural start. Setting it keeps
+    /// ``endPlaybackTime``; while a movie is prepared, playback restarts its segment from where
+    /// it is. A time at or after ``endPlaybackTime`` is ignored (the range stays as it was):
+    /// ``setPlaybackRange(initial:end:)`` says why with a typed error.
+    public var initialPlaybackTime: Duration? {
+        get { core.read { $0.initialPlaybackTime } }
+        set { try? setPlaybackRange(initial: newValue.flatMap { $0 < .zero ? nil : $0 }, end: endPlaybackTime) }
+    }
 
-    /// Where playback ends, with ``FinishReason/playbackEnded`` (nil: the end of the movie).
-    /// Set with ``setPlaybackRange(initial:end:)``.
-    public var endPlaybackTime: Duration? { core.read { $0.endPlaybackTime } }
+    /// Where playback ends, with ``FinishReason/playbackEnded`` (MPMoviePlayerController's
+    /// `endPlaybackTime`): nil, or a time of zero or less when set (the seed's -1), is the movie's
+    /// natural end. Setting it keeps ``initialPlaybackTime``; a time at or before it is ignored
+    /// (``setPlaybackRange(initial:end:)`` says why with a typed error). Streamed content (HLS,
+    /// DASH) plays to its end whatever this says, as MPMoviePlayerController's does.
+    public var endPlaybackTime: Duration? {
+        get { core.read { $0.endPlaybackTime } }
+        set { try? setPlaybackRange(initial: initialPlaybackTime, end: newValue.flatMap { $0 <= .zero ? nil : $0 }) }
+    }
 
     /// Sets where playback starts and ends (MPMoviePlayerController's `initialPlaybackTime`
     /// and `endPlaybackTime`). With ``repeatMode`` `.one` the range loops.

@@ -13,10 +13,16 @@ extension Notification {
         (userInfo?[MoviePlayer.finishReasonUserInfoKey] as? Int).flatMap(FinishReason.init(rawValue:))
     }
 
-    /// The error under ``MoviePlayer/errorUserInfoKey``: what ended playback, for a finish
-    /// notification with ``FinishReason/playbackError``.
+    /// The error under ``MoviePlayer/errorUserInfoKey`` (or, for a thumbnail,
+    /// ``MoviePlayer/thumbnailErrorUserInfoKey``) as a ``MediaError``: what ended playback, for a
+    /// finish notification with ``FinishReason/playbackError``. The userInfo holds it as an
+    /// `NSError`, as MPMoviePlayerController's does; this reads it back.
     public var mediaError: MediaError? {
-        userInfo?[MoviePlayer.errorUserInfoKey] as? MediaError
+        for key in [MoviePlayer.errorUserInfoKey, MoviePlayer.thumbnailErrorUserInfoKey] {
+            if let error = userInfo?[key] as? MediaError { return error }
+            if let error = userInfo?[key] as? NSError { return MediaError(error) }
+        }
+        return nil
     }
 
     /// A will-enter or will-exit fullscreen notification's animation length, from its seconds

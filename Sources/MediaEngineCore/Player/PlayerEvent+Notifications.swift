@@ -116,10 +116,11 @@ extension MoviePlayer {
     /// 1 error, 2 user exited), so `userInfo[key] as? Int` and `as? NSNumber` read it as ported
     /// code expects. `Notification.finishReason` reads it as the enum.
     public static let finishReasonUserInfoKey = "MoviePlayerPlaybackDidFinishReasonUserInfoKey"
-    /// The userInfo key of the ``MediaError`` that ended playback (a finish notification's
-    /// `"error"`, as MPMoviePlayerController's), of a reconnection, or of a failed pre-roll ad's
-    /// ``PrerollAdError``; `userInfo[key] as? any Error` reads it. (On Linux, `as? NSError` from a
-    /// userInfo value is nil for any Swift error: take the `Error`, then `as NSError`.)
+    /// The userInfo key of the error that ended playback (a finish notification's `"error"`, as
+    /// MPMoviePlayerController's) or that a reconnection retries after: an `NSError` made from the
+    /// ``MediaError`` (its ``MediaError/domain``, ``MediaError/Code/number`` and message), so
+    /// `userInfo[key] as? NSError` reads it as ported code does; `Notification.mediaError` gives
+    /// the ``MediaError`` back. A failed pre-roll ad's ``PrerollAdError`` is under it as it is.
     public static let errorUserInfoKey = "error"
     /// The userInfo key under which every notification carries its ``PlayerEvent``
     /// (`Notification.playerEvent` reads it).
@@ -141,7 +142,8 @@ extension MoviePlayer {
     /// the frame's own time on success, the requested time on failure. `Notification.thumbnailTime`
     /// reads it as a `Duration`.
     public static let thumbnailTimeUserInfoKey = "MoviePlayerThumbnailTimeKey"
-    /// The userInfo key of a failed thumbnail's ``MediaError`` (MPMoviePlayerThumbnailErrorKey).
+    /// The userInfo key of a failed thumbnail's error (MPMoviePlayerThumbnailErrorKey): an `NSError`
+    /// made from the ``MediaError``, as under ``errorUserInfoKey``.
     public static let thumbnailErrorUserInfoKey = "MoviePlayerThumbnailErrorKey"
     /// The userInfo key of a timed-metadata notification's items, a `[TimedMetadataItem]`
     /// (MPMoviePlayerTimedMetadataUserInfoKey).
@@ -215,15 +217,15 @@ extension PlayerEvent {
                 value: (result.actualTime ?? result.requestedTime).inSeconds)
             switch result.result {
             case .success(let image): info[MoviePlayer.thumbnailImageUserInfoKey] = image
-            case .failure(let error): info[MoviePlayer.thumbnailErrorUserInfoKey] = error
+            case .failure(let error): info[MoviePlayer.thumbnailErrorUserInfoKey] = error as NSError
             }
         }
         if case .timedMetadataChanged(let items) = self { info[MoviePlayer.timedMetadataUserInfoKey] = items }
-        if case .reconnecting(_, _, let error) = self { info[MoviePlayer.errorUserInfoKey] = error }
+        if case .reconnecting(_, _, let error) = self { info[MoviePlayer.errorUserInfoKey] = error as NSError }
         if case .prerollAd(.finished(_, let error?)) = self { info[MoviePlayer.errorUserInfoKey] = error }
         if case .playbackDidFinish(let reason, let error) = self {
             info[MoviePlayer.finishReasonUserInfoKey] = NSNumber(value: reason.rawValue)
-            if let error { info[MoviePlayer.errorUserInfoKey] = error }
+            if let error { info[MoviePlayer.errorUserInfoKey] = error as NSError }
         }
         return info
     }

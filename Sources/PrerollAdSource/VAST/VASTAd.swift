@@ -26,8 +26,9 @@ public struct VASTAd: Sendable, Hashable {
     public var errors: [String]
     /// The linear creatives, in the document's order.
     public var linearCreatives: [VASTLinearCreative]
-    /// How many `<Creative>` elements the ad has, linear or not: an inline ad with creatives
-    /// but no linear one is a non-linear or companion-only ad.
+    /// How many `<Creative>` elements of the ad hold a creative (`<Linear>`, `<NonLinearAds>` or
+    /// `<CompanionAds>`): an inline ad with none is an empty InLine response (no ad); one with
+    /// creatives but no linear one is a non-linear or companion-only ad.
     public var creativeCount: Int
 
     /// An ad.

@@ -24,12 +24,15 @@ public import MediaEngineCore
 /// - Pods: ads with a `sequence` form a pod, played in `sequence` order; stand-alone ads (no
 ///   `sequence`) are then fallbacks, each replacing a pod ad that cannot be resolved. With no
 ///   pod, the stand-alone ads are tried in order and the first that resolves is the ad.
-/// - Ads: an inline ad with no creative at all is `PrerollAdError.Code.malformedVAST` (VAST
-///   100: the schema requires one); one whose creatives are all non-linear or companions is
-///   `PrerollAdError.Code.noSupportedMediaFile` (VAST 403, the nearest this engine has to
-///   VAST's 201, "not the linearity expected"): nothing in it can play as a pre-roll. A
-///   document with no ad (`<VAST version="3.0"/>`) is `PrerollAdError.Code.noInventory`
-///   (VAST 303), reported to the document's root `<Error>` URIs.
+/// - No ad: an answer with no document at all (0 bytes, or only white space: what an HTTP 204
+///   means), a document with no ad (`<VAST version="3.0"/>`) and an inline ad with no creative
+///   (an "empty InLine response") are `PrerollAdError.Code.noInventory` (VAST 303, "no ads
+///   VAST response"), not malformed: that is how ad servers say they have no ad. The 303 is
+///   reported to the wrappers' `<Error>` URIs, the document's root ones, and the empty inline
+///   ad's own. An inline ad whose creatives are all non-linear or companions is an ad, of
+///   another kind: `PrerollAdError.Code.noSupportedMediaFile` (VAST 403, the nearest this
+///   engine has to VAST's 201, "not the linearity expected"). What is not VAST stays
+///   `PrerollAdError.Code.malformedVAST` (VAST 100).
 ///
 /// The `resolve` methods throw the `PrerollAdError` alone; the `resolveReportingErrors`
 /// methods throw a ``VASTResolutionFailure``, which also carries the Error URIs of what was
@@ -157,6 +160,12 @@ public final class VASTClient: Sendable {
     private func resolve(_ data: Data, at url: URL?, path: Path) async throws(VASTResolutionFailure)
         -> VASTResolution
     {
+        guard !Self.isBlank(data) else {
+            let answer = url.map { "the ad server's answer at \($0.absoluteString)" } ?? "the VAST answer"
+            throw VASTResolutionFailure(
+                PrerollAdError(.noInventory, "\(answer) is empty (no VAST document, as an HTTP 204 says): no ad"),
+                errorURIs: path.errorURIs)
+        }
         let document: VASTDocument
         do {
             document = try VASTParser.parse(data)
@@ -176,16 +185,17 @@ public final class VASTClient: Sendable {
         var standAlone = document.ads.filter { $0.sequence == nil }[...]
         var ads: [ResolvedAd] = []
         var failures: [VASTResolutionFailure] = []
+        let place = Place(url: url, path: path, documentErrors: document.errors)
         if pod.isEmpty {
             while ads.isEmpty, let ad = standAlone.popFirst() {
-                try await attempt(ad, at: url, path: path, into: &ads, failures: &failures)
+                try await attempt(ad, at: place, into: &ads, failures: &failures)
             }
         } else {
             for ad in pod {
-                if try await attempt(ad, at: url, path: path, into: &ads, failures: &failures) { continue }
+                if try await attempt(ad, at: place, into: &ads, failures: &failures) { continue }
                 // The pod ad failed: the next stand-alone ad that resolves takes its place.
                 while let fallback = standAlone.popFirst() {
-                    if try await attempt(fallback, at: url, path: path, into: &ads, failures: &failures) { break }
+                    if try await attempt(fallback, at: place, into: &ads, failures: &failures) { break }
                 }
             }
         }
@@ -198,15 +208,23 @@ public final class VASTClient: Sendable {
         return VASTResolution(ads: ads, failures: failures)
     }
 
+    /// Where an ad was read: its document's URL (nil when unknown), the way there, and the
+    /// document's root `<Error>` URIs.
+    private struct Place {
+        var url: URL?
+        var path: Path
+        var documentErrors: [String]
+    }
+
     /// Resolves one ad, adding what it leads to to `ads` or its failure to `failures`.
     /// - Throws: The failure when it is a cancellation: nothing else is tried then.
     /// - Returns: Whether it resolved.
     @discardableResult
     private func attempt(
-        _ ad: VASTAd, at url: URL?, path: Path, into ads: inout [ResolvedAd], failures: inout [VASTResolutionFailure]
+        _ ad: VASTAd, at place: Place, into ads: inout [ResolvedAd], failures: inout [VASTResolutionFailure]
     ) async throws(VASTResolutionFailure) -> Bool {
         do {
-            let resolution = try await resolve(ad, at: url, path: path)
+            let resolution = try await resolve(ad, at: place)
             ads += resolution.ads
             failures += resolution.failures
             return true
@@ -217,9 +235,8 @@ public final class VASTClient: Sendable {
         }
     }
 
-    private func resolve(_ ad: VASTAd, at url: URL?, path: Path) async throws(VASTResolutionFailure)
-        -> VASTResolution
-    {
+    private func resolve(_ ad: VASTAd, at place: Place) async throws(VASTResolutionFailure) -> VASTResolution {
+        let (url, path) = (place.url, place.path)
         let name = ad.id.map { "the ad \"\($0)\"" } ?? "an ad"
         let source = url.map { " of \($0.absoluteString)" } ?? ""
         func failure(_ code: PrerollAdError.Code, _ message: String) -> VASTResolutionFailure {
@@ -228,7 +245,10 @@ public final class VASTClient: Sendable {
         switch ad.kind {
         case .inline:
             guard ad.creativeCount > 0 else {
-                throw failure(.malformedVAST, "\(name)\(source) is an <InLine> ad without any <Creative>")
+                // An empty InLine response: no ad (VAST 303), told to the root <Error> too.
+                throw VASTResolutionFailure(
+                    PrerollAdError(.noInventory, "\(name)\(source) is an <InLine> ad without any creative: no ad"),
+                    errorURIs: path.errorURIs + place.documentErrors + ad.errors)
             }
             guard let linear = ad.linearCreatives.first else {
                 throw failure(
@@ -344,6 +364,11 @@ public final class VASTClient: Sendable {
             throw PrerollAdError(.vastTimeout, "\(url.absoluteString) answered with status \(status)")
         }
         return data
+    }
+
+    /// Whether an answer holds no document: no byte, or only XML's white space.
+    private static func isBlank(_ data: Data) -> Bool {
+        data.allSatisfy { [0x20, 0x09, 0x0A, 0x0D].contains($0) }
     }
 
     private static func isHTTP(_ url: URL) -> Bool {

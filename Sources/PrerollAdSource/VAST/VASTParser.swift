@@ -11,8 +11,10 @@ public import MediaEngineCore
 /// bitrate that is not a number) are read as missing rather than failing the document, as
 /// players do with real ad servers.
 ///
-/// The parser checks the document, not the ads' fitness: an inline ad without a linear
-/// creative reads fine and is refused by ``VASTClient`` when it resolves it.
+/// The parser checks the document, not the ads' fitness: an inline ad without a creative, or
+/// without a linear one, reads fine, and ``VASTClient`` decides what it is when it resolves it
+/// (no ad, or an ad that cannot play as a pre-roll). Bytes that are no document at all (an
+/// empty answer) are `malformedVAST` here; ``VASTClient`` reads them as no ad before parsing.
 public enum VASTParser {
     /// The VAST major versions read: 2, 3 and 4 (4.0 to 4.3).
     public static let supportedMajorVersions: ClosedRange<Int> = 2...4
@@ -83,7 +85,9 @@ public enum VASTParser {
             linearCreatives: creatives.compactMap { creative in
                 creative.child(named: "Linear").map { linear(creative: creative, $0) }
             },
-            creativeCount: creatives.count)
+            creativeCount: creatives.filter { creative in
+                ["Linear", "NonLinearAds", "CompanionAds"].contains { creative.child(named: $0) != nil }
+            }.count)
     }
 
     private static func linear(creative: VASTXMLElement, _ linear: VASTXMLElement) -> VASTLinearCreative {

@@ -158,15 +158,18 @@ struct PlayerMachineLifecycleTests {
         #expect(h.machine.lastError?.code == .timedOut)
     }
 
-    @Test("a new source reuses the pipeline: the old movie finishes, the new one's messages count after its marker")
+    @Test(
+        "a new source reuses the pipeline: the old movie pauses, with no finish, the new one's messages count after its marker"
+    )
     func replaceSource() {
         var h = MachineHarness.whilePlaying()
         h.feed { $0.replaceSource(with: Self.other) }
         let (events, actions) = h.takeAll()
+        // MPMoviePlayerController: "the movie pauses and the new movie begins loading".
         #expect(
             events == [
-                .playbackStateChanged(.stopped), .readyForDisplayChanged(false), .preparedToPlayChanged(false),
-                .loadStateChanged(.unknown), .playbackDidFinish(.userExited, nil), .nowPlayingMovieChanged,
+                .playbackStateChanged(.paused), .readyForDisplayChanged(false), .preparedToPlayChanged(false),
+                .loadStateChanged(.unknown), .nowPlayingMovieChanged,
             ])
         #expect(
             actions == [.reload(1, Self.other, epoch: 1), .armFragmentGates(1, epoch: 1), .armPreparation(1, epoch: 1)])

@@ -30,7 +30,9 @@ struct PlayerThumbnailTests {
             let info = notification.userInfo ?? [:]
             let keys = (
                 image: info[MoviePlayer.thumbnailImageUserInfoKey] is VideoImage,
-                error: info[MoviePlayer.thumbnailErrorUserInfoKey] is MediaError,
+                // MPMoviePlayerThumbnailErrorKey: an NSError, as the seed's code reads it.
+                error: (info[MoviePlayer.thumbnailErrorUserInfoKey] as? NSError)?.domain == MediaError.domain
+                    && notification.mediaError != nil,
                 // MPMoviePlayerThumbnailTimeKey: an NSNumber of seconds.
                 time: info[MoviePlayer.thumbnailTimeUserInfoKey] as? Double != nil
                     && notification.thumbnailTime != nil

@@ -129,6 +129,9 @@ extension PlayerMachine {
         case preparation(session: Int, epoch: Int)
         /// The wait before a reconnection's next try.
         case reconnect(session: Int, epoch: Int)
+        /// The network movie is still not going when its source's deadline is over
+        /// (``RetryPolicy/deadline``); `epoch` is the one the deadline started in.
+        case connectionDeadline(session: Int, epoch: Int)
         /// The seek `seqnum` has not landed (a frame's grace after its preroll, or the
         /// preparation timeout).
         case seekDeadline(session: Int, seqnum: UInt32)

@@ -60,9 +60,10 @@ extension PlayerMachine.State {
                     holdFirstFrame: needsPreparationSeek, gain: gain)))
     }
 
-    /// The `contentURL` setter: ends the current movie and loads `newSource` in its place, in
-    /// the same pipeline when the sink has not changed. The new movie plays if the old one was
-    /// playing or `shouldAutoplay` is on.
+    /// The `contentURL` setter, as MPMoviePlayerController has it: "the movie pauses and the new
+    /// movie begins loading". The current movie is paused (if it played) and replaced, with no
+    /// playback finish for it; `newSource` loads in its place, in the same pipeline when the sink
+    /// has not changed, and plays if the old one was playing or `shouldAutoplay` is on.
     mutating func replaceSource(with newSource: any MediaSource) {
         if preroll != nil { finishPreroll(.stopped, at: preroll?.position) }
         settings.source = newSource
@@ -77,23 +78,23 @@ extension PlayerMachine.State {
             return
         }
         let wantsPlay = target == .playing || settings.shouldAutoplay
-        if settings.videoSinkChanged {
-            // Another sink was chosen since this pipeline was built: a new pipeline.
-            stop()
-            publish(.nowPlayingMovieChanged)
-            beginPreparation(target: wantsPlay ? .playing : .paused)
-            return
-        }
         if scan != nil {
             scan = nil
             perform(.cancelTimer(.scanStep))
         }
-        let finished = atEnd
-        setPlaybackState(.stopped)
+        // The old movie pauses; nothing finishes.
+        if playbackState != .stopped { setPlaybackState(.paused) }
+        if settings.videoSinkChanged {
+            // Another sink was chosen since this pipeline was built: a new pipeline.
+            detachSession(finish: nil, error: MediaError(.cancelled, "a new movie replaced this one"), position: .zero)
+            shown.lastError = nil
+            publish(.nowPlayingMovieChanged)
+            beginPreparation(target: wantsPlay ? .playing : .paused)
+            return
+        }
         setReadyForDisplay(false)
         setPrepared(false)
         setLoadState(.unknown)
-        if !finished { publish(.playbackDidFinish(.userExited, nil)) }
         failWaiters(MediaError(.cancelled, "a new movie replaced this one"))
         publish(.nowPlayingMovieChanged)
         resetMovieInfo()
@@ -102,6 +103,7 @@ extension PlayerMachine.State {
         setSourceType(expectedSourceType)
         load(newSource, holdFirstFrame: needsPreparationSeek)
         perform(.startTimer(.preparation(session: sessionID, epoch: epoch), after: preparationTimeout))
+        startConnectionDeadline()
     }
 
     /// `stop()`: the state says stopped at once, at the start of the movie (MPMoviePlayerController:
@@ -163,6 +165,7 @@ extension PlayerMachine.State {
     /// if the app wants it (shouldAutoplay, or play() during preparation).
     mutating func completePreparation(_ facts: PipelineFacts) {
         guard hasSession, phase == .preparing else { return }
+        connectionDeadlineMet()
         if isReconnecting {
             if reconnection?.wasPrepared == true { return finishReconnection(facts) }
             reconnection?.underWay = false

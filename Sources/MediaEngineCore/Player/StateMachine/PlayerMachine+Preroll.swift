@@ -345,5 +345,6 @@ extension PlayerMachine.State {
         setSourceType(expectedSourceType)
         load(source, holdFirstFrame: needsPreparationSeek)
         perform(.startTimer(.preparation(session: sessionID, epoch: epoch), after: preparationTimeout))
+        startConnectionDeadline()
     }
 }

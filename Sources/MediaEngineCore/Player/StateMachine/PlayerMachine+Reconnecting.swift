@@ -20,6 +20,9 @@ extension PlayerMachine {
         /// The wait is over and the movie is being loaded again: the old pipeline's position no
         /// longer means anything.
         var reloading = false
+        /// The failure the wait is for: it ends the movie if the deadline passes before the
+        /// next try (``PlayerMachine/State/connectionDeadlinePassed(session:epoch:)``).
+        var lastError: MediaError?
     }
 
     /// How far playback has to get past a failure for the next one to count from 1 again.
@@ -32,17 +35,21 @@ extension PlayerMachine {
 
 /// Network failures that may pass (a broken connection, a server briefly unavailable): the
 /// movie is loaded again in the same pipeline after a growing wait (the source's
-/// ``RetryPolicy``), at the position playback had reached, with no new preparation events.
+/// ``RetryPolicy``), at the position playback had reached, with no new preparation events. A
+/// refused connection is tried again only when the policy asks for it, and no try starts once
+/// the policy's deadline is over (``PlayerMachine/State/connectionDeadlinePassed``).
 extension PlayerMachine.State {
     /// Whether a reconnection is under way.
     var isReconnecting: Bool { reconnection?.underWay ?? false }
 
-    /// A pipeline error of a network movie: when it may pass and the source's policy has tries
-    /// left, the movie is loaded again after the policy's wait (``reconnectWaitOver(session:epoch:)``)
-    /// and nothing ends. Returns whether it was.
+    /// A pipeline error of a network movie: when the source's policy retries it (it may pass:
+    /// ``RetryPolicy/retries(after:)``), has tries left and its deadline is not over, the movie
+    /// is loaded again after the policy's wait (``reconnectWaitOver(session:epoch:)``) and
+    /// nothing ends. Returns whether it was.
     mutating func reconnect(session: Int, after error: MediaError, position: Duration?) -> Bool {
         let policy = source.retryPolicy
-        guard isNetworkSource, phase != .idle, scan == nil, RetryPolicy.isTransient(error) else { return false }
+        guard isNetworkSource, phase != .idle, scan == nil, policy.retries(after: error), !connectionDeadlinePassed
+        else { return false }
         let again = isReconnecting
         let wasPrepared = phase == .prepared || again && reconnection?.wasPrepared == true
         // Where playback stood: a seek on its way (or waiting its turn) counts as done.
@@ -67,10 +74,13 @@ extension PlayerMachine.State {
         if failedAt == nil { failedAt = reconnection?.failedAt }
         reconnection = PlayerMachine.Reconnection(
             attempt: attempt, failedAt: failedAt, resumeAt: resumeAt.map(clamp), wasPrepared: wasPrepared,
-            seekAsked: seekAsked)
+            seekAsked: seekAsked, lastError: error)
         if let resumeAt { shown.lastPosition = clamp(resumeAt) }
         // Messages of the failed load are ignored from now on; the reload's marker starts the next.
         bumpEpoch()
+        // A movie that was going has its deadline from this failure on (one that was not has
+        // had its own since its load).
+        if !again, wasPrepared { startConnectionDeadline() }
         errorContext = PipelineErrorTranslator()
         if let flight = inFlightSeek {
             perform(.cancelTimer(.seekDeadline(session: session, seqnum: flight.seqnum)))

@@ -25,6 +25,7 @@ extension PlayerMachine.State {
         self.pipeline = pipeline
         perform(.startTimer(.preparation(session: session, epoch: epoch), after: preparationTimeout))
         perform(.startTimer(.fragmentGates(session: session, epoch: epoch), after: PlayerMachine.fragmentGateLimit))
+        startConnectionDeadline()
         return true
     }
 

@@ -228,6 +228,8 @@ extension PlayerMachine {
         var authenticationAnswered = false
         /// The reconnection under way after a failure that may pass, or the last one.
         var reconnection: Reconnection?
+        /// The bound on getting the movie going, while it runs (``RetryPolicy/deadline``).
+        var connectionDeadline: ConnectionDeadline?
         /// A failure is with the source to be made more precise (``Action/interpret(session:epoch:source:error:position:)``):
         /// nothing else ends the movie meanwhile.
         var interpreting: InterpretedFailure?

@@ -16,7 +16,7 @@ extension PlayerMachine.State {
             isCurrent(session)
         case .timeObserver(let id):
             observers.armed(id) != nil && hasSession && playbackState == .playing
-        case .preparation, .reconnect, .prerollTimeout, .fragmentGates:
+        case .preparation, .reconnect, .connectionDeadline, .prerollTimeout, .fragmentGates:
             false
         }
     }
@@ -28,6 +28,8 @@ extension PlayerMachine.State {
             preparationTimedOut(session: session, epoch: epoch)
         case .reconnect(let session, let epoch):
             reconnectWaitOver(session: session, epoch: epoch)
+        case .connectionDeadline(let session, let epoch):
+            connectionDeadlinePassed(session: session, epoch: epoch)
         case .seekDeadline(let session, let seqnum):
             seekDeadlinePassed(
                 session: session, seqnum: seqnum,

@@ -1,0 +1,3 @@
+// HTTPStreamSource's registration in the source registry happens in install.c's constructor;
+// nothing here is for Swift.
+#pragma once
