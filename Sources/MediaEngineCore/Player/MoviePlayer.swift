@@ -67,7 +67,6 @@ public final class MoviePlayer: Sendable {
         core = PlayerCore(
             source: source, videoSink: sink, audioOutput: audioOutput, preparationTimeout: preparationTimeout)
         notifications.start(forwarding: core.hub.subscribe(), from: self)
-        PlayerLifetimes.players.enter()
     }
 
     /// The player's decision state in one line (phase, target, session, seeks, waiters), for

@@ -89,8 +89,6 @@ enum PipelineTeardown {
                         // on both cores for its whole length.
                         usleep(pauseBetweenTeardowns)
                     }
-                    pending.leave()
-                    PlayerLifetimes.teardowns.leave()
                 },
                 stuck: { after in
                     let element = session.pendingStateChanges ?? "no element reports a pending state change"
@@ -98,6 +96,10 @@ enum PipelineTeardown {
                         "the teardown of player \(player)'s pipeline \(session.id) has taken \(after.formattedSeconds) "
                             + "and is not done: \(element)")
                     stalled(element, after)
+                },
+                finished: {
+                    pending.leave()
+                    PlayerLifetimes.teardowns.leave()
                 }))
     }
 

@@ -83,6 +83,14 @@ final class PlayerCore: Sendable {
         self.hub = hub
         overlays = VideoOverlays { events in hub.publish(events) }
         connectControls()
+        PlayerLifetimes.players.enter()
+    }
+
+    /// The player is gone only now: the core holds its outputs (and through them GStreamer
+    /// objects), which the last work of its thread, a callback or a task may hold a moment
+    /// after the player was released.
+    deinit {
+        PlayerLifetimes.players.leave()
     }
 
     // MARK: Inputs
@@ -487,7 +495,6 @@ final class PlayerCore: Sendable {
             hub.finish()
             // The player's last work: it is gone once its pipelines are (or are reported stuck).
             waitForTeardowns()
-            PlayerLifetimes.players.leave()
         }
         executor.finish()
     }

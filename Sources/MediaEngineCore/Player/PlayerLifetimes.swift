@@ -5,7 +5,8 @@ import Dispatch
 /// moment after its owner let go; ``GStreamer/waitForPlayersToShutDown(timeout:)`` (for leak
 /// checks) waits for all of it.
 enum PlayerLifetimes {
-    /// Entered when a player is made, left when its pipeline has been torn down after release.
+    /// Entered when a player is made, left when its core is freed (after release, once its
+    /// pipelines are torn down and nothing holds its outputs any more).
     static let players = DispatchGroup()
     /// Entered when a player's thread starts, left when it has run its last work.
     static let executors = DispatchGroup()
