@@ -14,7 +14,9 @@ struct TeardownPoolTests {
         let done = DispatchSemaphore(value: 0)
     }
 
-    @Test("an item's finished runs after the pool let go of what the item held (a pipeline is freed before it counts as torn down)")
+    @Test(
+        "an item's finished runs after the pool let go of what the item held (a pipeline is freed before it counts as torn down)"
+    )
     func finishedAfterRelease() async throws {
         let pool = TeardownPool(spillAfter: .milliseconds(5), stuckAfter: .seconds(2), maximumThreads: 2)
         for _ in 0..<50 {
