@@ -374,7 +374,7 @@ static gboolean me_scaler_set_caps(GstBaseTransform *trans, GstCaps *incaps, Gst
     return me_scaler_configure(self);
 }
 
-// Blends one rectangle onto a frame of a format blend.c does not take (RGB, 4:2:2, 4:4:4) with
+// Blends one rectangle onto a frame of a format scalerblend.c does not take (RGB, 4:2:2, 4:4:4) with
 // gst_video_blend, on a view of just the part of the frame the rectangle covers.
 // gst_video_blend unpacks and packs the destination's whole width for every row it touches
 // (GStreamer 1.22), so a 320-pixel-wide picture on a 1920-pixel frame cost six times its area;
@@ -441,7 +441,7 @@ static void blend_rectangle(GstVideoOverlayRectangle *rectangle, GstVideoFrame *
     gst_video_frame_unmap(&source);
 }
 
-// The decoders' 4:2:0 formats go to blend.c (me_blend_420) all rectangles at once, copying
+// The decoders' 4:2:0 formats go to scalerblend.c (me_blend_420) all rectangles at once, copying
 // `source` on the way when there is one; false for other formats.
 static gboolean blend_composition_420(GstVideoOverlayComposition *composition, GstVideoFrame *frame,
                                       const GstVideoFrame *source) {
@@ -463,7 +463,7 @@ static gboolean blend_composition_420(GstVideoOverlayComposition *composition, G
         }
         // GLOBAL_ALPHA: the pixels without the rectangle's opacity, which the blend applies.
         // Drawn at their own size, the pixels are blended from the overlay's ARGB as they are
-        // (blend.c converts them with the planes it makes): GStreamer's conversion to AYUV, made
+        // (scalerblend.c converts them with the planes it makes): GStreamer's conversion to AYUV, made
         // again for every frame of an overlay drawn anew each frame, is the slower way there.
         GstVideoOverlayFormatFlags flags = GST_VIDEO_OVERLAY_FORMAT_FLAG_GLOBAL_ALPHA;
         GstBuffer *pixels = gst_video_overlay_rectangle_get_pixels_unscaled_argb(rectangle, flags);
