@@ -162,6 +162,12 @@ let package = Package(
         .executableTarget(
             name: "engine-headless-check", dependencies: ["MediaEngineCore", "FileSource"],
             path: "Tests/HeadlessCheck"),
+        // Each workaround's scenario in a child process (WorkaroundReproductionTests runs it with the
+        // workaround forced off and on): several deadlock the process when off.
+        .executableTarget(
+            name: "engine-workaround-check",
+            dependencies: ["MediaEngine", "FileSource", "HTTPStreamSource", "MediaTestSupport"],
+            path: "Tests/WorkaroundCheck"),
         // `make docs`: lists the public symbols without a doc comment in the compiler's symbol graphs
         // (Foundation only, so it builds in seconds, before the documented modules).
         .executableTarget(name: "doc-check", path: "Tools/doc-check"),
@@ -196,6 +202,9 @@ let package = Package(
             name: "PrerollAdSourceTests", dependencies: ["PrerollAdSource", "MediaTestSupport", "ParserFuzzing"],
             exclude: ["FuzzRegressions/Inputs"]),
         .testTarget(name: "ExamplesTests", dependencies: ["MediaTestSupport"]),
+        // Each workaround's bug with the workaround off, and fixed with it on (engine-workaround-check).
+        .testTarget(
+            name: "WorkaroundReproductionTests", dependencies: ["MediaTestSupport", "engine-workaround-check"]),
         .testTarget(name: "DocCheckTests", dependencies: ["doc-check"]),
         .testTarget(
             name: "MediaplayConsoleTests", dependencies: ["MediaplayConsole"], path: "Tests/MediaplayConsoleTests"),

@@ -21,7 +21,9 @@
 // in pull mode).
 //
 // Off: the probe is not installed; packed AAC's ID3 tags never reach the app
-// (TimedMetadataPlaybackTests' packed-audio test fails so).
+// (TimedMetadataPlaybackTests' packed-audio test fails so). WorkaroundReproductionTests' aac-id3
+// test (engine-workaround-check aac-id3, forced off and on): off, no item of the tag's two; on,
+// PRIV and TIT2.
 #include "me_aac_id3.h"
 #include "me_buffers.h"
 #include <gst/tag/tag.h>

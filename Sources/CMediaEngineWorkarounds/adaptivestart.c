@@ -14,6 +14,8 @@
 //
 // Off: SourceSetup does not call it; a stream starts with the variant the demuxer picks (HLSTests'
 // "starts on its lowest variant" test fails so: the first picture is 640x480, not 160x120).
+// WorkaroundReproductionTests' adaptive-start-bitrate test (engine-workaround-check, forced off and
+// on): off, the first picture 640x480 (the master playlist's first variant); on, 160x120.
 #include "me_adaptive_start.h"
 
 typedef struct {

@@ -32,6 +32,8 @@
 //
 // Off: SourceSetup installs no gate; the demuxer reads ahead while the movie prerolls (HLSTests'
 // "reads no further than its first segment" test fails so: 9 requests while preparing, not 1-2).
+// WorkaroundReproductionTests' fragment-gate test (engine-workaround-check, forced off and on),
+// the first picture held 400 ms: off, 9 segments requested meanwhile; on, 2 (the second waits).
 #include "me_fragment_gate.h"
 
 typedef struct {

@@ -33,6 +33,9 @@
 // Off (the gate not installed): every call below takes a NULL gate, hand-overs are never refused,
 // and a movie with sound followed by a queued movie hangs at the switch (QueueTests' movies with
 // sound fail so: playbackDidFinish never comes, and the test process stays deadlocked).
+// WorkaroundReproductionTests' gapless-eos test runs it in a child process (engine-workaround-check
+// gapless-eos, forced off and on), MP4 with AAC then WebM: off, no hand-over (the child's watchdog
+// ends it after 5 s); on, the WebM follows after 0.6 s and the queue plays to its end.
 // (Dropping a withdrawn movie's buffers at playsink, which shared this probe until the split into
 // workarounds, is the engine's own feature: groupwithdrawal.c in CMediaEnginePipeline.)
 #include "me_gapless_eos.h"

@@ -28,6 +28,12 @@
 // Off: the relay is not installed (PipelineSession); each sink posts its own request from the
 // thread that brought it the event, as GStreamer does. RateTests still pass so: the deadlock and
 // the assertion are races that engine-leak-check's stress finds (seeds 1-30, one core busy).
+// WorkaroundReproductionTests' instant-rate-relay test forces the deadlock's order
+// (engine-workaround-check, forced off and on): after a change to rate 2, an output swap hands the
+// new sink the sticky change with its first frame, on playsink's vqueue thread, whose request is
+// held there until a flushing seek's flush reaches the sink. Off: the seek (STATE_LOCK held, in
+// gst_pad_pause_task for vqueue) and that thread (in gst_element_send_event, for the STATE_LOCK)
+// wait for each other; on: the new sink never gets the change and the seek lands in 0.6 s.
 #include "me_instant_rate.h"
 #include <gst/base/gstbasesink.h>
 

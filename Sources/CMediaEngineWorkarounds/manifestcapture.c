@@ -18,6 +18,8 @@
 //
 // Off: SourceSetup does not install the capture; a DASH stream's switches are not reported
 // (HLSTests' "a DASH stream starts on its lowest representation, climbs, and says so" fails so).
+// WorkaroundReproductionTests' dash-manifest test (engine-workaround-check, forced off and on):
+// off, no switch reported though the stream climbs to 640x480; on, the switch to `#high`.
 #include "me_manifest_capture.h"
 #include "me_messages.h"
 

@@ -14,8 +14,12 @@
 // pipeline, against a test server that counts and fails requests (commit 8c5faab, 2026-12-01:
 // "one wasted request per reload").
 //
-// Off: me_lock_previous_sources is not called; every reload sends one request of the old movie
+// Off: me_lock_previous_sources is not called; a reload sends a request of the old movie
 // (ConnectionFaultTests' "503, twice" test fails so: the retries' requests and waits are off).
+// WorkaroundReproductionTests' reload-sources test (engine-workaround-check, forced off and on), a
+// 503 then the movie: off, 503, 200, 200 (two, now and then, on a busy machine); on, 503, 200.
+// The wasted request shows on a retry, the failed load's source started again; a source changed
+// after a movie that loaded showed none (2026-12-04).
 #include "me_reload_sources.h"
 #include "me_element_info.h"
 

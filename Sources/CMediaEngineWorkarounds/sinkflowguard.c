@@ -28,7 +28,10 @@
 // Off: VideoOutputBin does not guard its element outputs; a pause of an SRT output can wait for
 // PAUSED for ever, about once in 30 make stress runs (SinkFlowGuardTests calls the guard itself,
 // and its unguarded case shows the stop with an appsink; NetworkVideoSinkTests pass unless the
-// race is hit).
+// race is hit). WorkaroundReproductionTests' sink-flow-guard test makes the race's outcome certain
+// through the engine (engine-workaround-check, forced off and on): an element output whose base
+// sink says FLUSHING for its 5th frame. Off: 5 frames, then nothing and no end; on: 60 frames (the
+// refused one dropped) and the end.
 #include "me_sink_flow_guard.h"
 #include <gst/base/gstbasesink.h>
 

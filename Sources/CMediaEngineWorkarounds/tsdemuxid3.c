@@ -22,6 +22,8 @@
 //
 // Off: no PMT is rewritten and decodebin is not told about KLV: on GStreamer before 1.28 an
 // MPEG-TS stream's ID3 tags never reach the app (TimedMetadataPlaybackTests' MPEG-TS tests fail so).
+// WorkaroundReproductionTests' tsdemux-id3 test (engine-workaround-check, forced off and on): off,
+// no item of the stream's two; on, TIT2 and PRIV.
 //
 // Everything here runs on streaming threads and reads bytes from the stream: every length read
 // from the stream is checked against the bytes actually there before it is used.

@@ -24,7 +24,12 @@
 //
 // Off: the loop's seek goes to the pipeline (gst_element_send_event), as before that commit.
 // RepeatAndRangeTests usually pass so: the hang is a race (1 run in 3 of the paused-near-the-end
-// test when found; the HLS swap test under make stress).
+// test when found; the HLS swap test under make stress). WorkaroundReproductionTests'
+// upstream-loop-seek test forces its order (engine-workaround-check, forced off and on): a flushing
+// seek near the end while playing, its first frame held in the sink until the loop is sent, and
+// qtdemux's thread, once it has posted the segment's end, waiting for PLAYING as in a full queue.
+// Off: the loop's sender (STATE_LOCK held, in gst_pad_pause_task for qtdemux) and
+// gst_bin_continue_func (for the STATE_LOCK) wait for each other; on: the movie loops.
 #include "me_upstream_seek.h"
 
 static gboolean push_from_input(GstElement *element, GstEvent *event) {

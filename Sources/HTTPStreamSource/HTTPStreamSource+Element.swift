@@ -10,7 +10,8 @@ extension HTTPStreamSource: SourceElementConfiguring {
     /// in every release (seen on 1.22.0, the same in 1.29.2's source; no upstream issue found); found
     /// with the HTTPS tests' own CA (commit 93c7bd7; a hook of its own since 55af6ee). Off: only
     /// `ssl-ca-file` is set (`HTTPStreamSource`'s properties), and with libsoup 3 a server signed by
-    /// that CA is refused.
+    /// that CA is refused (WorkaroundReproductionTests' souphttpsrc-ca-file test,
+    /// engine-workaround-check forced off and on: off, connectionFailed; on, the movie prepares).
     /// - Throws: `MediaError.Code.tlsFailure` for a file that holds no certificate.
     package func configure(sourceElement element: UnsafeMutableRawPointer) throws(MediaError) {
         guard let file = options.certificateAuthorityFile, GStreamerWorkaround.soupCertificateFile.isActive else {

@@ -202,7 +202,7 @@ struct MediaplayKeysTests {
         #expect(Bar.all(in: program.output).allSatisfy { $0.text.count <= 99 })
     }
 
-    /// 10 s of video with two audio tracks, English and a French commentary (as TrackTests' clip).
+    /// 10 s of video with two audio tracks, English and a French commentary (as TestMedia.twoLanguages).
     static let twoLanguages = TestMedia.Clip(
         fileExtension: "mkv",
         pipeline: """

@@ -1,4 +1,5 @@
 import MediaEngine
+import MediaTestSupport
 import Testing
 
 @testable import HTTPStreamSource
@@ -8,7 +9,7 @@ import Testing
 struct DASHManifestTests {
     @Test("a template with the representation's id tells each segment's representation")
     func templates() throws {
-        let mpd = try #require(DASHManifest(HLSTests.dashLadder))
+        let mpd = try #require(DASHManifest(AdaptiveStreamMedia.dashLadder))
         #expect(mpd.representations.map(\.variant.id) == ["high", "mid", "low"])
         #expect(mpd.variant(ofSegment: "http://h/x/mid007.ts") == SegmentVariant(id: "mid", bandwidth: 650_000))
         #expect(mpd.variant(ofSegment: "http://h/x/high000.ts?token=1")?.id == "high")

@@ -298,30 +298,10 @@ struct HLSTests {
         #expect(player.duration?.isClose(to: .milliseconds(5967), within: .milliseconds(100)) == true)
     }
 
-    /// A DASH manifest of the HLS ladder's segments: one adaptation set, three representations.
-    static let dashLadder = """
-        <?xml version="1.0"?>
-        <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" profiles="urn:mpeg:dash:profile:isoff-live:2011" \
-        type="static" mediaPresentationDuration="PT6S" minBufferTime="PT2S">
-        <Period id="p0"><AdaptationSet id="1" contentType="video" mimeType="video/mp2t">
-        <SegmentTemplate media="$RepresentationID$$Number%03d$.ts" startNumber="0" duration="2" timescale="1"/>
-        <Representation id="high" bandwidth="1800000" width="640" height="480" codecs="avc1"/>
-        <Representation id="mid" bandwidth="650000" width="320" height="240" codecs="avc1"/>
-        <Representation id="low" bandwidth="250000" width="160" height="120" codecs="avc1"/>
-        </AdaptationSet></Period></MPD>
-
-        """
-
     @Test("a DASH stream starts on its lowest representation, climbs, and says so (dashdemux does not)")
     func dashVariantSwitching() async throws {
-        let folder = try TestMedia.scratchDirectory()
+        let folder = try await AdaptiveStreamMedia.dashLadderFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let ladder = try await AdaptiveStreamMedia.hlsVariants()
-        for name in try FileManager.default.contentsOfDirectory(atPath: ladder.path) where name.hasSuffix(".ts") {
-            try FileManager.default.createSymbolicLink(
-                at: folder.appendingPathComponent(name), withDestinationURL: ladder.appendingPathComponent(name))
-        }
-        try Self.dashLadder.write(to: folder.appendingPathComponent("ladder.mpd"), atomically: true, encoding: .utf8)
         let server = try await LoopbackHTTPServer(serving: folder)
         let frames = FrameRecorder()
         let player = try Self.player(server, "ladder.mpd", frames: frames)

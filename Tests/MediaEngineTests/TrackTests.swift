@@ -8,19 +8,6 @@ import Testing
 /// the video.
 @Suite("Audio and subtitle tracks")
 struct TrackTests {
-    /// 3 s of video with two audio tracks: English at 440 Hz, a commentary in French at 880 Hz.
-    static let twoLanguages = TestMedia.Clip(
-        fileExtension: "mkv",
-        pipeline: """
-            videotestsrc num-buffers=90 pattern=smpte horizontal-speed=4 ! \
-            video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! \
-            x264enc speed-preset=ultrafast key-int-max=10 ! h264parse ! matroskamux name=mux ! filesink location=LOCATION \
-            audiotestsrc num-buffers=130 freq=440 ! audio/x-raw,rate=44100,channels=1 ! \
-            taginject tags="language-code=en,title=English" ! audioconvert ! vorbisenc ! mux. \
-            audiotestsrc num-buffers=130 freq=880 ! audio/x-raw,rate=44100,channels=1 ! \
-            taginject tags="language-code=fr,title=Commentary" ! audioconvert ! vorbisenc ! mux.
-            """)
-
     /// How many times the sound crosses zero between two times (twice its frequency per second).
     static func crossings(_ samples: [Int16], rate: Int, from start: Double, to end: Double) -> Int {
         let slice = Array(samples[Int(start * Double(rate))..<min(samples.count, Int(end * Double(rate)))])
@@ -33,7 +20,7 @@ struct TrackTests {
         let wav = try TestMedia.scratchDirectory().appendingPathComponent("sound.wav")
         let frames = FrameRecorder()
         let player = MoviePlayer(
-            source: FileSource(url: try await TestMedia.url(for: Self.twoLanguages)),
+            source: FileSource(url: try await TestMedia.url(for: TestMedia.twoLanguages)),
             videoSink: frames.sink(),
             audioOutput: .element(
                 .bin(
@@ -99,7 +86,7 @@ struct TrackTests {
     func switchWhilePaused() async throws {
         let wav = try TestMedia.scratchDirectory().appendingPathComponent("sound.wav")
         let player = MoviePlayer(
-            source: FileSource(url: try await TestMedia.url(for: Self.twoLanguages)),
+            source: FileSource(url: try await TestMedia.url(for: TestMedia.twoLanguages)),
             videoSink: FrameSink(synchronized: false),
             audioOutput: .element(
                 .bin(

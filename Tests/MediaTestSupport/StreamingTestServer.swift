@@ -165,7 +165,16 @@ public final class StreamingTestServer: Sendable {
     /// - Throws: When the log cannot be read or a line is not what nginx was told to write.
     /// - Returns: The requests.
     public func accessLog() throws -> [LoggedRequest] {
-        let text = try String(contentsOf: accessLogFile, encoding: .utf8)
+        try Self.accessLog(in: accessLogFile)
+    }
+
+    /// Every request logged so far in a server's access log (``accessLogFile``), read by another
+    /// process than the test's (a child that must count requests at a moment of its own).
+    /// - Parameter file: The log.
+    /// - Throws: When the log cannot be read or a line is not what nginx was told to write.
+    /// - Returns: The requests, oldest first.
+    public static func accessLog(in file: URL) throws -> [LoggedRequest] {
+        let text = try String(contentsOf: file, encoding: .utf8)
         // Only whole lines: nginx may be writing the next one.
         return try text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map {
             try JSONDecoder().decode(LoggedRequest.self, from: Data($0.utf8))
@@ -198,7 +207,8 @@ public final class StreamingTestServer: Sendable {
         }
     }
 
-    private var accessLogFile: URL { nginx.directory.appendingPathComponent("access.log") }
+    /// The file nginx logs each request to, a JSON object a line (``LoggedRequest``).
+    public var accessLogFile: URL { nginx.directory.appendingPathComponent("access.log") }
 
     private static func isSafeInConfiguration(_ value: String) -> Bool {
         !value.contains { "\"'\\$;{}\r\n".contains($0) }

@@ -118,6 +118,19 @@ public enum TestMedia {
                 """)
     }
 
+    /// 3 s of video with two audio tracks: English at 440 Hz, a commentary in French at 880 Hz.
+    public static let twoLanguages = Clip(
+        fileExtension: "mkv",
+        pipeline: """
+            videotestsrc num-buffers=90 pattern=smpte horizontal-speed=4 ! \
+            video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! \
+            x264enc speed-preset=ultrafast key-int-max=10 ! h264parse ! matroskamux name=mux ! filesink location=LOCATION \
+            audiotestsrc num-buffers=130 freq=440 ! audio/x-raw,rate=44100,channels=1 ! \
+            taginject tags="language-code=en,title=English" ! audioconvert ! vorbisenc ! mux. \
+            audiotestsrc num-buffers=130 freq=880 ! audio/x-raw,rate=44100,channels=1 ! \
+            taginject tags="language-code=fr,title=Commentary" ! audioconvert ! vorbisenc ! mux.
+            """)
+
     /// Bars with a tone in WebM (VP8 and Vorbis) whose sound ends before the picture (1.95 s
     /// under 2 s).
     public static let barsWithShortSoundWebM = Clip(
@@ -427,6 +440,7 @@ public enum TestMedia {
         numberedWithAudio,
         numberedWithShortSound,
         barsWithShortSoundWebM,
+        twoLanguages,
         longBarsWithAudio,
         longBars,
         heavyNumbered,

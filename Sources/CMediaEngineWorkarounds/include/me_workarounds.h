@@ -13,6 +13,10 @@
 //   pipelines built before keep what they have). The Swift view is GStreamerWorkaround
 //   (Sources/MediaEngineCore/GStreamer/GStreamerWorkaround.swift); MEDIA_ENGINE_TRACE=1 prints the
 //   table's decisions once, when GStreamer starts.
+//
+// Each workaround's bug is shown with the workaround forced off, and fixed with it on, by
+// WorkaroundReproductionTests: a scenario per workaround, run twice in a child process
+// (Tests/WorkaroundCheck, `MEDIA_ENGINE_WORKAROUNDS=NAME=off engine-workaround-check NAME ...`).
 #pragma once
 #include <glib.h>
 

@@ -111,7 +111,9 @@ private final class CachedRectangle {
         // upstream issue found; fixed here in commit 4e9a09a, "Translucent overlays no longer trip
         // GStreamer 1.22's CRITICAL"). Converting before the opacity is set avoids that path; the
         // conversion is cached with the rectangle either way. Off: the CRITICAL is logged for each
-        // translucent overlay.
+        // translucent overlay converted to AYUV (drawn at another size than its pixels' on YUV
+        // frames): WorkaroundReproductionTests' overlay-global-alpha test (engine-workaround-check,
+        // forced off and on), one CRITICAL off, none on.
         rectangle = OverlayRectangle(
             pixels: bitmap.buffer(), x: key.rect.x, y: key.rect.y, width: key.rect.width, height: key.rect.height,
             opacity: key.opacity, convertBeforeOpacity: GStreamerWorkaround.overlayGlobalAlpha.isActive)

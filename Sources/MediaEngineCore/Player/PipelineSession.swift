@@ -20,6 +20,10 @@ final class PipelineSession: Sendable {
     /// playsink takes as the sink's (GstStreamVolume) whatever the flag, so that path is not taken.
     /// Off (1.22.3 and later, or forced): the flag is set as playbin's defaults have it, and nothing
     /// changes (engine-leak-check under GST_TRACERS=leaks, forced off and on: nothing left alive).
+    /// WorkaroundReproductionTests' playsink-volume-leak test (engine-workaround-check, forced off
+    /// and on): off, the flag set and no `volume` left alive after the player's shutdown, as on; a
+    /// bare playbin with the flag and a plain fakesink leaves one alive on 1.22.0 (the bug itself,
+    /// on a path the engine never takes).
     private static let softVolumeFlag = 0x10
     /// GST_PLAY_FLAG_DOWNLOAD: progressive downloads go to a temporary file (queue2's download mode).
     private static let downloadFlag = 0x80

@@ -188,7 +188,7 @@ struct ControlsPlaybackTests {
 
     @Test("the track menu lists the movie's audio and subtitle tracks; a choice in it selects the track and closes it")
     func trackMenu() async throws {
-        let (player, sink) = try await Self.player(.fullscreen, clip: TrackTests.twoLanguages)
+        let (player, sink) = try await Self.player(.fullscreen, clip: TestMedia.twoLanguages)
         let recorder = EventRecorder(player)
         #expect(player.audioTracks.count == 2)
         let button = try Self.center(of: "tracks", style: .fullscreen)

@@ -88,11 +88,15 @@ extension PlayerMachine {
     /// the player is made and handed in: the machine itself asks nothing of GStreamer.
     struct Workarounds: Sendable, Equatable {
         /// "keyunit-seek-snap": a forward keyframe seek goes as an exact seek to the video keyframe
-        /// (qtdemux snaps a KEY_UNIT seek to any stream's keyframe). Off: it goes as asked.
+        /// (qtdemux snaps a KEY_UNIT seek to any stream's keyframe). Off: it goes as asked
+        /// (WorkaroundReproductionTests' keyunit-seek-snap test, engine-workaround-check forced off
+        /// and on: a keyframe seek to 4.002 s of an MP4 with AAC lands at 3.993832 s, an audio
+        /// frame's start, off; on the keyframe at 4 s, on).
         var snapsKeyframeSeeks = true
         /// "paused-audio-switch": an audio track chosen while not playing is switched to just
         /// before the movie plays (switching while PAUSED deadlocks the next flushing seek). Off:
-        /// at once.
+        /// at once (WorkaroundReproductionTests' paused-audio-switch test, engine-workaround-check
+        /// forced off and on: the seek after the switch never returns off; lands on).
         var defersPausedAudioSwitch = true
 
         /// Every workaround on: the engine on GStreamer 1.22.

@@ -1,20 +1,19 @@
 import Foundation
 import MediaEngine
-import MediaTestSupport
 
 /// HLS and DASH streams of the numbered bars (``FrameNumber``: the bars scroll 4 pixels a frame
 /// at 320 pixels wide, so a frame's number modulo 80 can be read from its pixels), made with
 /// GStreamer's `hlssink2` and `dashsink` the first time a test asks, and kept in the test media
 /// folder under a name derived from the pipeline.
-enum AdaptiveStreamMedia {
+public enum AdaptiveStreamMedia {
     /// Frames per second of every stream.
-    static let framesPerSecond = 30
+    public static let framesPerSecond = 30
 
     /// Three HLS variants of 6 s of the bars in 2-second MPEG-TS segments, and `master.m3u8`
     /// listing them highest first (as a server that wants the best picture at once would):
     /// `high.m3u8` 640x480 (1.8 Mbit/s), `mid.m3u8` 320x240 (650 kbit/s), `low.m3u8`
     /// 160x120 (250 kbit/s); segments `high000.ts` ... `low002.ts`.
-    static func hlsVariants() async throws -> URL {
+    public static func hlsVariants() async throws -> URL {
         try await folder(
             named: "hls-variants",
             complete: ["low.m3u8": "#EXT-X-ENDLIST", "mid.m3u8": "#EXT-X-ENDLIST", "high.m3u8": "#EXT-X-ENDLIST"],
@@ -41,7 +40,7 @@ enum AdaptiveStreamMedia {
 
     /// 10 two-second MPEG-TS segments of the bars at 160x120 (`seg000.ts` ... `seg009.ts`), and
     /// no playlist: a live test writes its own, growing.
-    static func liveSegments() async throws -> URL {
+    public static func liveSegments() async throws -> URL {
         try await folder(
             named: "hls-live", complete: ["seg.m3u8": "#EXT-X-ENDLIST"],
             pipeline: """
@@ -54,7 +53,7 @@ enum AdaptiveStreamMedia {
 
     /// A scratch folder holding (links to) the ten ``liveSegments()`` and `files` (name and text):
     /// for a test that writes its own playlist or manifest of them. The caller removes it.
-    static func liveSegmentsFolder(with files: [String: String]) async throws -> URL {
+    public static func liveSegmentsFolder(with files: [String: String]) async throws -> URL {
         let segments = try await liveSegments()
         let folder = try TestMedia.scratchDirectory()
         for index in 0..<10 {
@@ -69,7 +68,7 @@ enum AdaptiveStreamMedia {
     }
 
     /// 6 s of the bars at 320x240 as DASH (`manifest.mpd`, 2-second MPEG-TS segments).
-    static func dash() async throws -> URL {
+    public static func dash() async throws -> URL {
         try await folder(
             named: "dash", complete: ["manifest.mpd": "mediaPresentationDuration"],
             pipeline: """
@@ -80,8 +79,36 @@ enum AdaptiveStreamMedia {
             extraFiles: [:])
     }
 
+    /// A DASH manifest of the ``hlsVariants()`` ladder's segments: one adaptation set, three
+    /// representations (`high`, `mid`, `low`), 6 s in 2-second MPEG-TS segments.
+    public static let dashLadder = """
+        <?xml version="1.0"?>
+        <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" profiles="urn:mpeg:dash:profile:isoff-live:2011" \
+        type="static" mediaPresentationDuration="PT6S" minBufferTime="PT2S">
+        <Period id="p0"><AdaptationSet id="1" contentType="video" mimeType="video/mp2t">
+        <SegmentTemplate media="$RepresentationID$$Number%03d$.ts" startNumber="0" duration="2" timescale="1"/>
+        <Representation id="high" bandwidth="1800000" width="640" height="480" codecs="avc1"/>
+        <Representation id="mid" bandwidth="650000" width="320" height="240" codecs="avc1"/>
+        <Representation id="low" bandwidth="250000" width="160" height="120" codecs="avc1"/>
+        </AdaptationSet></Period></MPD>
+
+        """
+
+    /// A scratch folder holding ``dashLadder`` as `ladder.mpd` and (links to) the segments of
+    /// ``hlsVariants()``. The caller removes it.
+    public static func dashLadderFolder() async throws -> URL {
+        let ladder = try await hlsVariants()
+        let folder = try TestMedia.scratchDirectory()
+        for name in try FileManager.default.contentsOfDirectory(atPath: ladder.path) where name.hasSuffix(".ts") {
+            try FileManager.default.createSymbolicLink(
+                at: folder.appendingPathComponent(name), withDestinationURL: ladder.appendingPathComponent(name))
+        }
+        try dashLadder.write(to: folder.appendingPathComponent("ladder.mpd"), atomically: true, encoding: .utf8)
+        return folder
+    }
+
     /// A live playlist (no `EXT-X-ENDLIST`) of `segments` of ``liveSegments()``, two seconds each.
-    static func livePlaylist(_ segments: Range<Int>) -> String {
+    public static func livePlaylist(_ segments: Range<Int>) -> String {
         var lines = [
             "#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:2", "#EXT-X-MEDIA-SEQUENCE:\(segments.lowerBound)",
         ]
