@@ -75,9 +75,10 @@ extension PlayerCore {
         guard let session else { return .zero }
         guard network, !complete else { return duration ?? .zero }
         let position = session.position ?? .zero
-        let ahead = session.bufferedAhead(of: position, duration: duration) ?? .zero
-        let end = position + ahead
-        return duration.map { min(end, $0) } ?? end
+        return PlayableDuration.estimate(
+            position: position, duration: duration,
+            queuedAhead: session.bufferedAhead(of: position, duration: duration),
+            download: session.downloadProgress)
     }
 
     /// Does what a control asks, as the app's call would; a paused picture is then shown again
