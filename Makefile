@@ -19,11 +19,11 @@ SINK ?=
 # use (gst-launch-1.0 makes test media, and ffmpeg the seed's formats GStreamer's own encoders
 # cannot make on Debian 12; Xvfb and xdotool drive window tests, nginx serves streams, openssl
 # makes the HTTPS tests' CA and certificates), and ffmpeg, the benchmark's peer. Pango and cairo
-# draw text overlays.
+# draw text overlays. libxml2 reads VAST answers and DASH manifests (its headers: libxml2-dev).
 PACKAGES := libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-plugins-base \
 	gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-libav \
 	gstreamer1.0-tools gstreamer1.0-x pkg-config libyuv-dev libx11-dev libpango1.0-dev libcairo2-dev \
-	fonts-dejavu-core libavcodec-dev
+	fonts-dejavu-core libavcodec-dev libxml2-dev
 TEST_PACKAGES := xvfb xdotool x11-apps x11-utils nginx openssl gdb ffmpeg
 BENCH_PACKAGES := ffmpeg nginx
 
