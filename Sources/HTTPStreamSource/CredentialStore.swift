@@ -9,7 +9,8 @@ import Synchronization
 /// sends the credential stored for exactly that space, once. A credential given to the source
 /// itself (``HTTPStreamOptions/credential``) overrides the store.
 ///
-/// Thread-safe: every method may be called from any thread or task.
+/// Thread-safe: every method may be called from any thread or task. A stored password never
+/// appears in the engine's log (`MediaEngineLog`): it is redacted from the moment it is stored.
 public final class CredentialStore: Sendable {
     /// The store sources use unless told otherwise.
     public static let shared = CredentialStore()
@@ -24,6 +25,8 @@ public final class CredentialStore: Sendable {
     ///   - credential: The user name and password.
     ///   - space: Where it applies.
     public func set(_ credential: HTTPCredential, for space: ProtectionSpace) {
+        // Never in the engine's log, from now on (MediaEngineLog).
+        LogRedaction.register(secret: credential.password)
         credentials.withLock { $0[space] = credential }
     }
 

@@ -107,14 +107,16 @@ package enum GStreamerWorkaround: CaseIterable, Sendable {
         }
     }
 
-    /// With `MEDIA_ENGINE_TRACE=1`, prints each workaround's decision once (from ``GStreamer``'s
-    /// initialization).
+    /// Logs each workaround's decision once (from ``GStreamer``'s initialization), at `info` in
+    /// category `workarounds` (printed with `MEDIA_ENGINE_TRACE=1` when no handler is installed).
     static func traceDecisions() {
-        guard PlayerCore.tracing else { return }
+        guard EngineLog.isEnabled(.info) else { return }
         let version = String(cString: gst_version_string())
         for workaround in allCases {
             let state = workaround.isActive ? "on" : "off"
-            PlayerCore.trace("workaround \(workaround.name): \(state) (\(version); \(workaround.decidedBy))")
+            EngineLog.log(
+                .info, MediaEngineLog.Category.workarounds,
+                "workaround \(workaround.name): \(state) (\(version); \(workaround.decidedBy))")
         }
     }
 }

@@ -73,7 +73,7 @@ private final class BusThreadContext: Sendable {
         while !exitRequested.load() {
             guard let message = bus.waitForMessage(of: BusMessage.interestingTypes) else { continue }
             guard let translated = BusMessage(message, pipeline: pipeline) else { continue }
-            if PlayerCore.tracing { PlayerCore.trace("bus: \(translated)") }
+            EngineLog.log(.trace, MediaEngineLog.Category.bus, "bus: \(translated)")
             if case .stopBusThread = translated { return }
             if handler(translated) == .exit { return }
         }

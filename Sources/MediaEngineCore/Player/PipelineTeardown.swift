@@ -92,7 +92,7 @@ enum PipelineTeardown {
                 },
                 stuck: { after in
                     let element = session.pendingStateChanges ?? "no element reports a pending state change"
-                    PlayerCore.warn(
+                    EngineLog.warning(
                         "the teardown of player \(player)'s pipeline \(session.id) has taken \(after.formattedSeconds) "
                             + "and is not done: \(element)")
                     stalled(element, after)

@@ -7,7 +7,7 @@ extension PlayerCore {
     @discardableResult
     func handle(_ message: BusMessage, session id: Int) -> BusThread.Verdict {
         guard let session = session(id) else { return .exit }
-        if Self.tracing { Self.trace("handle: \(message)") }
+        EngineLog.log(.trace, MediaEngineLog.Category.player, "handle: \(message)")
         switch message {
         case .newEpoch(let epoch):
             apply { $0.epochMarkerArrived(session: id, epoch: epoch) }

@@ -186,8 +186,9 @@ final class PlayerCore: Sendable {
     /// returns the work for the player's thread, in order. Under the lock.
     private func takeOutput(_ owned: inout Owned) -> [@Sendable () -> Void] {
         let output = owned.machine.takeOutput()
-        if Self.tracing, !output.events.isEmpty || !output.actions.isEmpty {
-            Self.trace("\(ObjectIdentifier(self)): \(output.events) \(output.actions)")
+        if !output.events.isEmpty || !output.actions.isEmpty {
+            EngineLog.log(
+                .debug, MediaEngineLog.Category.player, "\(ObjectIdentifier(self)): \(output.events) \(output.actions)")
         }
         hub.publish(output.events + logOutput(output, &owned))
         return output.actions.compactMap { perform($0, owned: &owned) }
@@ -453,23 +454,6 @@ final class PlayerCore: Sendable {
         } catch {
             fail(session: session.id, with: error)
         }
-    }
-
-    // MARK: Tracing
-
-    /// `MEDIA_ENGINE_TRACE=1` prints every decision's events and actions to standard error.
-    static let tracing = getenv("MEDIA_ENGINE_TRACE").map { String(cString: $0) == "1" } ?? false
-
-    /// Prints a warning to standard error, whatever the tracing: something went wrong that no
-    /// event can tell (a player released meanwhile), or that an operator should see.
-    static func warn(_ line: String) {
-        FileHandle.standardError.write(Data("[media-engine] warning: \(URIRedaction.redacting(line))\n".utf8))
-    }
-
-    static func trace(_ line: String) {
-        let now = Double(DispatchTime.now().uptimeNanoseconds / 1000) / 1000
-        // No credential in a log line: a URI's user information is removed.
-        FileHandle.standardError.write(Data("[media-engine] \(now) ms \(URIRedaction.redacting(line))\n".utf8))
     }
 
     // MARK: Lifetime

@@ -40,6 +40,8 @@ final class SourceSetup: Sendable {
     var isAdaptive: Bool { adaptive.withLock { $0 } }
 
     init(source: any MediaSource) {
+        // Before any element is made: GStreamer's log may quote what they are given.
+        LogRedaction.registerSecrets(in: source.settings)
         settings = Locked(source.settings)
         configuring = Locked(source as? any SourceElementConfiguring)
         countsTransfer = Locked(source.isNetworkSource)
@@ -48,6 +50,7 @@ final class SourceSetup: Sendable {
 
     /// Another movie in the same pipeline.
     func replace(with source: any MediaSource) {
+        LogRedaction.registerSecrets(in: source.settings)
         settings.withLock { $0 = source.settings }
         configuring.withLock { $0 = source as? any SourceElementConfiguring }
         countsTransfer.withLock { $0 = source.isNetworkSource }
