@@ -39,10 +39,13 @@ final class LoggingThread: Sendable {
     private init() {}
 
     /// Queues a change of handler (nil: none), starting the thread first if needed.
-    func install(_ handler: (any MediaEngineLogHandler)?) {
+    /// - Returns: False when the thread cannot start (then no handler is called).
+    @discardableResult
+    func install(_ handler: (any MediaEngineLogHandler)?) -> Bool {
         if handler != nil { start() }
-        guard started.withLock({ $0 }) else { return }
+        guard started.withLock({ $0 }) else { return false }
         push(.handler(handler), bytes: 0, force: true)
+        return true
     }
 
     /// Queues one of the engine's records; dropped (and counted) when the queue is full.

@@ -34,7 +34,7 @@ public enum MediaEngineLog {
         let level = handler.logLevel
         try installed.withLock { (installed) throws(MediaError) in
             // The change of handler is queued before any record meant for the new one.
-            LoggingThread.shared.install(handler)
+            guard LoggingThread.shared.install(handler) else { return }
             EngineLog.handlerChanged(installed: true, level: level)
             let wasForwarding = !(installed?.isEmpty ?? true)
             installed = forwarding
@@ -68,6 +68,25 @@ public enum MediaEngineLog {
             LoggingThread.shared.install(nil)
             installed = nil
         }
+    }
+
+    /// The threshold of GStreamer's debug category `name` now (`gst_debug_category_get_threshold`),
+    /// or nil when no category has that name. For tests.
+    /// - Parameter name: The category's name.
+    /// - Returns: Its GstDebugLevel.
+    package static func gstreamerThreshold(of name: String) -> Int? {
+        let categories = gst_debug_get_all_categories()
+        defer { g_slist_free(categories) }
+        var node = categories
+        while let current = node {
+            if let category = current.pointee.data?.assumingMemoryBound(to: GstDebugCategory.self),
+                String(cString: gst_debug_category_get_name(category)) == name
+            {
+                return Int(gst_debug_category_get_threshold(category).rawValue)
+            }
+            node = current.pointee.next
+        }
+        return nil
     }
 
     /// Returns once every record queued before the call has been handed to the handler (or

@@ -31,9 +31,17 @@ struct MediaEngineLogTests {
     @Test("GStreamer's debug log, when asked, comes in category gstreamer at its levels, with its details")
     func gstreamerForwarding() async throws {
         let clip = try await TestMedia.url(for: TestMedia.bars)
-        let (_, capture) = try await LogCapture.capture(level: .warning, forwarding: .init(gstreamer: "GST_STATES:4")) {
-            _ in try await play(clip)
+        try GStreamer.initialize()
+        let before = MediaEngineLog.gstreamerThreshold(of: "GST_STATES")
+        let (during, capture) = try await LogCapture.capture(
+            level: .warning, forwarding: .init(gstreamer: "GST_STATES:4")
+        ) { _ in
+            try await play(clip)
+            return MediaEngineLog.gstreamerThreshold(of: "GST_STATES")
         }
+        // The thresholds asked for while forwarding, GStreamer's own (GST_DEBUG's) after.
+        #expect(during == 4)
+        #expect(MediaEngineLog.gstreamerThreshold(of: "GST_STATES") == before)
         let states = capture.all.filter { $0.metadata["gst.category"] == "GST_STATES" }
         #expect(states.allSatisfy { $0.category == MediaEngineLog.Category.gstreamer })
         // INFO is the threshold: "completed state change to PLAYING" and the like, nothing finer.
