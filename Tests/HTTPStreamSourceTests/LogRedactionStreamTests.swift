@@ -20,11 +20,11 @@ struct LogRedactionStreamTests {
         return (try await StreamingTestServer(serving: folder, configuration: .init(password: password)), folder)
     }
 
-    /// Prepares `url` with the engine's trace, souphttpsrc's whole log and libav's forwarded;
+    /// Prepares `url` with the engine's trace and souphttpsrc's whole log forwarded;
     /// returns the error preparation threw, if any, and every record the handler got.
     static func prepare(_ url: String, options: HTTPStreamOptions) async throws -> (MediaError?, [LogCapture.Record]) {
         let (error, capture) = try await LogCapture.capture(
-            level: .trace, forwarding: .init(gstreamer: "souphttpsrc:7,souputils:7", libav: .debug)
+            level: .trace, forwarding: .init(gstreamer: "souphttpsrc:7,souputils:7")
         ) { _ in
             let player = MoviePlayer(
                 source: try HTTPStreamSource(string: url, options: options), videoSink: NullVideoSink(),

@@ -43,10 +43,7 @@ public final class LogCapture: MediaEngineLogHandler {
             calls += 1
             return calls > 1
         }
-        // (pthread_getname_np needs _GNU_SOURCE, which Swift's Glibc module lacks.)
-        let thread =
-            (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8))?
-            .trimmingCharacters(in: .newlines) ?? ""
+        let thread = Self.currentThreadName()
         records.withLock {
             $0.append(
                 Record(
@@ -54,6 +51,22 @@ public final class LogCapture: MediaEngineLogHandler {
                     overlapped: overlapped))
         }
         calls.withLock { $0 -= 1 }
+    }
+
+    /// Thread names by thread, read once each (a file read per record would load the machine
+    /// the other tests run on while GStreamer logs thousands of records).
+    private static let threadNames = Locked<[UInt: String]>([:])
+
+    /// The calling thread's name. (pthread_getname_np needs _GNU_SOURCE, which Swift's Glibc
+    /// module lacks.)
+    private static func currentThreadName() -> String {
+        let id = UInt(pthread_self())
+        if let name = threadNames.withLock({ $0[id] }) { return name }
+        let name =
+            (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8))?
+            .trimmingCharacters(in: .newlines) ?? ""
+        threadNames.withLock { $0[id] = name }
+        return name
     }
 
     /// Every record so far, oldest first.
