@@ -1,9 +1,10 @@
 # swift-media-engine: two commands from a fresh Debian 12 machine with Swift to green.
 #   make demo   installs what is missing, builds, and plays the built-in sample movie
-#   make test   installs what is missing, checks formatting, runs every test
+#   make test   installs what is missing, checks formatting and doc comments (lint), runs every test
 # Other targets: build, release, bench, leaks, fuzz, fuzz-engine, stress, tsan, asan, format, docs, clean.
 #   make docs   DocC archives of the public modules, with their guides, in .build/docs; fails on a
-#               public symbol without a doc comment and on any docc warning; not part of test
+#               symbol without a doc comment that lint cannot see (a protocol requirement, an enum
+#               case) and on any docc warning; not part of test
 #   make stress  50 players at once under random commands, then the whole suite STRESS_RUNS (10)
 #                times, each with one core kept busy by another process; not part of test
 #   make fuzz   runs libFuzzer on each of the engine's parsers, FUZZ_SECONDS (60) each, then
@@ -326,10 +327,15 @@ fuzz-engine: deps
 # Documentation: a DocC archive per public module in $(DOCS_OUTPUT)/<Module>.doccarchive, made by
 # the toolchain's own docc (no package plugin). The modules are built in a build folder of their own
 # (DOCS_BUILD, so .build/debug is not rebuilt with other flags), the compiler writing each one's
-# public symbols as symbol graphs; Tools/doc-check fails the target on a public symbol of ours
-# with no doc comment, listing them (file:line); then docc converts each module. A module's
-# graphs are written when it compiles (not when it is up to date), so they are kept between runs.
-# docc's warnings are errors (a symbol link that leads nowhere, say). Links from one module's
+# public symbols as symbol graphs; then docc converts each module. A module's graphs are written
+# when it compiles (not when it is up to date), so they are kept between runs. docc's warnings are
+# errors (a symbol link that leads nowhere, say). Documentation is checked in two places:
+# swift-format's AllPublicDeclarationsHaveDocumentation (`make lint`, part of `make test`) lists
+# each declaration written `public` without a `///` comment, file:line; what it cannot see, as it
+# reads one declaration's syntax, docc's coverage of each module does (DOCS_UNDOCUMENTED below):
+# protocol requirements (no `public` of their own), enum cases, `open` declarations, associated
+# types, and comments whose summary renders empty (`/// 0.` is an empty numbered list). The
+# target fails, naming each such symbol by its documentation path. Links from one module's
 # comments to another's symbols are not resolved by docc 6.3's --dependency (its leading-slash
 # links say "Can't resolve"), so those name the symbol in code voice (`MediaError.Code.x`) instead
 # of linking it; extension blocks are emitted so that an extension of another module's type
@@ -349,27 +355,33 @@ DOCS_BUILD_FLAGS := --build-path $(DOCS_BUILD) -Xswiftc -emit-symbol-graph \
 	-Xswiftc -symbol-graph-minimum-access-level -Xswiftc public -Xswiftc -symbol-graph-skip-synthesized-members \
 	-Xswiftc -emit-extension-block-symbols
 DOCC ?= docc
+# The rows of docc's detailed coverage table (`--coverage-summary-level detailed`: name | kind |
+# abstract? | curated? | ... | path) of symbols with no summary. Not symbols of ours: the module,
+# articles, groups, extension blocks of other modules' types (their members are rows of their own)
+# and the compiler's init(rawValue:) of an enum with raw values (one written by hand is `public`,
+# so swift-format checks it).
+DOCS_UNDOCUMENTED = awk -F'|' '{ for (i = 1; i <= NF; i++) gsub(/^ +| +$$/, "", $$i) } \
+	$$3 == "false" && $$2 !~ /^(Module|Article|CollectionGroup|Extended )/ && $$1 != "init(rawValue:)" \
+	{ sub(/^doc:[/][/][^/]*[/]documentation[/]/, "", $$NF); print "  " $$NF " (" $$2 ")" }'
 
 docs: deps
 	@command -v $(DOCC) > /dev/null || { echo "docs: no $(DOCC) (it comes with the Swift toolchain, beside swift)"; exit 1; }
 	@mkdir -p $(DOCS_GRAPHS) $(DOCS_OUTPUT)
-	$(SWIFT) build $(DOCS_BUILD_FLAGS) --product doc-check
 	for module in $(DOCS_MODULES); do $(SWIFT) build $(DOCS_BUILD_FLAGS) --target $$module || exit 1; done
 	@# Each module's graphs from its last compile, by module (docc documents every module it is
-	@# given) and all together (for doc-check): a graph of extensions (Module@Other) written more than
-	@# a minute before the module's own is from an older compile, its extensions since removed.
-	@rm -rf $(DOCS_BUILD)/graphs; mkdir -p $(DOCS_BUILD)/graphs/all; \
+	@# given): a graph of extensions (Module@Other) written more than a minute before the module's
+	@# own is from an older compile, its extensions since removed.
+	@rm -rf $(DOCS_BUILD)/graphs $(DOCS_BUILD)/coverage; mkdir -p $(DOCS_BUILD)/graphs $(DOCS_BUILD)/coverage; \
 	for module in $(DOCS_MODULES); do \
 		main=$(DOCS_GRAPHS)/$$module.symbols.json; mkdir -p $(DOCS_BUILD)/graphs/$$module; \
 		[ -e $$main ] || { echo "docs: no $$main: rm -rf $(DOCS_BUILD) and run make docs again"; exit 1; }; \
 		since=$$(( $$(stat -c %Y $$main) - 60 )); \
 		for file in $$main $(DOCS_GRAPHS)/$$module@*.symbols.json; do \
 			if [ -e "$$file" ] && [ $$(stat -c %Y "$$file") -ge $$since ]; then \
-				cp "$$file" $(DOCS_BUILD)/graphs/$$module/ && cp "$$file" $(DOCS_BUILD)/graphs/all/ || exit 1; \
+				cp "$$file" $(DOCS_BUILD)/graphs/$$module/ || exit 1; \
 			fi; \
 		done; \
 	done
-	$(DOCS_BUILD)/debug/doc-check $(DOCS_BUILD)/graphs/all $(DOCS_MODULES)
 	@for module in $(DOCS_MODULES); do \
 		archive=$(DOCS_OUTPUT)/$$module.doccarchive; rm -rf $$archive; \
 		catalog=; for dir in $(DOCS_CATALOG_FOLDERS); do \
@@ -378,8 +390,14 @@ docs: deps
 		echo "docc convert $$module $${catalog:+($$catalog) }-> $$archive"; \
 		$(DOCC) convert $$catalog --additional-symbol-graph-dir $(DOCS_BUILD)/graphs/$$module --fallback-display-name $$module \
 			--fallback-bundle-identifier org.swift-media-engine.$$module --warnings-as-errors \
-			--output-path $$archive || exit 1; \
-	done
+			--experimental-documentation-coverage --coverage-summary-level detailed \
+			--output-path $$archive > $(DOCS_BUILD)/coverage/$$module.txt || exit 1; \
+		undocumented=$$($(DOCS_UNDOCUMENTED) $(DOCS_BUILD)/coverage/$$module.txt); \
+		if [ -n "$$undocumented" ]; then \
+			echo "docs: $$module: symbols without a doc comment, or whose summary renders empty:"; \
+			echo "$$undocumented"; failed=yes; \
+		fi; \
+	done; [ -z "$$failed" ]
 	@echo "Documentation: $(DOCS_OUTPUT)/<Module>.doccarchive for $(DOCS_MODULES)"
 
 clean:

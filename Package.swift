@@ -177,9 +177,6 @@ let package = Package(
             name: "engine-workaround-check",
             dependencies: ["MediaEngine", "FileSource", "HTTPStreamSource", "MediaTestSupport"],
             path: "Tests/WorkaroundCheck"),
-        // `make docs`: lists the public symbols without a doc comment in the compiler's symbol graphs
-        // (Foundation only, so it builds in seconds, before the documented modules).
-        .executableTarget(name: "doc-check", path: "Tools/doc-check"),
         // Fuzzing (`make fuzz`): one executable per parser, a libFuzzer target when built with
         // `-sanitize=fuzzer,address -DFUZZING`, otherwise a replayer of the files it is given.
         .target(name: "CFuzzerDriver", path: "Fuzz/CFuzzerDriver"),
@@ -215,7 +212,6 @@ let package = Package(
         // Each workaround's bug with the workaround off, and fixed with it on (engine-workaround-check).
         .testTarget(
             name: "WorkaroundReproductionTests", dependencies: ["MediaTestSupport", "engine-workaround-check"]),
-        .testTarget(name: "DocCheckTests", dependencies: ["doc-check"]),
         .testTarget(
             name: "MediaplayConsoleTests", dependencies: ["MediaplayConsole"], path: "Tests/MediaplayConsoleTests"),
         .testTarget(

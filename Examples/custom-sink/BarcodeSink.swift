@@ -78,6 +78,8 @@ final class Columns: Sendable {
 
 // MARK: The plugin's entry points
 
+/// The plugin contract's version this plugin was compiled against, asked by the loading engine
+/// before it runs any other code of the plugin (it refuses a plugin built for another version).
 @_cdecl("media_engine_sink_plugin_abi_version")
 public func barcodeSinkABIVersion() -> Int32 {
     #if WRONG_ABI
@@ -88,6 +90,8 @@ public func barcodeSinkABIVersion() -> Int32 {
     #endif
 }
 
+/// Registers the `barcode` sink into the registry the engine is loading plugins into, `handle`
+/// naming it. Returns 0 when registered, 1 when the engine is to report the plugin refused.
 @_cdecl("media_engine_sink_plugin_register")
 public func barcodeSinkRegister(_ handle: Int) -> Int32 {
     VideoSinkPluginABI.register(handle) { registry throws(MediaError) in

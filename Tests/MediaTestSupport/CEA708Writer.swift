@@ -17,18 +17,23 @@ public enum CEA708Writer {
         text.unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) }
     }
 
-    /// DisplayWindows, HideWindows, ClearWindows and DeleteWindows of `windows`.
+    /// DisplayWindows: shows the windows whose IDs (0 to 7) are in `windows`.
     public static func display(_ windows: [Int]) -> [UInt8] { [0x89, bitmap(windows)] }
+    /// HideWindows: hides the windows whose IDs are in `windows`, keeping their text.
     public static func hide(_ windows: [Int]) -> [UInt8] { [0x8A, bitmap(windows)] }
+    /// ClearWindows: erases the text of the windows whose IDs are in `windows`.
     public static func clear(_ windows: [Int]) -> [UInt8] { [0x88, bitmap(windows)] }
+    /// DeleteWindows: removes the windows whose IDs are in `windows`, text and definition.
     public static func delete(_ windows: [Int]) -> [UInt8] { [0x8C, bitmap(windows)] }
     /// SetPenLocation in the current window.
     public static func penLocation(row: Int, column: Int) -> [UInt8] { [0x92, UInt8(row), UInt8(column)] }
     /// SetCurrentWindow.
     public static func setCurrentWindow(_ id: Int) -> [UInt8] { [0x80 + UInt8(id)] }
-    /// Carriage return, backspace, form feed.
+    /// Carriage return (CR): the pen to the start of the window's next row.
     public static let carriageReturn: [UInt8] = [0x0D]
+    /// Backspace (BS): erases the character before the pen.
     public static let backspace: [UInt8] = [0x08]
+    /// Form feed (FF): erases the current window and puts the pen at its first row and column.
     public static let formFeed: [UInt8] = [0x0C]
 
     private static func bitmap(_ windows: [Int]) -> UInt8 {

@@ -3,7 +3,9 @@
 public enum ID3TagWriter {
     /// One frame: its ID and body.
     public struct Frame: Sendable {
+        /// The frame's four-character ID: "TXXX", "TIT2", "PRIV", ...
         public let id: String
+        /// The frame's bytes after its header, written as they are (no unsynchronisation).
         public let body: [UInt8]
 
         /// A frame with a body given as bytes.

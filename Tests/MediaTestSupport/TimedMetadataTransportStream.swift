@@ -5,6 +5,7 @@
 public enum TimedMetadataTransportStream {
     /// What went wrong reading the TS given.
     public struct Failure: Error, CustomStringConvertible {
+        /// What is wrong with the TS: "lost sync", say.
         public let description: String
     }
 

@@ -5,11 +5,17 @@ import Foundation
 public struct WorkaroundCheckReport: Codable, Sendable, CustomStringConvertible {
     /// One measurement: a number, a flag, a text or a list of numbers.
     public enum Value: Codable, Sendable, Equatable, CustomStringConvertible {
+        /// A yes or no: whether a frame came, say. JSON `true` or `false`.
         case flag(Bool)
+        /// A count or a time in seconds. A JSON number.
         case number(Double)
+        /// A state's or an error's name. A JSON string.
         case text(String)
+        /// Times or positions, in order. A JSON array of numbers.
         case numbers([Double])
 
+        /// The value in the JSON a report was written with: a boolean, number, array of numbers or
+        /// string, tried in that order.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
             if let flag = try? container.decode(Bool.self) {
@@ -23,6 +29,7 @@ public struct WorkaroundCheckReport: Codable, Sendable, CustomStringConvertible 
             }
         }
 
+        /// The value as bare JSON (`true`, `1.5`, `"text"`, `[1, 2]`), with no case name around it.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.singleValueContainer()
             switch self {
@@ -33,6 +40,7 @@ public struct WorkaroundCheckReport: Codable, Sendable, CustomStringConvertible 
             }
         }
 
+        /// The value as the failure messages show it: the number or flag as it is, text quoted.
         public var description: String {
             switch self {
             case .flag(let flag): "\(flag)"
@@ -102,6 +110,8 @@ public struct WorkaroundCheckReport: Codable, Sendable, CustomStringConvertible 
         }.first
     }
 
+    /// One line for a test's failure message: `gapless-eos off HUNG after 5.0 s: frames=12.0 ...`,
+    /// the values in name order.
     public var description: String {
         let measured = values.keys.sorted().map { "\($0)=\(values[$0]!)" }.joined(separator: " ")
         return "\(scenario) \(active ? "on" : "off")\(hung ? " HUNG" : "") after \(seconds) s: \(measured)"

@@ -35,7 +35,8 @@ public protocol VideoOverlay: Sendable {
 }
 
 extension VideoOverlay {
-    /// 0.
+    /// Zero: over the engine's own layers below the movie, under its controls; among other overlays
+    /// that keep the default, drawn in the order they were added.
     public var zOrder: Int { 0 }
     /// Always visible.
     public var isVisible: Bool { true }
