@@ -46,7 +46,11 @@ struct TeardownPoolTests {
 
     @Test("twenty thousand items that take no time all run, and none is reported stuck")
     func quickItemsAreNotStuck() async throws {
-        let pool = TeardownPool(spillAfter: .milliseconds(1), stuckAfter: .seconds(2), maximumThreads: 4)
+        // Stuck after 5 s: a thread that took an item may lose the CPU for seconds on a loaded
+        // machine (a thread was reported after 2 s, with load 10 on 2 cores, between an empty
+        // item's start and its end).
+        let stuckAfter = Duration.seconds(5)
+        let pool = TeardownPool(spillAfter: .milliseconds(1), stuckAfter: stuckAfter, maximumThreads: 4)
         let reports = Atomic<Int>(0)
         let count = 20_000
         let finished = Atomic<Int>(0)
@@ -60,6 +64,8 @@ struct TeardownPoolTests {
                     }))
         }
         try await OwnThread.run { allDone.wait() }
+        // A thread left marked busy after its item would be reported within stuckAfter.
+        try await Task.sleep(for: stuckAfter + .milliseconds(500))
         let reported = reports.load(ordering: .relaxed)
         #expect(reported == 0)
     }
