@@ -1,4 +1,4 @@
-import CGStreamer
+import CMediaEngineGStreamer
 import Testing
 
 @testable import MediaEngineCore

@@ -1,5 +1,5 @@
-import CGStreamer
 import CMediaEngineElements
+import CMediaEngineGStreamer
 import MediaEngine
 import Testing
 

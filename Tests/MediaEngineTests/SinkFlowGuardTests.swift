@@ -1,4 +1,4 @@
-import CGStreamer
+import CMediaEngineGStreamer
 import CMediaEngineWorkarounds
 import MediaEngine
 import MediaTestSupport

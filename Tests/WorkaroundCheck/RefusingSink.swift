@@ -1,4 +1,5 @@
-import CGStreamer
+import CMediaEngineElements  // GStreamer's enum constants: see ElementClassHooks.swift
+import CMediaEngineGStreamer
 import MediaEngine
 
 /// A video sink whose element (`merefusingsink`, a GstBaseSink registered in this process)

@@ -1,4 +1,5 @@
-import CGStreamer
+import CMediaEngineElements  // GStreamer's enum constants: see ElementClassHooks.swift
+import CMediaEngineGStreamer
 import FileSource
 import Foundation
 import MediaEngine

@@ -1,4 +1,4 @@
-internal import CGStreamer
+internal import CMediaEngineGStreamer
 
 /// An owned reference to a `GstBus`.
 ///

@@ -1,4 +1,4 @@
-internal import CGStreamer
+internal import CMediaEngineGStreamer
 internal import CMediaEngineWorkarounds
 
 /// The engine's workarounds for GStreamer's bugs, as the registry in C decides them

@@ -1,4 +1,4 @@
-internal import CGStreamer
+internal import CMediaEngineGStreamer
 internal import CMediaEngineImages
 import Foundation
 

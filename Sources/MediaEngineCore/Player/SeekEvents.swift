@@ -1,4 +1,4 @@
-internal import CGStreamer
+internal import CMediaEngineGStreamer
 
 /// Builds GStreamer's seek events.
 enum SeekEvents {

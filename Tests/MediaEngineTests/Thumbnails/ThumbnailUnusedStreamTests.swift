@@ -1,4 +1,4 @@
-import CGStreamer
+import CMediaEngineGStreamer
 import CMediaEngineThumbnails
 import MediaEngine
 import MediaTestSupport
