@@ -33,10 +33,14 @@ let package = Package(
         // decoders, which install themselves into its registration.
         .library(
             name: "gstmediaengine", type: .dynamic, targets: ["CMediaEngineElements", "CMediaEngineLibavDecoder"]),
+        // Two tools for people who use the engine, runnable from a package that depends on this one
+        // (`swift run mediaprobe MOVIE`): what the engine makes of a movie, and a player that tries
+        // every sink and hosts sink plugins loaded at run time (`mediaplay --plugin-dir`). The other
+        // executables (the examples, engine-bench, the checks and fuzzers the tests run) are targets
+        // only: an app has no use for them, and `swift build --product NAME` or `swift run NAME`
+        // builds them in a checkout of this package all the same.
         .executable(name: "mediaprobe", targets: ["mediaprobe"]),
         .executable(name: "mediaplay", targets: ["mediaplay"]),
-        .executable(name: "preroll", targets: ["preroll"]),
-        .executable(name: "engine-bench", targets: ["engine-bench"]),
     ],
     targets: [
         .systemLibrary(
