@@ -44,76 +44,81 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(
-            name: "CMediaEngineGStreamer",
-            pkgConfig: pkgConfigFile(of: "CMediaEngineGStreamer", else: "gstreamer-pbutils-1.0"),
+            name: "CMediaEngineCGStreamer",
+            pkgConfig: pkgConfigFile(of: "CMediaEngineCGStreamer", else: "gstreamer-pbutils-1.0"),
             providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]
         ),
-        .systemLibrary(name: "CMediaEngineYUV", providers: [.apt(["libyuv-dev"])]),
-        .systemLibrary(name: "CMediaEngineAVCodec", pkgConfig: "libavcodec", providers: [.apt(["libavcodec-dev"])]),
-        .systemLibrary(name: "CMediaEngineX11", pkgConfig: "x11", providers: [.apt(["libx11-dev"])]),
+        .systemLibrary(name: "CMediaEngineCYUV", providers: [.apt(["libyuv-dev"])]),
+        .systemLibrary(name: "CMediaEngineCAVCodec", pkgConfig: "libavcodec", providers: [.apt(["libavcodec-dev"])]),
+        .systemLibrary(name: "CMediaEngineCX11", pkgConfig: "x11", providers: [.apt(["libx11-dev"])]),
         .systemLibrary(
-            name: "CMediaEnginePangoCairo", pkgConfig: pkgConfigFile(of: "CMediaEnginePangoCairo", else: "pangocairo"),
+            name: "CMediaEngineCPangoCairo",
+            pkgConfig: pkgConfigFile(of: "CMediaEngineCPangoCairo", else: "pangocairo"),
             providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
         // The engine's C, by role (elements, workarounds, glue; feature C beside its feature), every module
         // prefixed CMediaEngine so that it cannot clash in an app's package graph (the system libraries
         // above too: a module name is global to the graph, and CGStreamer or CX11 are names another
-        // package could well use). Glue: the wrappers Swift cannot express (GType constants, GObject macros, typed signals, buffer accessors, thread
+        // package could well use). A system library is CMediaEngine + its usual module name, so
+        // that it sorts before these targets: their headers include GStreamer's and GLib's, and
+        // Swift gives those declarations to the first module holding them that it loads, in the
+        // order of the modules' names (Architecture.md says more). Glue: the wrappers Swift cannot
+        // express (GType constants, GObject macros, typed signals, buffer accessors, thread
         // names, the bus messages' names and field keys, and the points where the window system, the
         // text renderer and the decoders install themselves), a header per concern. libyuv's tables
         // are C globals read through it: named for the C-only plugin product (no autolinking there).
         .target(
-            name: "CMediaEngineGlue", dependencies: ["CMediaEngineGStreamer", "CMediaEngineYUV"],
+            name: "CMediaEngineGlue", dependencies: ["CMediaEngineCGStreamer", "CMediaEngineCYUV"],
             linkerSettings: [.linkedLibrary("yuv")]),
         // The engine's GStreamer elements (mescaler, meframeselect, mebackdrop, meoutputbin), one file
         // each, registered in the engine's process and, with the libav decoders, the loadable plugin.
-        .target(name: "CMediaEngineElements", dependencies: ["CMediaEngineGStreamer", "CMediaEngineGlue"]),
+        .target(name: "CMediaEngineElements", dependencies: ["CMediaEngineCGStreamer", "CMediaEngineGlue"]),
         // One file per GStreamer bug the engine works around, each switched on by the running
         // GStreamer's version through the registry (me_workarounds.h; MEDIA_ENGINE_WORKAROUNDS).
-        .target(name: "CMediaEngineWorkarounds", dependencies: ["CMediaEngineGStreamer", "CMediaEngineGlue"]),
+        .target(name: "CMediaEngineWorkarounds", dependencies: ["CMediaEngineCGStreamer", "CMediaEngineGlue"]),
         // The pad probes and watches a player installs that are not workarounds: first frame, output
         // swap, orientation, volume ramps (GStreamer's controller library), bytes received, stream
         // types, captions, pointer, decoder preference, tracks, stream groups, buffering elements.
         .target(
             name: "CMediaEnginePipeline",
             dependencies: [
-                "CMediaEngineGStreamer", "CMediaEngineGlue", "CMediaEngineElements", "CMediaEngineWorkarounds",
+                "CMediaEngineCGStreamer", "CMediaEngineGlue", "CMediaEngineElements", "CMediaEngineWorkarounds",
             ],
             linkerSettings: [.linkedLibrary("gstcontroller-1.0")]),
         // Feature C beside its feature: thumbnail pipelines, pictures decoded and encoded, ID3 tags.
         .target(
             name: "CMediaEngineThumbnails",
             dependencies: [
-                "CMediaEngineGStreamer", "CMediaEngineGlue", "CMediaEnginePipeline", "CMediaEngineWorkarounds",
+                "CMediaEngineCGStreamer", "CMediaEngineGlue", "CMediaEnginePipeline", "CMediaEngineWorkarounds",
             ]),
-        .target(name: "CMediaEngineImages", dependencies: ["CMediaEngineGStreamer", "CMediaEnginePipeline"]),
+        .target(name: "CMediaEngineImages", dependencies: ["CMediaEngineCGStreamer", "CMediaEnginePipeline"]),
         .target(
             name: "CMediaEngineTimedMetadata",
-            dependencies: ["CMediaEngineGStreamer", "CMediaEngineGlue", "CMediaEngineWorkarounds"]),
+            dependencies: ["CMediaEngineCGStreamer", "CMediaEngineGlue", "CMediaEngineWorkarounds"]),
         // ThreadSanitizer's view of GLib's locks (`make tsan`): compiled empty unless the build is
         // instrumented for TSan (`--sanitize=thread`), linked into everything that links the core.
-        .target(name: "CMediaEngineTSan", dependencies: ["CMediaEngineGStreamer"]),
+        .target(name: "CMediaEngineTSan", dependencies: ["CMediaEngineCGStreamer"]),
         // The engine's X11 windows and X error handling: the only target that links libX11.
         .target(
-            name: "CMediaEngineX11Window", dependencies: ["CMediaEngineGlue", "CMediaEngineX11"],
+            name: "CMediaEngineX11Window", dependencies: ["CMediaEngineGlue", "CMediaEngineCX11"],
             linkerSettings: [.linkedLibrary("X11")]),
         // Text to pixels with Pango and cairo: the only target that links them.
-        .target(name: "CMediaEngineTextRender", dependencies: ["CMediaEngineGlue", "CMediaEnginePangoCairo"]),
+        .target(name: "CMediaEngineTextRender", dependencies: ["CMediaEngineGlue", "CMediaEngineCPangoCairo"]),
         // The engine's libav decoders (meh264dec, meh265dec): the only target that links libavcodec.
         // The decoder calls libavutil (frames, errors) as well.
         .target(
             name: "CMediaEngineLibavDecoder",
-            dependencies: ["CMediaEngineElements", "CMediaEngineGlue", "CMediaEngineAVCodec"],
+            dependencies: ["CMediaEngineElements", "CMediaEngineGlue", "CMediaEngineCAVCodec"],
             linkerSettings: [.linkedLibrary("avcodec"), .linkedLibrary("avutil")]),
         .systemLibrary(
-            name: "CMediaEngineGIO", pkgConfig: pkgConfigFile(of: "CMediaEngineGIO", else: "gio-2.0"),
+            name: "CMediaEngineCGIO", pkgConfig: pkgConfigFile(of: "CMediaEngineCGIO", else: "gio-2.0"),
             providers: [.apt(["libglib2.0-dev", "glib-networking"])]),
         // Why an HTTP connection failed (souphttpsrc does not say), with libsoup's own stack.
-        .target(name: "CMediaEngineNetworkProbe", dependencies: ["CMediaEngineGIO"]),
+        .target(name: "CMediaEngineNetworkProbe", dependencies: ["CMediaEngineCGIO"]),
         // The core: player, sources, sinks protocol and registry, frames, overlays. GStreamer only.
         .target(
             name: "MediaEngineCore",
             dependencies: [
-                "CMediaEngineGStreamer", "CMediaEngineYUV", "CMediaEngineGlue", "CMediaEngineElements",
+                "CMediaEngineCGStreamer", "CMediaEngineCYUV", "CMediaEngineGlue", "CMediaEngineElements",
                 "CMediaEngineWorkarounds", "CMediaEnginePipeline", "CMediaEngineThumbnails", "CMediaEngineImages",
                 "CMediaEngineTimedMetadata", "CMediaEngineTSan",
             ]),
@@ -128,9 +133,9 @@ let package = Package(
         // DTD (so no entities), bounded size, depth and node count (CMediaEngineXML, me_xml_parse.h),
         // into a Swift value tree (MediaEngineXML). Only the two sources that read XML link libxml2;
         // the core does not.
-        .systemLibrary(name: "CMediaEngineLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CMediaEngineCLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .target(
-            name: "CMediaEngineXML", dependencies: ["CMediaEngineLibXML2"], linkerSettings: [.linkedLibrary("xml2")]),
+            name: "CMediaEngineXML", dependencies: ["CMediaEngineCLibXML2"], linkerSettings: [.linkedLibrary("xml2")]),
         .target(name: "MediaEngineXML", dependencies: ["CMediaEngineXML"]),
         // Each source registers itself in the core's source registry when linked, from a C
         // constructor (a Swift library has no static initializers).

@@ -1,4 +1,4 @@
-import CMediaEngineGStreamer
+import CMediaEngineCGStreamer
 import Testing
 
 @testable import MediaEngineCore

@@ -1,5 +1,5 @@
+import CMediaEngineCGStreamer
 import CMediaEngineElements
-import CMediaEngineGStreamer
 import MediaEngine
 import Testing
 

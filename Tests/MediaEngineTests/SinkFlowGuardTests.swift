@@ -1,4 +1,4 @@
-import CMediaEngineGStreamer
+import CMediaEngineCGStreamer
 import CMediaEngineWorkarounds
 import MediaEngine
 import MediaTestSupport

@@ -2,12 +2,7 @@
 // inside its pipeline, which it has no handle on: to count them, to see what they post and are
 // sent, and to hold one of their threads where a race's window opens. Each wraps one virtual
 // function of one class, for the rest of the process (the child runs one scenario and ends).
-// GStreamer's C enum constants (GST_FLOW_OK, GST_STATE_PLAYING, ...) are declared by headers that
-// several of the engine's C modules include, and Swift gives each declaration to the first of them
-// loaded: MediaEngineCore's C modules load in the order of their names, CMediaEngineElements first.
-// A file that names those constants imports that module too, or they are "not in scope".
-import CMediaEngineElements
-import CMediaEngineGStreamer
+import CMediaEngineCGStreamer
 import Foundation
 import MediaEngine
 import MediaTestSupport

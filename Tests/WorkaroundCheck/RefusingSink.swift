@@ -1,5 +1,4 @@
-import CMediaEngineElements  // GStreamer's enum constants: see ElementClassHooks.swift
-import CMediaEngineGStreamer
+import CMediaEngineCGStreamer
 import MediaEngine
 
 /// A video sink whose element (`merefusingsink`, a GstBaseSink registered in this process)

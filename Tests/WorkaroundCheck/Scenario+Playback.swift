@@ -1,5 +1,4 @@
-import CMediaEngineElements  // GStreamer's enum constants: see ElementClassHooks.swift
-import CMediaEngineGStreamer
+import CMediaEngineCGStreamer
 import FileSource
 import Foundation
 import MediaEngine

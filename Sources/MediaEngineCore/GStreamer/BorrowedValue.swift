@@ -1,4 +1,4 @@
-internal import CMediaEngineGStreamer
+internal import CMediaEngineCGStreamer
 internal import CMediaEngineGlue
 
 /// A read-only view of a `GValue` owned by something else (a structure, a tag list), which it

@@ -1,4 +1,4 @@
-internal import CMediaEngineGStreamer
+internal import CMediaEngineCGStreamer
 
 /// An owned reference to a `GstBus`.
 ///

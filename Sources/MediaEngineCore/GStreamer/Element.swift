@@ -1,5 +1,5 @@
+internal import CMediaEngineCGStreamer
 internal import CMediaEngineElements
-internal import CMediaEngineGStreamer
 internal import CMediaEngineGlue
 
 /// An owned reference to a `GstElement`; `deinit` drops it with `gst_object_unref`.

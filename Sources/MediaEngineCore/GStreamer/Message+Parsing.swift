@@ -1,4 +1,4 @@
-internal import CMediaEngineGStreamer
+internal import CMediaEngineCGStreamer
 internal import CMediaEngineGlue
 internal import CMediaEnginePipeline
 

@@ -1,4 +1,4 @@
-internal import CMediaEngineGStreamer
+internal import CMediaEngineCGStreamer
 
 /// An owned reference to a `GstVideoOverlayRectangle`; `deinit` drops it (`gst_mini_object_unref`).
 ///

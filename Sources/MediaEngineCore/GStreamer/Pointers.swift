@@ -1,4 +1,4 @@
-internal import CMediaEngineGStreamer
+internal import CMediaEngineCGStreamer
 
 /// Reinterprets a pointer to one GObject/GstMiniObject struct as a pointer to another
 /// (the C casts `GST_BIN (element)`, `GST_OBJECT (pad)` and friends).

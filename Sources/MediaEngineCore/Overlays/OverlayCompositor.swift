@@ -1,5 +1,5 @@
+internal import CMediaEngineCGStreamer
 internal import CMediaEngineElements
-internal import CMediaEngineGStreamer
 
 /// The engine's one compositing step for every overlay. It runs inside the video bin's scaler
 /// (`mescaler`, see scaler.c), after the picture has been scaled and placed: for each frame the

@@ -1,4 +1,4 @@
-internal import CMediaEngineGStreamer
+internal import CMediaEngineCGStreamer
 internal import CMediaEngineGlue
 
 /// Converts overlay pixels to what GStreamer's overlay rectangles take.

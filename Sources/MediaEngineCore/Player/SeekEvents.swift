@@ -1,4 +1,4 @@
-internal import CMediaEngineGStreamer
+internal import CMediaEngineCGStreamer
 
 /// Builds GStreamer's seek events.
 enum SeekEvents {

@@ -1,5 +1,5 @@
+internal import CMediaEngineCGStreamer
 internal import CMediaEngineElements
-internal import CMediaEngineGStreamer
 internal import CMediaEngineGlue
 internal import CMediaEnginePipeline
 internal import CMediaEngineWorkarounds

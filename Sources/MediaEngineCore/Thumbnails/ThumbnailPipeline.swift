@@ -1,4 +1,4 @@
-internal import CMediaEngineGStreamer
+internal import CMediaEngineCGStreamer
 internal import CMediaEngineThumbnails
 
 /// One thumbnail pipeline (`me_thumbnailer_*` in thumbnails.c): `uridecodebin`, video only,

@@ -1,4 +1,4 @@
-import CMediaEngineGStreamer
+import CMediaEngineCGStreamer
 import CMediaEngineThumbnails
 import MediaEngine
 import MediaTestSupport
