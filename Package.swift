@@ -31,98 +31,122 @@ let package = Package(
         // The engine's GStreamer elements as a loadable plugin (libgstmediaengine.so), for gst-launch-1.0
         // and gst-inspect-1.0: the elements' target (GST_PLUGIN_DEFINE in its plugin.c) with the libav
         // decoders, which install themselves into its registration.
-        .library(name: "gstmediaengine", type: .dynamic, targets: ["CMediaEngineElements", "CLibavDecoder"]),
+        .library(
+            name: "gstmediaengine", type: .dynamic, targets: ["CMediaEngineElements", "CMediaEngineLibavDecoder"]),
+        // Two tools for people who use the engine, runnable from a package that depends on this one
+        // (`swift run mediaprobe MOVIE`): what the engine makes of a movie, and a player that tries
+        // every sink and hosts sink plugins loaded at run time (`mediaplay --plugin-dir`). The other
+        // executables (the examples, engine-bench, the checks and fuzzers the tests run) are targets
+        // only: an app has no use for them, and `swift build --product NAME` or `swift run NAME`
+        // builds them in a checkout of this package all the same.
         .executable(name: "mediaprobe", targets: ["mediaprobe"]),
         .executable(name: "mediaplay", targets: ["mediaplay"]),
-        .executable(name: "preroll", targets: ["preroll"]),
-        .executable(name: "engine-bench", targets: ["engine-bench"]),
     ],
     targets: [
         .systemLibrary(
-            name: "CGStreamer",
-            pkgConfig: pkgConfigFile(of: "CGStreamer", else: "gstreamer-pbutils-1.0"),
+            name: "CMediaEngineCGStreamer",
+            pkgConfig: pkgConfigFile(of: "CMediaEngineCGStreamer", else: "gstreamer-pbutils-1.0"),
             providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]
         ),
-        .systemLibrary(name: "CYUV", providers: [.apt(["libyuv-dev"])]),
-        .systemLibrary(name: "CAVCodec", pkgConfig: "libavcodec", providers: [.apt(["libavcodec-dev"])]),
-        .systemLibrary(name: "CX11", pkgConfig: "x11", providers: [.apt(["libx11-dev"])]),
+        .systemLibrary(name: "CMediaEngineCYUV", providers: [.apt(["libyuv-dev"])]),
+        .systemLibrary(name: "CMediaEngineCAVCodec", pkgConfig: "libavcodec", providers: [.apt(["libavcodec-dev"])]),
+        .systemLibrary(name: "CMediaEngineCX11", pkgConfig: "x11", providers: [.apt(["libx11-dev"])]),
         .systemLibrary(
-            name: "CPangoCairo", pkgConfig: pkgConfigFile(of: "CPangoCairo", else: "pangocairo"),
+            name: "CMediaEngineCPangoCairo",
+            pkgConfig: pkgConfigFile(of: "CMediaEngineCPangoCairo", else: "pangocairo"),
             providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
         // The engine's C, by role (elements, workarounds, glue; feature C beside its feature), every module
-        // prefixed CMediaEngine so that it cannot clash in an app's package graph. Glue: the wrappers Swift
-        // cannot express (GType constants, GObject macros, typed signals, buffer accessors, thread
+        // prefixed CMediaEngine so that it cannot clash in an app's package graph (the system libraries
+        // above too: a module name is global to the graph, and CGStreamer or CX11 are names another
+        // package could well use). A system library is CMediaEngine + its usual module name, so
+        // that it sorts before these targets: their headers include GStreamer's and GLib's, and
+        // Swift gives those declarations to the first module holding them that it loads, in the
+        // order of the modules' names (Architecture.md says more). Glue: the wrappers Swift cannot
+        // express (GType constants, GObject macros, typed signals, buffer accessors, thread
         // names, the bus messages' names and field keys, and the points where the window system, the
         // text renderer and the decoders install themselves), a header per concern. libyuv's tables
         // are C globals read through it: named for the C-only plugin product (no autolinking there).
         .target(
-            name: "CMediaEngineGlue", dependencies: ["CGStreamer", "CYUV"], linkerSettings: [.linkedLibrary("yuv")]),
+            name: "CMediaEngineGlue", dependencies: ["CMediaEngineCGStreamer", "CMediaEngineCYUV"],
+            linkerSettings: [.linkedLibrary("yuv")]),
         // The engine's GStreamer elements (mescaler, meframeselect, mebackdrop, meoutputbin), one file
         // each, registered in the engine's process and, with the libav decoders, the loadable plugin.
-        .target(name: "CMediaEngineElements", dependencies: ["CGStreamer", "CMediaEngineGlue"]),
+        .target(name: "CMediaEngineElements", dependencies: ["CMediaEngineCGStreamer", "CMediaEngineGlue"]),
         // One file per GStreamer bug the engine works around, each switched on by the running
         // GStreamer's version through the registry (me_workarounds.h; MEDIA_ENGINE_WORKAROUNDS).
-        .target(name: "CMediaEngineWorkarounds", dependencies: ["CGStreamer", "CMediaEngineGlue"]),
+        .target(name: "CMediaEngineWorkarounds", dependencies: ["CMediaEngineCGStreamer", "CMediaEngineGlue"]),
         // The pad probes and watches a player installs that are not workarounds: first frame, output
         // swap, orientation, volume ramps (GStreamer's controller library), bytes received, stream
         // types, captions, pointer, decoder preference, tracks, stream groups, buffering elements.
         .target(
             name: "CMediaEnginePipeline",
-            dependencies: ["CGStreamer", "CMediaEngineGlue", "CMediaEngineElements", "CMediaEngineWorkarounds"],
+            dependencies: [
+                "CMediaEngineCGStreamer", "CMediaEngineGlue", "CMediaEngineElements", "CMediaEngineWorkarounds",
+            ],
             linkerSettings: [.linkedLibrary("gstcontroller-1.0")]),
         // Feature C beside its feature: thumbnail pipelines, pictures decoded and encoded, ID3 tags.
         .target(
             name: "CMediaEngineThumbnails",
-            dependencies: ["CGStreamer", "CMediaEngineGlue", "CMediaEnginePipeline", "CMediaEngineWorkarounds"]),
-        .target(name: "CMediaEngineImages", dependencies: ["CGStreamer", "CMediaEnginePipeline"]),
+            dependencies: [
+                "CMediaEngineCGStreamer", "CMediaEngineGlue", "CMediaEnginePipeline", "CMediaEngineWorkarounds",
+            ]),
+        .target(name: "CMediaEngineImages", dependencies: ["CMediaEngineCGStreamer", "CMediaEnginePipeline"]),
         .target(
             name: "CMediaEngineTimedMetadata",
-            dependencies: ["CGStreamer", "CMediaEngineGlue", "CMediaEngineWorkarounds"]),
+            dependencies: ["CMediaEngineCGStreamer", "CMediaEngineGlue", "CMediaEngineWorkarounds"]),
         // ThreadSanitizer's view of GLib's locks (`make tsan`): compiled empty unless the build is
         // instrumented for TSan (`--sanitize=thread`), linked into everything that links the core.
-        .target(name: "CMediaEngineTSan", dependencies: ["CGStreamer"]),
+        .target(name: "CMediaEngineTSan", dependencies: ["CMediaEngineCGStreamer"]),
         // The engine's X11 windows and X error handling: the only target that links libX11.
         .target(
-            name: "CX11Window", dependencies: ["CMediaEngineGlue", "CX11"], linkerSettings: [.linkedLibrary("X11")]),
+            name: "CMediaEngineX11Window", dependencies: ["CMediaEngineGlue", "CMediaEngineCX11"],
+            linkerSettings: [.linkedLibrary("X11")]),
         // Text to pixels with Pango and cairo: the only target that links them.
-        .target(name: "CTextRender", dependencies: ["CMediaEngineGlue", "CPangoCairo"]),
+        .target(name: "CMediaEngineTextRender", dependencies: ["CMediaEngineGlue", "CMediaEngineCPangoCairo"]),
         // The engine's libav decoders (meh264dec, meh265dec): the only target that links libavcodec.
         // The decoder calls libavutil (frames, errors) as well.
         .target(
-            name: "CLibavDecoder", dependencies: ["CMediaEngineElements", "CMediaEngineGlue", "CAVCodec"],
+            name: "CMediaEngineLibavDecoder",
+            dependencies: ["CMediaEngineElements", "CMediaEngineGlue", "CMediaEngineCAVCodec"],
             linkerSettings: [.linkedLibrary("avcodec"), .linkedLibrary("avutil")]),
         .systemLibrary(
-            name: "CGIO", pkgConfig: pkgConfigFile(of: "CGIO", else: "gio-2.0"),
+            name: "CMediaEngineCGIO", pkgConfig: pkgConfigFile(of: "CMediaEngineCGIO", else: "gio-2.0"),
             providers: [.apt(["libglib2.0-dev", "glib-networking"])]),
         // Why an HTTP connection failed (souphttpsrc does not say), with libsoup's own stack.
-        .target(name: "CNetworkProbe", dependencies: ["CGIO"]),
+        .target(name: "CMediaEngineNetworkProbe", dependencies: ["CMediaEngineCGIO"]),
         // The core: player, sources, sinks protocol and registry, frames, overlays. GStreamer only.
         .target(
             name: "MediaEngineCore",
             dependencies: [
-                "CGStreamer", "CYUV", "CMediaEngineGlue", "CMediaEngineElements", "CMediaEngineWorkarounds",
-                "CMediaEnginePipeline", "CMediaEngineThumbnails", "CMediaEngineImages", "CMediaEngineTimedMetadata",
-                "CMediaEngineTSan",
+                "CMediaEngineCGStreamer", "CMediaEngineCYUV", "CMediaEngineGlue", "CMediaEngineElements",
+                "CMediaEngineWorkarounds", "CMediaEnginePipeline", "CMediaEngineThumbnails", "CMediaEngineImages",
+                "CMediaEngineTimedMetadata", "CMediaEngineTSan",
             ]),
         // The umbrella: the core re-exported, with the window system, text renderer and decoders
         // linked in (each installs itself into the core when linked).
-        .target(name: "MediaEngine", dependencies: ["MediaEngineCore", "CX11Window", "CTextRender", "CLibavDecoder"]),
+        .target(
+            name: "MediaEngine",
+            dependencies: [
+                "MediaEngineCore", "CMediaEngineX11Window", "CMediaEngineTextRender", "CMediaEngineLibavDecoder",
+            ]),
         // Hostile XML (VAST answers, DASH manifests) read with libxml2 called directly: no network, no
         // DTD (so no entities), bounded size, depth and node count (CMediaEngineXML, me_xml_parse.h),
         // into a Swift value tree (MediaEngineXML). Only the two sources that read XML link libxml2;
         // the core does not.
-        .systemLibrary(name: "CMediaEngineLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CMediaEngineCLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .target(
-            name: "CMediaEngineXML", dependencies: ["CMediaEngineLibXML2"], linkerSettings: [.linkedLibrary("xml2")]),
+            name: "CMediaEngineXML", dependencies: ["CMediaEngineCLibXML2"], linkerSettings: [.linkedLibrary("xml2")]),
         .target(name: "MediaEngineXML", dependencies: ["CMediaEngineXML"]),
         // Each source registers itself in the core's source registry when linked, from a C
         // constructor (a Swift library has no static initializers).
-        .target(name: "CFileSourceInstall"),
-        .target(name: "FileSource", dependencies: ["MediaEngineCore", "CFileSourceInstall"]),
-        .target(name: "CHTTPStreamSourceInstall"),
+        .target(name: "CMediaEngineFileSourceInstall"),
+        .target(name: "FileSource", dependencies: ["MediaEngineCore", "CMediaEngineFileSourceInstall"]),
+        .target(name: "CMediaEngineHTTPStreamSourceInstall"),
         .target(
             name: "HTTPStreamSource",
-            dependencies: ["MediaEngineCore", "MediaEngineXML", "CNetworkProbe", "CHTTPStreamSourceInstall"]),
+            dependencies: [
+                "MediaEngineCore", "MediaEngineXML", "CMediaEngineNetworkProbe", "CMediaEngineHTTPStreamSourceInstall",
+            ]),
         // VAST ads before the movie: fetch, parse (MediaEngineXML), tracking beacons, frequency cap.
         .target(name: "PrerollAdSource", dependencies: ["MediaEngineCore", "MediaEngineXML"]),
         // Video in a terminal with 24-bit colour half blocks: a plugin on MediaEngine's public API only.
@@ -179,10 +203,12 @@ let package = Package(
             path: "Tests/WorkaroundCheck"),
         // Fuzzing (`make fuzz`): one executable per parser, a libFuzzer target when built with
         // `-sanitize=fuzzer,address -DFUZZING`, otherwise a replayer of the files it is given.
-        .target(name: "CFuzzerDriver", path: "Fuzz/CFuzzerDriver"),
+        .target(name: "CMediaEngineFuzzerDriver", path: "Fuzz/CMediaEngineFuzzerDriver"),
         .target(
             name: "ParserFuzzing",
-            dependencies: ["MediaEngineCore", "FileSource", "HTTPStreamSource", "PrerollAdSource", "CFuzzerDriver"],
+            dependencies: [
+                "MediaEngineCore", "FileSource", "HTTPStreamSource", "PrerollAdSource", "CMediaEngineFuzzerDriver",
+            ],
             path: "Fuzz/ParserFuzzing"),
         .executableTarget(
             name: "FuzzContainerInspector", dependencies: ["ParserFuzzing"], path: "Fuzz/FuzzContainerInspector"),

@@ -23,5 +23,5 @@ for target in "$root"/Sources/CMediaEngine*; do
 done
 # shellcheck disable=SC2086
 swiftc -emit-library -parse-as-library -module-name BarcodeSink -swift-version 6 \
-    -I "$build/Modules" -I "$root/Sources/CGStreamer" -I "$root/Sources/CYUV" \
+    -I "$build/Modules" -I "$root/Sources/CMediaEngineCGStreamer" -I "$root/Sources/CMediaEngineCYUV" \
     $modules $cflags "$@" "$here/BarcodeSink.swift" -o "$out/libbarcode-sink.so"

@@ -1,4 +1,4 @@
-internal import CFuzzerDriver
+internal import CMediaEngineFuzzerDriver
 import Foundation
 
 /// The `main` of every fuzz target. Built by `make fuzz` (`-sanitize=fuzzer,address -DFUZZING`),

@@ -7,7 +7,7 @@
 //       meh264dec ! mescaler ! video/x-raw,width=640,height=360 ! autovideosink
 //
 // The same elements the engine registers in its own process (elements.c), from the same code; the
-// libav decoders come with the CLibavDecoder target, which the product links and which installs
+// libav decoders come with the CMediaEngineLibavDecoder target, which the product links and which installs
 // them from its constructor when the plugin is opened.
 // GST_PLUGIN_DEFINE names the plugin's source package by this macro.
 #define PACKAGE "swift-media-engine"

@@ -1,4 +1,4 @@
-// The engine's own decoders, registered with its other elements: the CLibavDecoder target's
+// The engine's own decoders, registered with its other elements: the CMediaEngineLibavDecoder target's
 // (meh264dec, meh265dec), installed from its constructor when it is linked (the MediaEngine
 // product and the loadable plugin), or none (MediaEngineCore alone: GStreamer's own decoders).
 //

@@ -1,4 +1,4 @@
-// The text renderer the engine's text overlays go through: the CTextRender target's (Pango and
+// The text renderer the engine's text overlays go through: the CMediaEngineTextRender target's (Pango and
 // cairo), installed from its constructor when it is linked (the MediaEngine product), or none
 // (MediaEngineCore alone), which is an error for each text to draw.
 #include "me_text_render.h"
@@ -15,7 +15,7 @@ uint8_t *me_text_render(const MeTextStyle *style, int *width, int *height, char 
     me_text_renderer renderer = (me_text_renderer)g_atomic_pointer_get(&installed);
     if (!renderer) {
         *error = strdup("no text renderer is linked: MediaEngineCore alone draws no text; link the MediaEngine "
-                        "product (or the CTextRender target)");
+                        "product (or the CMediaEngineTextRender target)");
         return NULL;
     }
     return renderer(style, width, height, error);

@@ -1,4 +1,4 @@
-// The window system the engine's windows go through: the CX11Window target's, installed from its
+// The window system the engine's windows go through: the CMediaEngineX11Window target's, installed from its
 // constructor when it is linked (the MediaEngine product), or none (MediaEngineCore alone). Each
 // function below passes its call on, or does what "no window system" means.
 #include "me_window_system.h"

@@ -1,7 +1,7 @@
-internal import CNetworkProbe
+internal import CMediaEngineNetworkProbe
 import MediaEngineCore
 
-/// Why a connection fails, found by making it again (see `network_probe.h`): souphttpsrc says
+/// Why a connection fails, found by making it again (see `me_network_probe.h`): souphttpsrc says
 /// only "Internal data stream error" when it gets no answer.
 struct ConnectionProbe {
     enum Outcome: Equatable {

@@ -1,4 +1,4 @@
-internal import CNetworkProbe
+internal import CMediaEngineNetworkProbe
 import MediaEngineCore
 
 extension HTTPStreamSource: SourceElementConfiguring {

@@ -27,6 +27,17 @@ struct SinkPluginTests {
         return folder
     }
 
+    /// Compiles `source` into a sink plugin beside the barcode example (`build-plugin.sh` with the
+    /// file as one more source), against the engine as this test run built it.
+    static func compilePlugin(with source: String) async throws -> ProcessRunner.Result {
+        let folder = try TestMedia.scratchDirectory()
+        let file = folder.appendingPathComponent("Extra.swift")
+        try Data(source.utf8).write(to: file)
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Examples/custom-sink/build-plugin.sh").standardizedFileURL.path
+        return try await ProcessRunner.run(script, [folder.path, BuildProducts.directory.path, file.path])
+    }
+
     /// The RGB bytes of a PNG, decoded by GStreamer.
     static func rgb(ofPNG file: URL) async throws -> [UInt8] {
         let raw = file.deletingPathExtension().appendingPathExtension("rgb")
@@ -92,6 +103,38 @@ struct SinkPluginTests {
                 "mediaplay: plugin libwrong-abi.so: refused: built for sink plugin ABI 4; this engine loads ABI 3 (rebuild it)"
             ), "\(lines)")
         #expect(result.standardOutput.split(separator: "\n").filter { $0.hasPrefix("barcode ") }.count == 1)
+    }
+
+    @Test("capabilities declared on a sink's instance, which nothing would read, do not compile; on its type they do")
+    func instanceCapabilitiesDoNotCompile() async throws {
+        let onInstance = """
+            import MediaEngineCore
+
+            struct InstanceCapabilitiesSink: VideoSink {
+                var capabilities: VideoSinkCapabilities { .window }
+                func makeOutput() throws(MediaError) -> VideoOutput { .frames(FrameConsumer { _ in }) }
+            }
+
+            struct ConformedInExtension {}
+            extension ConformedInExtension: VideoSink {
+                var capabilities: VideoSinkCapabilities { .external }
+                func makeOutput() throws(MediaError) -> VideoOutput { .frames(FrameConsumer { _ in }) }
+            }
+            """
+        let refused = try await Self.compilePlugin(with: onInstance)
+        #expect(refused.status != 0)
+        for name in ["InstanceCapabilitiesSink", "ConformedInExtension"] {
+            #expect(
+                refused.standardError.contains("type '\(name)' does not conform to protocol 'VideoSink'"),
+                "\(refused.standardError)")
+        }
+        #expect(
+            refused.standardError.contains("candidate operates on an instance, not a type as required"),
+            "\(refused.standardError)")
+        // The same sinks with `static` added compile.
+        let onType = onInstance.replacingOccurrences(of: "    var capabilities", with: "    static var capabilities")
+        let built = try await Self.compilePlugin(with: onType)
+        #expect(built.status == 0, "\(built.standardError)")
     }
 
     @Test("a missing plugin folder is a typed error")

@@ -54,6 +54,7 @@ struct LibavDecoderTests {
 
     /// Writes the raw frames it gets to a file: an output that does not read GstVideoMeta.
     struct RawFileSink: VideoSink {
+        static var capabilities: VideoSinkCapabilities { [] }
         let path: String
         func makeOutput() throws(MediaError) -> VideoOutput {
             .element(ElementDescription(factory: "filesink", properties: ["location": .string(path), "sync": false]))

@@ -1,4 +1,4 @@
-import CLibavDecoder
+import CMediaEngineLibavDecoder
 import Testing
 
 /// The engine's decoders' quality-of-service policy (`me_libav_skip_policy`, libavdecoder.c), fed

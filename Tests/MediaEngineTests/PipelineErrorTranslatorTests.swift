@@ -1,4 +1,4 @@
-import CGStreamer
+import CMediaEngineCGStreamer
 import Testing
 
 @testable import MediaEngineCore

@@ -1,4 +1,4 @@
-import CGStreamer
+import CMediaEngineCGStreamer
 import CMediaEngineElements
 import MediaEngine
 import Testing

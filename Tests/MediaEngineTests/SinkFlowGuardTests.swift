@@ -1,4 +1,4 @@
-import CGStreamer
+import CMediaEngineCGStreamer
 import CMediaEngineWorkarounds
 import MediaEngine
 import MediaTestSupport

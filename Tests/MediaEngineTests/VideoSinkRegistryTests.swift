@@ -94,6 +94,7 @@ struct VideoSinkRegistryTests {
 
     /// Says it needs an element that no GStreamer has, and counts the outputs it is asked for.
     final class MissingElementCounter: VideoSink {
+        static var capabilities: VideoSinkCapabilities { [] }
         let outputs = Locked(0)
         var requiredElements: [String] { ["videoconvert", "glimagesink-missing"] }
         func makeOutput() throws(MediaError) -> VideoOutput {
@@ -117,6 +118,7 @@ struct VideoSinkRegistryTests {
         // A sink whose elements are there is made without its output being made.
         let present = MissingElementCounter()
         struct Present: VideoSink {
+            static var capabilities: VideoSinkCapabilities { [] }
             let counter: MissingElementCounter
             var requiredElements: [String] { ["fakesink", "videoconvert"] }
             func makeOutput() throws(MediaError) -> VideoOutput { try counter.makeOutput() }
@@ -171,6 +173,7 @@ struct VideoSinkRegistryTests {
         // (Declared outside the factory: a factory returning a type declared inside itself crashes
         // Swift 6.3.1's compiler, whose mangling of the closure and the type recurse into each other.)
         struct GLSink: VideoSink {
+            static var capabilities: VideoSinkCapabilities { [] }
             var requiredElements: [String] { ["glimagesink-missing"] }
             func makeOutput() throws(MediaError) -> VideoOutput {
                 .element(ElementDescription(factory: "glimagesink-missing"))
@@ -191,11 +194,13 @@ struct VideoSinkRegistryTests {
             }
         }
         struct MissingElementSink: VideoSink {
+            static var capabilities: VideoSinkCapabilities { [] }
             func makeOutput() throws(MediaError) -> VideoOutput {
                 .element(ElementDescription(factory: "glimagesink-nope"))
             }
         }
         struct WrongPropertySink: VideoSink {
+            static var capabilities: VideoSinkCapabilities { [] }
             func makeOutput() throws(MediaError) -> VideoOutput {
                 .element(ElementDescription(factory: "fakesink", properties: ["sync": "maybe"]))
             }
@@ -226,6 +231,7 @@ struct VideoSinkRegistryTests {
     @Test("a bin description works as a sink")
     func binSink() async throws {
         struct BinSink: VideoSink {
+            static var capabilities: VideoSinkCapabilities { [] }
             func makeOutput() throws(MediaError) -> VideoOutput { .element(.bin("videoconvert ! fakesink sync=false")) }
         }
         let player = MoviePlayer(

@@ -67,12 +67,14 @@ struct SinkConformanceTests {
 
     /// Its output is a bin of two elements; it names one of them.
     struct UndeclaredElementSink: VideoSink {
+        static var capabilities: VideoSinkCapabilities { [] }
         var requiredElements: [String] { ["fakesink"] }
         func makeOutput() throws(MediaError) -> VideoOutput { .element(.bin("identity ! fakesink sync=true")) }
     }
 
     /// Fails to make an output.
     struct BrokenSink: VideoSink {
+        static var capabilities: VideoSinkCapabilities { [] }
         func makeOutput() throws(MediaError) -> VideoOutput {
             throw MediaError(.pipelineFailure, "no output today")
         }

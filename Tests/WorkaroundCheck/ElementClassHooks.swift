@@ -2,7 +2,7 @@
 // inside its pipeline, which it has no handle on: to count them, to see what they post and are
 // sent, and to hold one of their threads where a race's window opens. Each wraps one virtual
 // function of one class, for the rest of the process (the child runs one scenario and ends).
-import CGStreamer
+import CMediaEngineCGStreamer
 import Foundation
 import MediaEngine
 import MediaTestSupport

@@ -1,4 +1,4 @@
-import CGStreamer
+import CMediaEngineCGStreamer
 import MediaEngine
 
 /// A video sink whose element (`merefusingsink`, a GstBaseSink registered in this process)
@@ -6,6 +6,7 @@ import MediaEngine
 /// when a pause's unlock races a frame it renders (sinkflowguard.c); every other frame is
 /// counted and dropped. Unsynchronized: the movie runs flat out.
 struct RefusingSink: VideoSink {
+    static var capabilities: VideoSinkCapabilities { [] }
     /// The frames the element's render was given, the refused one included.
     static let rendered = Locked(0)
     /// Which frame is refused.

@@ -1,4 +1,4 @@
-import CGStreamer
+import CMediaEngineCGStreamer
 import FileSource
 import Foundation
 import MediaEngine

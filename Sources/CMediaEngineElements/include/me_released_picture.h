@@ -1,4 +1,4 @@
-// Pictures a decoder let go of (releasedpicture.c): how a decoder (the CLibavDecoder target's)
+// Pictures a decoder let go of (releasedpicture.c): how a decoder (the CMediaEngineLibavDecoder target's)
 // marks the read-only memories of its pictures, and how an element that writes into frames (the
 // scaler) claims them once the decoder no longer reads them, instead of copying.
 #pragma once

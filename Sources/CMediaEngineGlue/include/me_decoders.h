@@ -1,4 +1,4 @@
-// The engine's own decoders: the point where a decoder target installs them (the CLibavDecoder
+// The engine's own decoders: the point where a decoder target installs them (the CMediaEngineLibavDecoder
 // target's meh264dec and meh265dec, from its constructor when it is linked), and the ranks the
 // engine prefers them at (decoders.c). The core alone (MediaEngineCore) has none, and GStreamer's
 // own decoders (avdec_h264, ...) decode.

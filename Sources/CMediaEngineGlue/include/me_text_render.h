@@ -3,7 +3,7 @@
 #include <stdint.h>
 
 // Text to pixels for text overlays, subtitles, captions and the on-screen controls. The engine's
-// renderer (Pango and cairo) lives in the CTextRender target, which installs itself here from a
+// renderer (Pango and cairo) lives in the CMediaEngineTextRender target, which installs itself here from a
 // constructor when it is linked (the MediaEngine product); the core alone has none.
 
 /// How to draw a piece of text. Colours are 0xRRGGBBAA.
@@ -23,7 +23,7 @@ typedef struct {
 } MeTextStyle;
 /// A text renderer: as me_text_render, its results allocated with malloc.
 typedef uint8_t *(*me_text_renderer)(const MeTextStyle *style, int *width, int *height, char **error);
-/// Installs the text renderer (once, before main: from the CTextRender target's constructor).
+/// Installs the text renderer (once, before main: from the CMediaEngineTextRender target's constructor).
 void me_text_renderer_install(me_text_renderer renderer);
 /// Draws `style->text`. On success returns width*height*4 bytes of RGBA (free with
 /// me_text_free) and sets the size; on failure returns NULL and sets `error` (free with

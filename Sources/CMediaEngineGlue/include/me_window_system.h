@@ -4,7 +4,7 @@
 #include <glib.h>
 
 // The engine's own X11 code (its windows, and the X error handling that keeps Xlib from ending
-// the app) lives in the CX11Window target, which links libX11 and installs itself here from a
+// the app) lives in the CMediaEngineX11Window target, which links libX11 and installs itself here from a
 // constructor when it is linked (the MediaEngine product). The core alone (MediaEngineCore) has
 // no window system: me_window_open returns NULL, me_window_check says
 // ME_WINDOW_NO_WINDOW_SYSTEM, and the watches do nothing.
@@ -42,7 +42,7 @@ typedef struct {
                             GDestroyNotify destroy);
     void (*unwatch_window)(guint64 token);
 } MeWindowSystem;
-/// Installs the window system (once, before main: from the CX11Window target's constructor).
+/// Installs the window system (once, before main: from the CMediaEngineX11Window target's constructor).
 void me_window_system_install(const MeWindowSystem *system);
 /// Whether a window system is linked in.
 gboolean me_window_system_available(void);

@@ -1,4 +1,4 @@
-internal import CGStreamer
+internal import CMediaEngineCGStreamer
 internal import CMediaEnginePipeline
 
 /// The caption data of the frames entering a video output (`me_video_output_bin_watch_captions`:

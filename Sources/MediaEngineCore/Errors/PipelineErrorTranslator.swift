@@ -1,4 +1,4 @@
-internal import CGStreamer
+internal import CMediaEngineCGStreamer
 import Foundation
 
 /// Turns what the pipeline reported into a ``MediaError``, using what the player saw before

@@ -1,4 +1,4 @@
-internal import CGStreamer
+internal import CMediaEngineCGStreamer
 
 /// An ERROR or WARNING message from the pipeline, parsed into plain values.
 struct PipelineFailure: Sendable, Equatable {

@@ -1,4 +1,4 @@
-internal import CGStreamer
+internal import CMediaEngineCGStreamer
 
 /// An appsink, as its streaming callbacks see it: a borrowed `GstAppSink *` (the sink calling them
 /// holds it). Each method names the function it wraps. A struct of one pointer: pulling a frame

@@ -1,4 +1,4 @@
-internal import CGStreamer
+internal import CMediaEngineCGStreamer
 internal import CMediaEngineGlue
 
 /// A read-only view of a `GValue` owned by something else (a structure, a tag list), which it

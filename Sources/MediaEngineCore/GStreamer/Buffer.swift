@@ -1,4 +1,4 @@
-internal import CGStreamer
+internal import CMediaEngineCGStreamer
 
 /// An owned reference to a `GstBuffer`; `deinit` drops it with `gst_buffer_unref`.
 ///

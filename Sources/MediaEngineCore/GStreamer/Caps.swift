@@ -1,4 +1,4 @@
-internal import CGStreamer
+internal import CMediaEngineCGStreamer
 
 /// An owned reference to `GstCaps` (a mini object); `deinit` drops it with `gst_caps_unref`.
 ///

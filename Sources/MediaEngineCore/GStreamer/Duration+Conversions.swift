@@ -1,4 +1,4 @@
-internal import CGStreamer
+internal import CMediaEngineCGStreamer
 
 /// Conversions between `Duration`, GStreamer clock times and seconds as numbers. Every one of
 /// them saturates or fails instead of trapping: times come from files, servers and strings.

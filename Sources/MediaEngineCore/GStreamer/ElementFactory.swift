@@ -1,4 +1,4 @@
-internal import CGStreamer
+internal import CMediaEngineCGStreamer
 
 /// Looks up element factories in GStreamer's registry.
 enum ElementFactory {

@@ -1,4 +1,4 @@
-internal import CGStreamer
+internal import CMediaEngineCGStreamer
 
 /// A `GstEvent` pointer, kept opaque so that files without the C import can hold one.
 struct OpaqueEvent: @unchecked Sendable {

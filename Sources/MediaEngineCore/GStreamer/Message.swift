@@ -1,4 +1,4 @@
-internal import CGStreamer
+internal import CMediaEngineCGStreamer
 internal import CMediaEngineGlue
 
 /// An owned reference to a `GstMessage`; `deinit` drops it with `gst_message_unref`.

@@ -1,4 +1,4 @@
-internal import CGStreamer
+internal import CMediaEngineCGStreamer
 
 /// An owned reference to a `GstVideoOverlayRectangle`; `deinit` drops it (`gst_mini_object_unref`).
 ///

@@ -1,4 +1,4 @@
-internal import CGStreamer
+internal import CMediaEngineCGStreamer
 internal import CMediaEnginePipeline
 
 /// Plain GStreamer pipelines with no engine around them, for the benchmark's baselines.

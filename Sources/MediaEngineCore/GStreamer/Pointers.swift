@@ -1,4 +1,4 @@
-internal import CGStreamer
+internal import CMediaEngineCGStreamer
 
 /// Reinterprets a pointer to one GObject/GstMiniObject struct as a pointer to another
 /// (the C casts `GST_BIN (element)`, `GST_OBJECT (pad)` and friends).

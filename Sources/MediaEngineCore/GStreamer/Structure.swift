@@ -1,4 +1,4 @@
-internal import CGStreamer
+internal import CMediaEngineCGStreamer
 
 /// A read-only view of a `GstStructure` owned by something else (caps or a message);
 /// it keeps that owner alive.

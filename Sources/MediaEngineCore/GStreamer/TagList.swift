@@ -1,4 +1,4 @@
-internal import CGStreamer
+internal import CMediaEngineCGStreamer
 internal import CMediaEngineGlue
 
 /// An owned reference to a `GstTagList`; `deinit` drops it with `gst_tag_list_unref`.

@@ -1,4 +1,4 @@
-internal import CGStreamer
+internal import CMediaEngineCGStreamer
 
 /// `GstVideoInfo` read from caps, and frames mapped with it, each by the function its doc names.
 /// Called per frame: plain calls, the frame mapped into the caller's own `GstVideoFrame`.

@@ -1,4 +1,4 @@
-internal import CGStreamer
+internal import CMediaEngineCGStreamer
 internal import CMediaEnginePipeline
 
 /// The bytes a pipeline's network source delivered (`transfer.c`), for the access log.

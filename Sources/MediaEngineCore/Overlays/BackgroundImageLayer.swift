@@ -1,4 +1,4 @@
-internal import CYUV
+internal import CMediaEngineCYUV
 
 /// A picture behind the movie (``MoviePlayer/backgroundImage``, MPMoviePlayerController's
 /// `backgroundView`): scaled to fill the view and centred, it shows where the movie's picture does

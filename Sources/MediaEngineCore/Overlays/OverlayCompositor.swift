@@ -1,4 +1,4 @@
-internal import CGStreamer
+internal import CMediaEngineCGStreamer
 internal import CMediaEngineElements
 
 /// The engine's one compositing step for every overlay. It runs inside the video bin's scaler

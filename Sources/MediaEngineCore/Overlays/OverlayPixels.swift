@@ -1,4 +1,4 @@
-internal import CGStreamer
+internal import CMediaEngineCGStreamer
 internal import CMediaEngineGlue
 
 /// Converts overlay pixels to what GStreamer's overlay rectangles take.

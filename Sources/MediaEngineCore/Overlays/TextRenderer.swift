@@ -1,7 +1,7 @@
 internal import CMediaEngineGlue
 
 /// Draws text to an ``OverlayBitmap`` (`me_text_render`): with Pango and cairo when the
-/// MediaEngine product links its text renderer (CTextRender); the core alone has none, and each
+/// MediaEngine product links its text renderer (CMediaEngineTextRender); the core alone has none, and each
 /// text is an ``MediaError/Code/overlayFailed`` error.
 enum TextRenderer {
 

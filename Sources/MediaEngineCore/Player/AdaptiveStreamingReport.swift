@@ -1,4 +1,4 @@
-internal import CGStreamer
+internal import CMediaEngineCGStreamer
 
 /// What an adaptive demuxer (`hlsdemux`, `dashdemux`) says about its downloads, from its
 /// `adaptive-streaming-statistics` element messages: a move to another variant, or a segment

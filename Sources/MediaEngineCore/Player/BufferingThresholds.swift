@@ -1,4 +1,4 @@
-internal import CGStreamer
+internal import CMediaEngineCGStreamer
 internal import CMediaEnginePipeline
 
 /// The player's ``BufferingPolicy`` on a playbin's buffering elements (`buffering.c`): the

@@ -1,4 +1,4 @@
-internal import CGStreamer
+internal import CMediaEngineCGStreamer
 internal import CMediaEngineGlue
 
 /// A bus message the player cares about, as a `Sendable` value. The bus thread turns each

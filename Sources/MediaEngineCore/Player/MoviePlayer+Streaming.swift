@@ -1,4 +1,4 @@
-internal import CGStreamer
+internal import CMediaEngineCGStreamer
 
 /// Streamed content (HLS, DASH): the part of a stream the player can seek in.
 extension MoviePlayer {

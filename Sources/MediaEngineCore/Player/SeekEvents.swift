@@ -1,4 +1,4 @@
-internal import CGStreamer
+internal import CMediaEngineCGStreamer
 
 /// Builds GStreamer's seek events.
 enum SeekEvents {

@@ -1,4 +1,4 @@
-internal import CGStreamer
+internal import CMediaEngineCGStreamer
 internal import CMediaEngineGlue
 
 /// Playbin's text sink: an appsink that turns each buffer of the chosen subtitle stream into a

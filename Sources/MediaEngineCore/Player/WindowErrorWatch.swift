@@ -1,4 +1,4 @@
-internal import CGStreamer
+internal import CMediaEngineCGStreamer
 internal import CMediaEngineGlue
 
 /// Turns X errors that name a window a video sink draws in into a ``MediaError`` for its player,

@@ -10,6 +10,9 @@ public struct NullVideoSink: VideoSink {
         self.synchronized = synchronized
     }
 
+    /// None: frames go nowhere.
+    public static var capabilities: VideoSinkCapabilities { [] }
+
     /// `fakesink`.
     public var requiredElements: [String] { ["fakesink"] }
 

@@ -1,4 +1,4 @@
-internal import CGStreamer
+internal import CMediaEngineCGStreamer
 internal import CMediaEnginePipeline
 
 /// The video bin's orientation step: a `videoflip` linked into the path only while the picture

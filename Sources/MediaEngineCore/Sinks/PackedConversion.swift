@@ -1,6 +1,6 @@
-internal import CGStreamer
+internal import CMediaEngineCGStreamer
+internal import CMediaEngineCYUV
 internal import CMediaEngineGlue
-internal import CYUV
 
 /// Converts decoded YUV frames (I420 or NV12, as decoders produce them) to packed RGBA or BGRA
 /// with libyuv's SIMD code: several times faster than `videoconvert`, and the reason the

@@ -1,8 +1,15 @@
 /// Where a player's video goes. An implementation writes one method, ``makeOutput()``,
 /// which describes the output either as a GStreamer element (by factory name and typed
-/// properties, or as a bin description) or as a Swift frame consumer. It declares what the sink
-/// can do (``capabilities-swift.type.property``, a fact about its type) and the elements its
-/// output needs (``requiredElements``) when it has any; both default to none.
+/// properties, or as a bin description) or as a Swift frame consumer, and declares what sinks of
+/// its type can do (``capabilities-swift.type.property``, `[]` for nothing the player acts on).
+/// It names the elements its output needs (``requiredElements``) when it has any (default: none).
+///
+/// ```swift
+/// struct RecorderSink: VideoSink {
+///     static var capabilities: VideoSinkCapabilities { .external }
+///     func makeOutput() throws(MediaError) -> VideoOutput { ... }
+/// }
+/// ```
 ///
 /// Rules an implementation keeps (checked by `MediaEngineTesting`'s `VideoSinkConformance`):
 /// - ``makeOutput()`` returns a fresh description each time; the player calls it once per
@@ -17,11 +24,16 @@
 /// - ``requiredElements`` names every element factory of the element or bin ``makeOutput()``
 ///   describes, and is known without making the output.
 public protocol VideoSink: Sendable {
-    /// What sinks of this type can do. Defaults to none.
+    /// What sinks of this type can do: `[]` when nothing (a frame consumer that wants frames
+    /// only says `.frames`).
     ///
     /// The one place a sink's capabilities are declared: ``VideoSinkRegistry`` reads them from
     /// the type it registers (``VideoSinkRegistry/Entry/capabilities``, `mediaplay --list-sinks`),
-    /// and the player from the sink it is given (``capabilities-swift.property``).
+    /// and the player from the sink it is given (``capabilities-swift.property``). It has no
+    /// default, so that capabilities declared on the instance (`var capabilities`, as sinks did
+    /// before the type held them), which nothing would read, do not compile: "type does not
+    /// conform to protocol 'VideoSink'", with the note "candidate operates on an instance, not a
+    /// type as required". Add `static` to the declaration.
     static var capabilities: VideoSinkCapabilities { get }
 
     /// The GStreamer element factories the output needs, in the order it uses them (for example
@@ -41,16 +53,13 @@ public protocol VideoSink: Sendable {
 }
 
 extension VideoSink {
-    /// No capabilities.
-    public static var capabilities: VideoSinkCapabilities { [] }
-
     /// No elements of the sink's own.
     public var requiredElements: [String] { [] }
 
-    /// What this sink can do: its type's ``capabilities-swift.type.property``. Not a requirement (a
-    /// sink declares `static var capabilities`), so it is what the registry lists. An instance
-    /// property of this name that a sink declares itself (as sinks did before the type held them)
-    /// only hides this one where the sink's own type is known; the engine never reads it.
+    /// What this sink can do: its type's ``capabilities-swift.type.property``, so always what the
+    /// registry lists. Not a requirement: a sink declares `static var capabilities` and nothing
+    /// else (an instance property of this name beside it would only hide this one where the
+    /// sink's own type is known; the engine never reads it).
     public var capabilities: VideoSinkCapabilities { Self.capabilities }
 }
 

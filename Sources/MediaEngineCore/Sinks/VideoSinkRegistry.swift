@@ -91,9 +91,8 @@ public final class VideoSinkRegistry: Sendable {
     ///   - summary: A one-line description.
     ///   - capabilities: What the sink can do: must be `Sink.capabilities`.
     ///   - factory: Makes the sink from string options.
-    /// - Throws: ``MediaError/Code/invalidArgument`` when `capabilities` is not `Sink.capabilities`
-    ///   (a sink that still declares them as an instance property, which the engine no longer
-    ///   reads, has none of its type's), and the errors of ``register(_:summary:factory:)``.
+    /// - Throws: ``MediaError/Code/invalidArgument`` when `capabilities` is not `Sink.capabilities`,
+    ///   and the errors of ``register(_:summary:factory:)``.
     @available(
         *, deprecated,
         message: "capabilities are read from the sink's type: declare `static var capabilities` and drop this argument"

@@ -72,7 +72,7 @@ public struct WindowSink: VideoSink {
 
 extension MediaError {
     /// An X11 window wanted where no window system is linked: the core alone (MediaEngineCore)
-    /// has none; the MediaEngine product links the engine's (CX11Window).
+    /// has none; the MediaEngine product links the engine's (CMediaEngineX11Window).
     static var noWindowSystem: MediaError {
         MediaError(
             .unsupportedOperation,

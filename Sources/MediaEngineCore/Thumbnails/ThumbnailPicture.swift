@@ -1,7 +1,7 @@
-internal import CGStreamer
+internal import CMediaEngineCGStreamer
+internal import CMediaEngineCYUV
 internal import CMediaEngineGlue
 internal import CMediaEngineThumbnails
-internal import CYUV
 
 /// Turns a decoded picture into the thumbnail: fitted into the maximum size by its display
 /// aspect ratio (pixel aspect ratio applied), turned by the orientation tag, converted to RGBA;

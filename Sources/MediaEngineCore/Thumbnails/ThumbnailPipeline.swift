@@ -1,4 +1,4 @@
-internal import CGStreamer
+internal import CMediaEngineCGStreamer
 internal import CMediaEngineThumbnails
 
 /// One thumbnail pipeline (`me_thumbnailer_*` in thumbnails.c): `uridecodebin`, video only,

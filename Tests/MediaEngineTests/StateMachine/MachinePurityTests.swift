@@ -13,7 +13,7 @@ struct MachinePurityTests {
         .deletingLastPathComponent()
         .appendingPathComponent("Sources/MediaEngineCore/Player/StateMachine")
 
-    /// Modules the machine must not import: C modules (`CGStreamer`, the shims: anything starting
+    /// Modules the machine must not import: C modules (`CMediaEngineCGStreamer`, the shims: anything starting
     /// with C), Foundation (and its parts), Dispatch, the C library, locks.
     static func isForbidden(module: String) -> Bool {
         module.hasPrefix("C") || module.hasPrefix("Foundation") || module == "Dispatch" || module == "Glibc"
@@ -91,7 +91,7 @@ struct MachinePurityTests {
     @Test("the check finds each kind of line it is for, and leaves the machine's own actions and comments alone")
     func catches() throws {
         let impure = [
-            "import CGStreamer", "internal import CGStreamerShim", "@preconcurrency import Dispatch",
+            "import CMediaEngineCGStreamer", "internal import CGStreamerShim", "@preconcurrency import Dispatch",
             "import Foundation", "import struct Foundation.Date", "import Glibc",
             "let error = source.interpret(error)", "let times = movie.source.videoKeyframeTimes()",
             "let cut = source.truncation()", "try source.validate()", "let now = DispatchTime.now()",

@@ -1,4 +1,4 @@
-import CGStreamer
+import CMediaEngineCGStreamer
 import CMediaEngineThumbnails
 import MediaEngine
 import MediaTestSupport

@@ -1,2 +1,0 @@
-// Empty: SwiftPM needs a source file for a C target; the header is the whole shim.
-#include "CFuzzerDriver.h"

@@ -1,0 +1,2 @@
+// Empty: SwiftPM needs a source file for a C target; the header is the whole shim.
+#include "CMediaEngineFuzzerDriver.h"
