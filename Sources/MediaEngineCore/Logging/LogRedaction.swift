@@ -1,4 +1,4 @@
-internal import CGStreamer
+internal import CMediaEngineCGStreamer
 import Foundation
 
 /// The one redaction every record of the engine's log goes through, whether to an app's handler

@@ -1,4 +1,4 @@
-internal import CGStreamer
+internal import CMediaEngineCGStreamer
 
 extension MediaEngineLog {
     /// How severe a record is: swift-log's levels, with the same names and raw values, so that
