@@ -134,7 +134,8 @@ format:
 #    track switched while playing: heard 0.21 s after the call in 23 runs beside other suites, but
 #    0.6 s once in step 2, where the player's thread waits among some 380 tests' threads; and
 #    the looping movie paused at its end, three players at once, beside which a bad input's
-#    5 s bound and a pre-roll's positions failed once in step 2);
+#    5 s bound and a pre-roll's positions failed once in step 2), and the HTTP source's network
+#    bounds (a silent server's deadline of 4 s reported at 6.5 s among step 4's 170 tests);
 # 4. the other targets (the HTTP source against servers on loopback, the examples as processes);
 # 4b. the pre-roll ads and the sink plugins (more servers and processes on loopback: run beside
 #     step 4, their timing bounds did not hold on 2 cores);
@@ -146,7 +147,7 @@ format:
 #    with it on, every scenario in two child processes (engine-workaround-check), four children
 #    at a time; five of them deadlock when off and wait out their 5 s watchdog. 12-17 s, both
 #    cores busy: on its own, after the rest, so that it delays no other step's frames.
-TIMED_SUITES := OutputSwapTests|RateTests|TimeObserverTests|OverlayCompositingTests|WindowErrorTests|TrackTests|RepeatAndRangeTests|TeardownIsolationTests
+TIMED_SUITES := OutputSwapTests|RateTests|TimeObserverTests|OverlayCompositingTests|WindowErrorTests|TrackTests|RepeatAndRangeTests|TeardownIsolationTests|NetworkBoundsTests
 HEAVY_SUITES := SubtitleBoundsTests|BoundedResourceTests|ImageWriteFailureTests|ClosedCaptionTests
 LATER_TARGETS := PrerollAdSourceTests|TerminalVideoSinkTests|NetworkVideoSinkTests
 WORKAROUND_TESTS := WorkaroundReproductionTests
@@ -154,7 +155,7 @@ STEP := Tools/test-step
 TEST_STEPS = $(STEP) $(SWIFT) test --skip-build --filter TestMediaWarmUp && \
 	$(STEP) $(SWIFT) test --skip-build --filter '^MediaEngineTests\.' --skip '$(TIMED_SUITES)|$(HEAVY_SUITES)|TestMediaWarmUp' && \
 	$(STEP) $(SWIFT) test --skip-build --filter '$(TIMED_SUITES)' && \
-	$(STEP) $(SWIFT) test --skip-build --skip '^(MediaEngineTests|$(LATER_TARGETS)|$(WORKAROUND_TESTS))\.' && \
+	$(STEP) $(SWIFT) test --skip-build --skip '^(MediaEngineTests|$(LATER_TARGETS)|$(WORKAROUND_TESTS))\.|NetworkBoundsTests' && \
 	$(STEP) $(SWIFT) test --skip-build --filter '^($(LATER_TARGETS))\.' && \
 	$(STEP) $(SWIFT) test --skip-build --filter '$(HEAVY_SUITES)' && \
 	$(STEP) $(SWIFT) test --skip-build --filter '^$(WORKAROUND_TESTS)\.'
