@@ -53,14 +53,16 @@ struct LateFrameTests {
     func slowHandler() async throws {
         let kept = try await Self.lateness(droppingLateFrames: false)
         #expect(kept.count == 60)
-        // 67 ms more each frame: the last about 4 s late.
-        #expect((kept.max() ?? .zero) > .seconds(2), "\(kept)")
+        // 67 ms more each frame: the last about 4 s later than the first.
+        #expect((kept.max() ?? .zero) - (kept.min() ?? .zero) > .seconds(2), "\(kept)")
         let dropped = try await Self.lateness(droppingLateFrames: true)
         // 2 s of movie at 100 ms a frame: about 20 frames in time (GstBaseSink also renders one
         // a second however late); each came at most 20 ms late, give or take a busy machine.
         #expect(dropped.count >= 2 && dropped.count <= 40, "\(dropped.count) frames delivered")
-        let sorted = dropped.sorted()
-        let median = sorted.isEmpty ? Duration.zero : sorted[sorted.count / 2]
-        #expect(median < .milliseconds(60), "\(dropped)")
+        // Their lateness does not grow: each in time give or take the handler's 100 ms and a busy
+        // machine (measured from the first frame, so only the spread counts). Kept, it grows by
+        // 67 ms a frame.
+        let spread = (dropped.max() ?? .zero) - (dropped.min() ?? .zero)
+        #expect(spread < .milliseconds(500), "\(dropped)")
     }
 }
