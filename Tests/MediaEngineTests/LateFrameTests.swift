@@ -59,10 +59,14 @@ struct LateFrameTests {
         // 2 s of movie at 100 ms a frame: about 20 frames in time (GstBaseSink also renders one
         // a second however late); each came at most 20 ms late, give or take a busy machine.
         #expect(dropped.count >= 2 && dropped.count <= 40, "\(dropped.count) frames delivered")
-        // Their lateness does not grow: each in time give or take the handler's 100 ms and a busy
-        // machine (measured from the first frame, so only the spread counts). Kept, it grows by
-        // 67 ms a frame.
-        let spread = (dropped.max() ?? .zero) - (dropped.min() ?? .zero)
-        #expect(spread < .milliseconds(500), "\(dropped)")
+        // Each came about in time: measured from the second frame (the first is the preroll's,
+        // handed over before the clock runs), the median later one is under 40 ms later than its
+        // time (20 ms allowed, and a busy machine's scheduling). Without the late limit, the
+        // decoder's QoS alone kept them some 70 ms late (measured: 22 frames, 67-79 ms).
+        #expect(dropped.count >= 4, "\(dropped)")
+        if dropped.count >= 4 {
+            let relative = dropped.dropFirst(2).map { $0 - dropped[1] }.sorted()
+            #expect(relative[relative.count / 2] < .milliseconds(40), "\(dropped)")
+        }
     }
 }
