@@ -16,6 +16,20 @@ enum BenchmarkMedia {
             """)
     }
 
+    /// The 1080p bars of ``fullHD()`` with 10 s of AAC sound (a sine, 48 kHz stereo): the qos
+    /// benchmark's movie, where the sound must go on while the pictures cannot keep up.
+    static func fullHDWithSound() throws -> URL {
+        try make(
+            "fullhd-h264-aac-bars.mp4",
+            """
+            videotestsrc num-buffers=300 pattern=smpte horizontal-speed=7 ! \
+            video/x-raw,format=I420,width=1920,height=1080,framerate=30/1 ! \
+            x264enc speed-preset=veryfast key-int-max=60 bitrate=8000 ! h264parse ! mp4mux name=mux faststart=true ! \
+            filesink location=OUT audiotestsrc num-buffers=469 samplesperbuffer=1024 ! \
+            audio/x-raw,rate=48000,channels=2 ! audioconvert ! avenc_aac ! mux.
+            """)
+    }
+
     /// The same bars in H.265 (x265, 6 Mbit/s, 2-second GOP) in MP4, no sound.
     static func fullHDHEVC() throws -> URL {
         try make(

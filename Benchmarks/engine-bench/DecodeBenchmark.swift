@@ -6,6 +6,8 @@ import Synchronization
 /// `decode`: a 1080p H.264 movie decoded as fast as possible into the `frames` sink (I420 and
 /// RGBA), and the same in H.265 (I420), against `gst-launch-1.0 filesrc ! decodebin [! videoconvert
 /// ! RGBA] ! fakesink sync=false` in the same run. Frames per second; ratio = ours / gst-launch's.
+/// RGBA is measured against two peers: videoconvert at its default `n-threads=1`, and with
+/// `n-threads` = the cores (`1080p-rgba-threads-fps`), as the engine's own videoconvert runs.
 enum DecodeBenchmark {
     static let rounds = 3
 
@@ -22,16 +24,34 @@ enum DecodeBenchmark {
         for item in cases {
             var ours: [Double] = []
             var peer: [Double] = []
+            // A converting peer also with videoconvert given every core, as the engine's own
+            // videoconvert is (its default, n-threads=1, is the first peer).
+            var threadedPeer: [Double] = []
             for _ in 0..<rounds {
                 ours.append(try await engineFramesPerSecond(item.movie, format: item.format))
                 peer.append(try gstLaunchFramesPerSecond(item.movie, format: item.format, startup: startup))
+                if item.format != .i420 {
+                    threadedPeer.append(
+                        try gstLaunchFramesPerSecond(
+                            item.movie, format: item.format, startup: startup, convertThreads: cores))
+                }
             }
             let value = ours.median
             let baseline = peer.median
             results.append(Measurement("decode", item.name, value, "fps", baseline: baseline, ratio: value / baseline))
+            if !threadedPeer.isEmpty {
+                let threaded = threadedPeer.median
+                results.append(
+                    Measurement(
+                        "decode", item.name.replacingOccurrences(of: "-fps", with: "-threads-fps"), value, "fps",
+                        baseline: threaded, ratio: value / threaded))
+            }
         }
         return results
     }
+
+    /// The cores this process may use (videoconvert's `n-threads` for the threaded peer).
+    static let cores = ProcessInfo.processInfo.activeProcessorCount
 
     /// Plays the movie to the end into a frames sink that does not wait for the clock.
     static func engineFramesPerSecond(
@@ -114,10 +134,15 @@ enum DecodeBenchmark {
     }
 
     /// The same work in gst-launch-1.0; its process start-up (measured alone) is not counted.
-    static func gstLaunchFramesPerSecond(_ movie: URL, format: PixelFormat, startup: Double) throws -> Double {
+    /// `convertThreads`: videoconvert's `n-threads` (its default is 1).
+    static func gstLaunchFramesPerSecond(_ movie: URL, format: PixelFormat, startup: Double, convertThreads: Int = 1)
+        throws -> Double
+    {
         var pipeline = ["-q", "filesrc", "location=\(movie.path)", "!", "decodebin", "!"]
         if format != .i420 {
-            pipeline += ["videoconvert", "!", "video/x-raw,format=\(format.rawValue)", "!"]
+            pipeline += [
+                "videoconvert", "n-threads=\(convertThreads)", "!", "video/x-raw,format=\(format.rawValue)", "!",
+            ]
         }
         pipeline += ["fakesink", "sync=false"]
         let elapsed = try Command.time("gst-launch-1.0", pipeline).seconds - startup

@@ -4,15 +4,22 @@ import Foundation
     import Glibc
 #endif
 
-/// `qos`: a board too slow for its video. The 1080p H.264 movie (B-frames, 30 fps) plays to a
-/// display-like sink (`fakesink sync=true qos=true max-lateness=20ms`: a picture later than that
-/// is not shown) with the decoder kept to a fraction of one core: the whole pipeline pinned to
-/// core 1, at a lower priority than a busy loop on the same core. At nice 8 it gets about a
-/// seventh of the core (CFS weights 172 and 1024), the edge where a decoder just keeps up on this
-/// box; at nice 10 about a tenth (110), where neither does. The engine's decoder (`meh264dec`,
-/// from the build's `libgstmediaengine.so`) and `avdec_h264` run the same gst-launch-1.0 line,
-/// turn about, in the same run. Pictures shown (of 300), medians; ratio = ours / avdec_h264's, 1
-/// or more meets the goal.
+/// `qos`: a board too slow for its video, in two parts.
+///
+/// **Decoders.** The 1080p H.264 movie (B-frames, 30 fps) plays to a display-like sink
+/// (`fakesink sync=true qos=true max-lateness=20ms`: a picture later than that is not shown) with
+/// the decoder kept to a fraction of one core: the whole pipeline pinned to core 1, at a lower
+/// priority than a busy loop on the same core. At nice 8 it gets about a seventh of the core (CFS
+/// weights 172 and 1024), the edge where a decoder just keeps up on this box; at nice 10 about a
+/// tenth (110), where neither does. The engine's decoder (`meh264dec`, from the build's
+/// `libgstmediaengine.so`) and `avdec_h264` run the same gst-launch-1.0 line, turn about, in the
+/// same run. Pictures shown (of 300), medians; ratio = ours / avdec_h264's, 1 or more meets the
+/// goal. (No queue in that line: the sink's wait for each picture's time holds up the decoder.)
+///
+/// **Players.** The engine (`MoviePlayer` with a frames sink) against a bare playbin, on the same
+/// movie with sound, each in a process of its own given a seventh and a tenth of core 1 by a CPU
+/// cgroup's quota (``QoSPlayback``, ``CPUQuota``): pictures shown, and the sound's buffers that
+/// came more than 10 ms late and 190 ms late (gaps a sound card would play), medians.
 enum QoSBenchmark {
     static let rounds = 3
     static let core = "1"
@@ -21,8 +28,13 @@ enum QoSBenchmark {
     ]
 
     static func run() async throws -> [Measurement] {
-        let movie = try BenchmarkMedia.fullHD()
         let pluginFolder = try Self.pluginFolder()
+        return try decoders(pluginFolder: pluginFolder) + players()
+    }
+
+    /// The decoders, `meh264dec` against `avdec_h264`, in a gst-launch-1.0 line each.
+    static func decoders(pluginFolder: URL) throws -> [Measurement] {
+        let movie = try BenchmarkMedia.fullHD()
         let registry = FileManager.default.temporaryDirectory.appendingPathComponent("engine-bench-qos-registry.bin")
         defer { try? FileManager.default.removeItem(at: registry) }
         // The registry scan happens once, before anything is measured.
@@ -54,6 +66,70 @@ enum QoSBenchmark {
             let baseline = peer.median
             results.append(
                 Measurement("qos", fraction.name, value, "frames", baseline: baseline, ratio: value / baseline))
+        }
+        return results
+    }
+
+    /// The players, starved: the engine (`MoviePlayer`) against a bare playbin, on the 1080p movie
+    /// with sound (``QoSPlayback``), turn about, each pinned to the core in a CPU cgroup allowed a
+    /// seventh and a tenth of it (``CPUQuota``; where no cgroup can be made, by niceness beside a
+    /// busy loop, as the decoders above). Pictures shown (of 300), sound buffers (of 469) more
+    /// than 10 ms and more than 190 ms late, and the worst lateness, medians.
+    static func players() throws -> [Measurement] {
+        let movie = try BenchmarkMedia.fullHDWithSound()
+        // Unstarved first: caches filled, and a check that both play the whole movie.
+        _ = try QoSPlayback.run(kind: "engine", movie: movie, core: core, starvation: .none)
+        _ = try QoSPlayback.run(kind: "playbin", movie: movie, core: core, starvation: .none)
+        let shares: [(quota: Int, fraction: (niceness: String, name: String))] = [
+            (1429, fractions[0]), (1000, fractions[1]),
+        ]
+        var results: [Measurement] = []
+        for share in shares {
+            let group = CPUQuota(quota: share.quota)
+            defer { group?.remove() }
+            let busy = group == nil ? try Self.busyLoop() : nil
+            defer {
+                if let busy {
+                    kill(busy.processIdentifier, SIGKILL)
+                    busy.waitUntilExit()
+                }
+            }
+            let starvation = group.map { QoSPlayback.Starvation.quota($0) } ?? .niceness(share.fraction.niceness)
+            var ours: [QoSPlayback.Result] = []
+            var peer: [QoSPlayback.Result] = []
+            for _ in 0..<rounds {
+                ours.append(try QoSPlayback.run(kind: "engine", movie: movie, core: core, starvation: starvation))
+                peer.append(try QoSPlayback.run(kind: "playbin", movie: movie, core: core, starvation: starvation))
+            }
+            let fraction = share.fraction
+            let name =
+                (group == nil ? "player-nice-" : "player-quota-")
+                + fraction.name.replacingOccurrences(of: "1080p-", with: "")
+            let shown = ours.map { Double($0.shown) }.median
+            let peerShown = peer.map { Double($0.shown) }.median
+            results.append(Measurement("qos", name, shown, "frames", baseline: peerShown, ratio: shown / peerShown))
+            results.append(
+                Measurement(
+                    "qos", name.replacingOccurrences(of: "-shown", with: "-audio-late"),
+                    ours.map { Double($0.audioLate) }.median, "buffers",
+                    baseline: peer.map { Double($0.audioLate) }.median, ratio: nil))
+            results.append(
+                Measurement(
+                    "qos", name.replacingOccurrences(of: "-shown", with: "-audio-gaps"),
+                    ours.map { Double($0.audioGaps) }.median, "buffers",
+                    baseline: peer.map { Double($0.audioGaps) }.median, ratio: nil))
+            results.append(
+                Measurement(
+                    "qos", name.replacingOccurrences(of: "-shown", with: "-worst-audio-late"),
+                    ours.map { $0.worstAudioLateness.milliseconds }.median, "ms",
+                    baseline: peer.map { $0.worstAudioLateness.milliseconds }.median, ratio: nil))
+            for (kind, runs) in [("engine", ours), ("playbin", peer)] {
+                let each = runs.map {
+                    "\($0.shown) shown, \($0.audioLate)/\($0.audioBuffers) late, \($0.audioGaps) gaps, "
+                        + "worst \(Int($0.worstAudioLateness.milliseconds)) ms"
+                }
+                FileHandle.standardError.write(Data("qos \(name) \(kind): \(each.joined(separator: "; "))\n".utf8))
+            }
         }
         return results
     }

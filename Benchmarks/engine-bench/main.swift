@@ -38,6 +38,17 @@ if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--child" {
     }
 }
 
+// qos plays each player in a process of its own, starved alone: `--qos-child engine|playbin FILE`.
+if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--qos-child" {
+    do {
+        try await QoSPlayback.child(kind: CommandLine.arguments[2], file: CommandLine.arguments[3])
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("engine-bench: qos child failed: \(error)\n".utf8))
+        exit(1)
+    }
+}
+
 var only: Set<String> = []
 var json = false
 var arguments = CommandLine.arguments.dropFirst().makeIterator()

@@ -30,6 +30,18 @@ public enum SubtitleParser {
         }
     }
 
+    /// Whether `bytes` are what this parser reads, SubRip or WebVTT in UTF-8 (a BOM allowed): UTF-8
+    /// text that starts with `WEBVTT` or holds a cue timing's `-->`. Other files (SAMI, MicroDVD,
+    /// MPL2, LRC, another encoding) are for GStreamer's `subparse` (``TextOverlay/init(subtitlesAt:style:placement:)``).
+    /// - Parameter bytes: A subtitle file's content.
+    /// - Returns: True when ``cues(parsing:)`` is the parser for them (which may still find errors).
+    public static func recognises(_ bytes: [UInt8]) -> Bool {
+        var bytes = bytes[...]
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        guard let text = String(validating: bytes, as: UTF8.self) else { return false }
+        return text.hasPrefix("WEBVTT") || text.contains("-->")
+    }
+
     /// Parses subtitle text, in memory bounded by the text's size: the lines are read one at a
     /// time, never collected.
     /// - Parameter bytes: UTF-8 SRT or WebVTT.

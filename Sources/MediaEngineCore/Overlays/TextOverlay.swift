@@ -72,18 +72,34 @@ public final class TextOverlay: VideoOverlay {
             OverlayAttributes(placement: placement, zOrder: zOrder, opacity: 1, timeRange: nil, hitRegions: []))
     }
 
-    /// Captions from a subtitle file (SRT or WebVTT, see ``SubtitleParser``).
+    /// Captions from a subtitle file: SRT or WebVTT in UTF-8 (``SubtitleParser``); any other file
+    /// (SAMI, MicroDVD, MPL2, LRC, SRT or WebVTT in Latin-1 and the like) is read by GStreamer's
+    /// `subparse` instead. Reading runs on the calling thread (a few milliseconds, a pipeline for
+    /// the other formats).
     /// - Parameters:
     ///   - url: A file URL.
     ///   - style: How they are drawn.
     ///   - placement: Where they go.
-    /// - Throws: The file errors, ``MediaError/Code/invalidSubtitles`` (not SRT or WebVTT, not
-    ///   UTF-8), ``MediaError/Code/tooLarge`` (past ``SubtitleParser``'s bounds on file size, cue
-    ///   count and line length), or ``MediaError/Code/invalidArgument`` for a style that cannot draw.
+    /// - Throws: The file errors, ``MediaError/Code/invalidSubtitles`` (a format neither reads, an
+    ///   SRT or WebVTT file in error), ``MediaError/Code/tooLarge`` (past ``SubtitleParser``'s
+    ///   bounds on file size, cue count and line length), ``MediaError/Code/timedOut`` (`subparse`
+    ///   still reading after 10 seconds), or ``MediaError/Code/invalidArgument`` for a style that
+    ///   cannot draw.
     public convenience init(
         subtitlesAt url: URL, style: TextStyle = TextStyle(), placement: OverlayPlacement = TextOverlay.captionPlacement
     ) throws(MediaError) {
-        try self.init(cues: try SubtitleParser.cues(contentsOf: url), style: style, placement: placement)
+        let bytes = try OverlayFile.read(url, kind: "subtitle file", limit: SubtitleParser.maximumFileSize)
+        let cues: [TextCue]
+        if SubtitleParser.recognises(bytes) {
+            do {
+                cues = try SubtitleParser.cues(parsing: bytes)
+            } catch {
+                throw MediaError(error.code, "\(url.path): \(error.message)")
+            }
+        } else {
+            cues = try SubparseReader.cues(contentsOf: url)
+        }
+        try self.init(cues: cues, style: style, placement: placement)
     }
 
     /// The fixed text (unused while there are cues).

@@ -37,8 +37,9 @@ final class SubtitleDelivery: @unchecked Sendable {
         return sink
     }
 
-    /// The cue one text buffer carries, if it has a time and some text.
-    private static func cue(from sample: Sample) -> TextCue? {
+    /// The cue one text buffer carries, if it has a time and some text (also for
+    /// ``SubparseReader``).
+    static func cue(from sample: Sample) -> TextCue? {
         guard let buffer = sample.buffer else { return nil }
         let pts = me_buffer_pts(buffer)
         guard let start = Duration(clockTime: sample.streamTime(of: pts)) else { return nil }

@@ -253,6 +253,13 @@ final class VideoOutputBin: Sendable {
         }
     }
 
+    /// How late a frame may reach a synchronized frames sink that drops late frames before it is
+    /// dropped, in nanoseconds: 20 ms, a little more than the 5 ms of GStreamer 1.22's window
+    /// sinks (`xvimagesink`, `ximagesink`), so that a frame a scheduling hiccup made late is
+    /// still delivered, and well under a frame's 33 ms at 30 fps. `engine-bench --only qos`
+    /// measures it against a bare playbin.
+    static let frameMaximumLateness = 20_000_000
+
     /// `[meframeselect every=N !] videoconvert ! appsink caps=video/x-raw,format=F`: the scaler
     /// before it already gives the frames their size; the selector, when one frame in N is
     /// wanted, drops the others before anything converts them.
@@ -275,10 +282,13 @@ final class VideoOutputBin: Sendable {
         // from the decoder's (measured: one more queue only costs throughput).
         let formats = consumer.format.isPacked ? "{ I420, NV12 }" : consumer.format.gstreamerName
         let appsink = try Element.make("appsink")
+        let dropsLate = consumer.synchronized && consumer.dropsLateFrames
         try appsink.set([
             "caps": .string("video/x-raw,format=(string)\(formats)"), "sync": .bool(consumer.synchronized),
-            "enable-last-sample": false, "max-buffers": 2,
-            "qos": .bool(consumer.synchronized && consumer.dropsLateFrames),
+            "enable-last-sample": false, "max-buffers": 2, "qos": .bool(dropsLate),
+            // appsink's own default (-1) delivers every late frame, however late, while telling
+            // upstream through QoS that it is late: a display's sinks drop it instead.
+            "max-lateness": .int(dropsLate ? Self.frameMaximumLateness : -1),
         ])
         // Frames are read through their video meta (gst_video_frame_map), so the decoder's own
         // pictures come straight through instead of being copied into plain buffers (appsink

@@ -128,10 +128,11 @@ public struct FrameConsumer: Sendable {
     /// it; a flushing seek starts the count again at the frame it lands on. The others are
     /// dropped before conversion, so they cost neither conversion nor a call.
     public var every: Int
-    /// With ``synchronized``: whether frames that come too late for their time are dropped, as a
-    /// display does (true, the default: the pipeline is told, through GStreamer's QoS, to skip
-    /// work it would finish late), or every frame is delivered, late or not (false: for analysis,
-    /// recording, tests). Unsynchronized consumers get every frame either way.
+    /// With ``synchronized``: whether frames that come too late for their time (more than 20 ms)
+    /// are dropped, as a display does (true, the default: the pipeline is told, through
+    /// GStreamer's QoS, to skip work it would finish late), or every frame is delivered, late or
+    /// not (false: for analysis, recording, tests). Unsynchronized consumers get every frame
+    /// either way.
     public var dropsLateFrames = true
     /// Receives each frame on a streaming thread; the frame is valid only during the call.
     public var handler: @Sendable (borrowing VideoFrame) -> Void
