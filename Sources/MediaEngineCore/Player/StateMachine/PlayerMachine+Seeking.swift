@@ -1,7 +1,8 @@
 extension PlayerMachine {
     /// A seek in flight and why it was sent.
     struct InFlightSeek {
-        enum Purpose { case user, preparation, loop, rate }
+        /// `group`: a seek the player's group asked for (``PlayerMachine/Membership``).
+        enum Purpose { case user, preparation, loop, rate, group }
         let seqnum: UInt32
         let plan: SeekPlan
         let purpose: Purpose
@@ -77,7 +78,7 @@ extension PlayerMachine.State {
     mutating func startSeek(
         _ plan: SeekPlan, purpose: PlayerMachine.InFlightSeek.Purpose, revertingRateTo rateBefore: Double? = nil
     ) {
-        if inFlightSeek != nil && (purpose == .user || purpose == .rate) {
+        if inFlightSeek != nil && (purpose == .user || purpose == .rate || purpose == .group) {
             if purpose == .rate, var queued = queuedSeek {
                 queued.plan.rate = plan.rate
                 queued.plan.accuracy = plan.accuracy
@@ -229,13 +230,14 @@ extension PlayerMachine.State {
             completePreparation(facts)
             return
         }
-        if flight.purpose == .user { publish(.seekCompleted(landed)) }
+        if flight.purpose == .user || flight.purpose == .group { publish(.seekCompleted(landed)) }
         if let queued = queuedSeek {
             queuedSeek = nil
             startSeek(queued.plan, purpose: queued.purpose, revertingRateTo: queued.rateBefore)
             return
         }
         resolveSeekWaiters()
+        if flight.purpose == .group { groupSeekLanded(at: landed) }
     }
 
     // MARK: Range and repeat
