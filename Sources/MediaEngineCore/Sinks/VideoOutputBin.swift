@@ -142,6 +142,11 @@ final class VideoOutputBin: Sendable {
             "view-height": .int(view?.height ?? 0), "width": .int(canvas?.width ?? 0),
             "height": .int(canvas?.height ?? 0),
         ])
+        let tile = presentation.wallTile ?? VideoWallTile(row: 0, column: 0, rows: 1, columns: 1)
+        try scaler.set([
+            "wall-columns": .int(tile.columns), "wall-rows": .int(tile.rows), "wall-column": .int(tile.column),
+            "wall-row": .int(tile.row), "bezel-width": .int(tile.bezelWidth), "bezel-height": .int(tile.bezelHeight),
+        ])
     }
 
     /// The elements for an output: the sink an element description names, or a frames chain.
