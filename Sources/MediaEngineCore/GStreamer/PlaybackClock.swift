@@ -48,10 +48,13 @@ extension Element {
     /// Runs a pipeline on `clock` for good (`gst_pipeline_use_clock`), with its start time left to
     /// the caller (`gst_element_set_start_time` with `GST_CLOCK_TIME_NONE`: pauses and flushing
     /// seeks no longer move the base time) and a fixed latency (`gst_pipeline_set_latency`).
-    /// The element must be a pipeline.
+    /// The element must be a pipeline. The clock is also given to its elements now
+    /// (`gst_element_set_clock`): a pipeline chooses its clock only on its first way to PLAYING
+    /// after READY, which a prepared one has made already.
     func runOnGroupClock(_ clock: PlaybackClock, latency: Duration) {
         let pipeline: UnsafeMutablePointer<GstPipeline> = gcast(pointer)
         gst_pipeline_use_clock(pipeline, clock.pointer)
+        gst_element_set_clock(pointer, clock.pointer)
         gst_element_set_start_time(pointer, clockTimeNone)
         gst_pipeline_set_latency(pipeline, latency.clockTime)
     }

@@ -303,7 +303,7 @@ struct PlayerMachineCoordinationTests {
             h.feed { $0.timerFired(.groupHealth, facts: facts) }
             return h.takeAll().events
         }
-        _ = h.feed { $0.timerFired(.groupHealth, facts: PlayerMachine.TimerFacts(framesDropped: 0)) }
+        h.feed { $0.timerFired(.groupHealth, facts: PlayerMachine.TimerFacts(framesDropped: 0)) }
         #expect(check(1).isEmpty, "a frame or two is not being too slow")
         #expect(check(10).isEmpty, "one bad second is not either")
         #expect(check(12) == [.groupMemberTooSlow(framesDropped: 22, within: .seconds(2))])
