@@ -121,15 +121,24 @@ let package = Package(
         // over the network, its commands in order, members joining late), on the core's players,
         // whose machine decides how each follows the group; the default transport (TCP).
         .target(name: "PlaybackSync", dependencies: ["MediaEngineCore", "CMediaEngineNetClock"]),
+        // Hostile XML (VAST answers, DASH manifests) read with libxml2 called directly: no network, no
+        // DTD (so no entities), bounded size, depth and node count (CMediaEngineXML, me_xml_parse.h),
+        // into a Swift value tree (MediaEngineXML). Only the two sources that read XML link libxml2;
+        // the core does not.
+        .systemLibrary(name: "CMediaEngineLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .target(
+            name: "CMediaEngineXML", dependencies: ["CMediaEngineLibXML2"], linkerSettings: [.linkedLibrary("xml2")]),
+        .target(name: "MediaEngineXML", dependencies: ["CMediaEngineXML"]),
         // Each source registers itself in the core's source registry when linked, from a C
         // constructor (a Swift library has no static initializers).
         .target(name: "CFileSourceInstall"),
         .target(name: "FileSource", dependencies: ["MediaEngineCore", "CFileSourceInstall"]),
         .target(name: "CHTTPStreamSourceInstall"),
         .target(
-            name: "HTTPStreamSource", dependencies: ["MediaEngineCore", "CNetworkProbe", "CHTTPStreamSourceInstall"]),
-        // VAST ads before the movie: fetch, parse, tracking beacons, frequency cap (Foundation only).
-        .target(name: "PrerollAdSource", dependencies: ["MediaEngineCore"]),
+            name: "HTTPStreamSource",
+            dependencies: ["MediaEngineCore", "MediaEngineXML", "CNetworkProbe", "CHTTPStreamSourceInstall"]),
+        // VAST ads before the movie: fetch, parse (MediaEngineXML), tracking beacons, frequency cap.
+        .target(name: "PrerollAdSource", dependencies: ["MediaEngineCore", "MediaEngineXML"]),
         // Video in a terminal with 24-bit colour half blocks: a plugin on MediaEngine's public API only.
         .target(name: "TerminalVideoSink", dependencies: ["MediaEngineCore"], path: "Plugins/TerminalVideoSink"),
         // Video to another machine (RTP, SRT, HLS): a plugin written against MediaEngine's public API only.
@@ -219,6 +228,7 @@ let package = Package(
             name: "MediaEngineTests", dependencies: ["MediaEngine", "FileSource", "MediaTestSupport", "ParserFuzzing"],
             exclude: ["FuzzRegressions/Inputs"]),
         .testTarget(name: "FileSourceTests", dependencies: ["FileSource", "MediaTestSupport"]),
+        .testTarget(name: "MediaEngineXMLTests", dependencies: ["MediaEngineXML"]),
         .testTarget(
             name: "HTTPStreamSourceTests", dependencies: ["HTTPStreamSource", "MediaTestSupport", "ParserFuzzing"],
             exclude: ["FuzzRegressions/Inputs"]),

@@ -115,6 +115,13 @@ cat > vast4-namespaced.xml <<'XML'
 </v:VAST>
 XML
 printf '<VAST version="3.0"><Error>http://ads.example/noad?e=[ERRORCODE]</Error></VAST>' > no-ad.xml
+# What libxml2 is asked to refuse or convert (MediaEngineXML): a DTD with an external entity, an
+# entity expansion, processing instructions, a document in ISO-8859-1 and one in UTF-16.
+printf '<?xml version="1.0"?>\n<!DOCTYPE VAST [<!ENTITY e SYSTEM "file:///etc/passwd">]>\n<VAST version="3.0"><Error>&e;</Error></VAST>' > dtd-external-entity.xml
+printf '<!DOCTYPE VAST [<!ENTITY a "aa"><!ENTITY b "&a;&a;&a;&a;">]><VAST version="3.0"><Error>&b;</Error></VAST>' > dtd-expansion.xml
+printf '<?pi?><VAST version="3.0"><?pi data?><Ad id="a"><InLine><AdTitle>t<?pi?></AdTitle></InLine></Ad></VAST>' > processing-instructions.xml
+printf '<?xml version="1.0" encoding="ISO-8859-1"?><VAST version="3.0"><Ad id="caf\xe9"><InLine/></Ad></VAST>' > latin1.xml
+printf '\xff\xfe<\0V\0A\0S\0T\0 \0v\0e\0r\0s\0i\0o\0n\0=\0"\0\x33\0"\0/\0>\0' > utf16.xml
 
 cd ../Manifests
 cat > master.m3u8 <<'M3U8'
@@ -156,6 +163,8 @@ cat > list.mpd <<'MPD'
   <Representation id="v3" bandwidth="x"><SegmentTemplate media="$$v3$$/$Number$$Time$.m4s"/></Representation>
 </AdaptationSet></Period></MPD>
 MPD
+printf '<?xml version="1.0"?><!DOCTYPE MPD [<!ENTITY b "v/">]><MPD><Period><AdaptationSet contentType="video"><Representation id="v" bandwidth="1"><BaseURL>&b;</BaseURL></Representation></AdaptationSet></Period></MPD>' > dtd.mpd
+printf '<MPD><?pi?><Period><!-- c --><AdaptationSet contentType="video"><Representation id="v" bandwidth="1"><BaseURL>v.mp4</BaseURL></Representation></AdaptationSet></Period></MPD>' > processing-instructions.mpd
 
 cd ../TimedMetadata
 # ID3v2.4 TXXX (UTF-8, description and value), v2.3 TIT2 in UTF-16 with a byte order mark,

@@ -10,8 +10,9 @@
 // prints a line every half second. With the terminal sink drawing on standard output,
 // those lines go to the sink's status line instead. Sink plugins built as shared libraries are
 // loaded from --plugin-dir DIR first.
-// With --controls STYLE (embedded or fullscreen) the engine draws its on-screen controls over the
-// movie; a click in the player's window works them.
+// The window sink's window shows the engine's on-screen controls (the fullscreen set) unasked;
+// --controls STYLE (none, embedded or fullscreen) chooses them, for any sink. A click in the
+// player's window works them.
 // Usage: mediaplay [--plugin-dir DIR] [--sink NAME[:key=value,...]] [--controls STYLE] [--list-sinks] [--user USER:PASSWORD]
 //                  [--header 'NAME: VALUE'] [--cookie NAME=VALUE] [--ca-file PEM] [--retry N]
 //                  [--retry-delay SECONDS] [--retry-max-time SECONDS] [--retry-connrefused] FILE|URL [FILE|URL...]
@@ -34,7 +35,8 @@ import TerminalVideoSink
 struct Arguments {
     var sink: VideoSinkSpecification?
     var listSinks = false
-    var controls = MovieControlStyle.none
+    /// Nil: the engine's default for the sink.
+    var controls: MovieControlStyle?
     var pluginFolders: [String] = []
     var files: [String] = []
     var http = HTTPStreamOptions()
@@ -181,7 +183,7 @@ func describe(_ error: MediaError) -> String {
 }
 
 let player = MoviePlayer(source: source, videoSink: sink)
-player.controlStyle = arguments.controls
+if let style = arguments.controls { player.controlStyle = style }
 let controls = Controls(player: player, output: console, queueLength: arguments.files.count)
 console.snapshot = {
     let network = isNetworkMovie()

@@ -5,31 +5,16 @@
 // and each new stream (a queue's next movie, the content after a pre-roll ad). Frames without
 // captions cost one meta lookup.
 #include "me_captions.h"
+#include "me_watch.h"
 #include "me_output_bin.h"
 #include <gst/video/video.h>
 
 typedef struct MeCaptionWatch MeCaptionWatch;
 
 struct MeCaptionWatch {
+    MeWatchOwner owner;
     MeCaptionCallback callback;
-    gpointer user_data;
-    GDestroyNotify destroy;
 };
-
-static MeCaptionWatch *caption_watch_new(MeCaptionCallback callback, gpointer user_data, GDestroyNotify destroy) {
-    MeCaptionWatch *watch = g_new0(MeCaptionWatch, 1);
-    watch->callback = callback;
-    watch->user_data = user_data;
-    watch->destroy = destroy;
-    return watch;
-}
-
-static void caption_watch_free(gpointer data) {
-    MeCaptionWatch *watch = data;
-    if (!watch) return;
-    if (watch->destroy) watch->destroy(watch->user_data);
-    g_free(watch);
-}
 
 static void caption_watch_frame(MeCaptionWatch *watch, GstBuffer *buffer, gint64 time) {
     gpointer state = NULL;
@@ -37,14 +22,14 @@ static void caption_watch_frame(MeCaptionWatch *watch, GstBuffer *buffer, gint64
     while ((meta = gst_buffer_iterate_meta_filtered(buffer, &state, GST_VIDEO_CAPTION_META_API_TYPE))) {
         GstVideoCaptionMeta *caption = (GstVideoCaptionMeta *)meta;
         if (caption->data && caption->size > 0) {
-            watch->callback(watch->user_data, time, (gint)caption->caption_type, caption->data, caption->size);
+            watch->callback(watch->owner.data, time, (gint)caption->caption_type, caption->data, caption->size);
         }
     }
 }
 
-static void caption_watch_flushed(MeCaptionWatch *watch) { watch->callback(watch->user_data, -1, 0, NULL, 0); }
+static void caption_watch_flushed(MeCaptionWatch *watch) { watch->callback(watch->owner.data, -1, 0, NULL, 0); }
 
-static void caption_watch_stream_started(MeCaptionWatch *watch) { watch->callback(watch->user_data, -1, -1, NULL, 0); }
+static void caption_watch_stream_started(MeCaptionWatch *watch) { watch->callback(watch->owner.data, -1, -1, NULL, 0); }
 
 static void on_input(gpointer data, MeOutputInputEvent event, GstBuffer *buffer, gint64 time) {
     switch (event) {
@@ -56,6 +41,7 @@ static void on_input(gpointer data, MeOutputInputEvent event, GstBuffer *buffer,
 
 void me_video_output_bin_watch_captions(GstElement *bin, MeCaptionCallback callback, gpointer user_data,
                                         GDestroyNotify destroy) {
-    me_video_output_bin_set_input_observer(bin, on_input, caption_watch_new(callback, user_data, destroy),
-                                           caption_watch_free);
+    MeCaptionWatch *watch = ME_WATCH_NEW(MeCaptionWatch, user_data, destroy);
+    watch->callback = callback;
+    me_video_output_bin_set_input_observer(bin, on_input, watch, me_watch_free);
 }

@@ -1,21 +1,15 @@
 // Pointer clicks, motion and keys from a window sink: navigation events travel upstream from it,
 // and a probe on the element before it reads them (overlays' hit regions, the on-screen controls).
 #include "me_pointer.h"
+#include "me_watch.h"
 #include <gst/video/navigation.h>
 
 typedef struct {
+    MeWatchOwner owner;
     me_pointer_callback callback;
     me_key_callback key_callback;       // may be NULL
     me_motion_callback motion_callback; // may be NULL
-    gpointer data;
-    GDestroyNotify destroy;
 } PointerWatch;
-
-static void pointer_watch_free(gpointer data) {
-    PointerWatch *watch = data;
-    if (watch->destroy) watch->destroy(watch->data);
-    g_free(watch);
-}
 
 // Navigation events travel upstream from a window sink, in the coordinates of the frames it
 // was given (ximagesink maps window pixels back through its own scaling).
@@ -32,13 +26,13 @@ static GstPadProbeReturn on_navigation(GstPad *pad, GstPadProbeInfo *info, gpoin
         PointerWatch *watch = data;
         if (watch->key_callback && gst_navigation_event_parse_key_event(event, &key) && key) {
             gst_navigation_event_parse_modifier_state(event, &state);
-            watch->key_callback(key, (state & GST_NAVIGATION_MODIFIER_SHIFT_MASK) != 0, watch->data);
+            watch->key_callback(key, (state & GST_NAVIGATION_MODIFIER_SHIFT_MASK) != 0, watch->owner.data);
         }
         return GST_PAD_PROBE_OK;
     }
     if (gst_navigation_event_get_type(event) == GST_NAVIGATION_EVENT_MOUSE_MOVE) {
         PointerWatch *watch = data;
-        if (watch->motion_callback) watch->motion_callback(watch->data);
+        if (watch->motion_callback) watch->motion_callback(watch->owner.data);
         return GST_PAD_PROBE_OK;
     }
     if (gst_navigation_event_get_type(event) != GST_NAVIGATION_EVENT_MOUSE_BUTTON_RELEASE) {
@@ -48,20 +42,18 @@ static GstPadProbeReturn on_navigation(GstPad *pad, GstPadProbeInfo *info, gpoin
     gdouble x = 0, y = 0;
     if (gst_navigation_event_parse_mouse_button_event(event, &button, &x, &y) && button == 1) {
         PointerWatch *watch = data;
-        watch->callback(x, y, watch->data);
+        watch->callback(x, y, watch->owner.data);
     }
     return GST_PAD_PROBE_OK;
 }
 
 void me_watch_pointer(GstElement *element, me_pointer_callback callback, me_key_callback key_callback,
                       me_motion_callback motion_callback, gpointer data, GDestroyNotify destroy) {
-    PointerWatch *watch = g_new0(PointerWatch, 1);
+    PointerWatch *watch = ME_WATCH_NEW(PointerWatch, data, destroy);
     watch->callback = callback;
     watch->key_callback = key_callback;
     watch->motion_callback = motion_callback;
-    watch->data = data;
-    watch->destroy = destroy;
     GstPad *pad = gst_element_get_static_pad(element, "src");
-    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_UPSTREAM, on_navigation, watch, pointer_watch_free);
+    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_UPSTREAM, on_navigation, watch, me_watch_free);
     gst_object_unref(pad);
 }

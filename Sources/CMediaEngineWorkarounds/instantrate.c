@@ -35,19 +35,13 @@
 // gst_pad_pause_task for vqueue) and that thread (in gst_element_send_event, for the STATE_LOCK)
 // wait for each other; on: the new sink never gets the change and the seek lands in 0.6 s.
 #include "me_instant_rate.h"
+#include "me_watch.h"
 #include <gst/base/gstbasesink.h>
 
 typedef struct {
+    MeWatchOwner owner;
     me_instant_rate_callback callback;
-    gpointer user_data;
-    GDestroyNotify destroy;
 } InstantRateRelay;
-
-static void instant_rate_relay_free(gpointer data) {
-    InstantRateRelay *relay = data;
-    if (relay->destroy) relay->destroy(relay->user_data);
-    g_free(relay);
-}
 
 static GstPadProbeReturn on_instant_rate_change(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
     GstEvent *event = GST_PAD_PROBE_INFO_EVENT(info);
@@ -55,19 +49,16 @@ static GstPadProbeReturn on_instant_rate_change(GstPad *pad, GstPadProbeInfo *in
     InstantRateRelay *relay = data;
     gdouble multiplier = 1.0;
     gst_event_parse_instant_rate_change(event, &multiplier, NULL);
-    relay->callback(relay->user_data, multiplier, gst_event_get_seqnum(event));
+    relay->callback(relay->owner.data, multiplier, gst_event_get_seqnum(event));
     // Dropped: reported to the pusher as handled, so the sticky event is not pushed again.
     return GST_PAD_PROBE_DROP;
 }
 
 gulong me_relay_instant_rate(GstPad *pad, me_instant_rate_callback callback, gpointer user_data,
                              GDestroyNotify destroy) {
-    InstantRateRelay *relay = g_new0(InstantRateRelay, 1);
+    InstantRateRelay *relay = ME_WATCH_NEW(InstantRateRelay, user_data, destroy);
     relay->callback = callback;
-    relay->user_data = user_data;
-    relay->destroy = destroy;
-    return gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, on_instant_rate_change, relay,
-                             instant_rate_relay_free);
+    return gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, on_instant_rate_change, relay, me_watch_free);
 }
 
 // Whether every GstBaseSink inside `bin` (at any depth) has a TIME segment: the pipeline sends

@@ -1,9 +1,6 @@
 import Foundation
 import MediaEngineCore
-
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
+import MediaEngineXML
 
 /// What the engine reads of a DASH manifest (MPD) beside `dashdemux`: its representations, with
 /// the URIs of their segments, to tell which one a downloaded segment belongs to (GStreamer
@@ -14,8 +11,9 @@ import MediaEngineCore
 /// `BaseURL` (one file read by ranges); each put after the representation's relative `BaseURL`,
 /// if any. Only the video representations are reported (all of them when none is video). The
 /// manifest is hostile input: at most ``largestRepresentationCount`` representations, each with
-/// at most ``largestSegmentURLCount`` segment URLs, are read; a manifest with a DOCTYPE (entities)
-/// or that FoundationXML cannot take safely (``FoundationXMLInput``) is not read at all.
+/// at most ``largestSegmentURLCount`` segment URLs, are read; a manifest that `XMLTree` refuses
+/// (a DOCTYPE, so a DTD and entities; past ``limits``) or that is not well-formed XML is not read
+/// at all (``DASHManifestError``).
 struct DASHManifest: Sendable {
     struct Representation: Sendable {
         let variant: SegmentVariant
@@ -29,23 +27,44 @@ struct DASHManifest: Sendable {
     static let largestRepresentationCount = 1000
     /// The most segment URLs read for one representation.
     static let largestSegmentURLCount = 10_000
+    /// The bounds a manifest must keep within: the 4 MiB the manifest capture keeps at most
+    /// (ME_MANIFEST_MAX_BYTES), 64 levels of elements, 500,000 elements and attributes.
+    static let limits = XMLTree.Limits(maximumBytes: 4 << 20, maximumDepth: 64, maximumNodes: 500_000)
 
-    /// Reads a manifest; nil when it is not an MPD or names no representation with segments.
+    /// Reads a manifest; nil when it is not an MPD, is refused or not well-formed, or names no
+    /// representation with segments (``read(_:)`` says which).
     init?(_ text: String) {
-        // FoundationXML traps on some input libxml2 accepts (FoundationXMLInput says which).
-        guard text.contains("<MPD"), let safe = FoundationXMLInput.sanitized(Array(text.utf8)) else { return nil }
-        let reader = Reader()
-        let parser = XMLParser(data: Data(safe))
-        parser.shouldResolveExternalEntities = false
-        parser.delegate = reader
-        _ = parser.parse()
+        guard let manifest = try? Self.read(text) else { return nil }
+        self = manifest
+    }
+
+    private init(representations: [Representation]) {
+        self.representations = representations
+    }
+
+    /// Reads a manifest.
+    /// - Parameter text: The manifest the demuxer read.
+    /// - Throws: ``DASHManifestError``: not an MPD, refused or not well-formed XML (with
+    ///   `XMLTree`'s reason), or no representation with segments.
+    /// - Returns: The manifest's representations.
+    static func read(_ text: String) throws(DASHManifestError) -> DASHManifest {
+        guard text.contains("<MPD") else { throw .notAnMPD }
+        let root: XMLTreeElement
+        do {
+            root = try XMLTree.parse(text, limits: limits)
+        } catch {
+            throw .unreadable(error)
+        }
+        var reader = Reader()
+        reader.read(root)
         let video = reader.found.filter(\.isVideo)
-        representations = (video.isEmpty ? reader.found : video).compactMap { found in
+        let representations = (video.isEmpty ? reader.found : video).compactMap { found -> Representation? in
             guard !found.patterns.isEmpty else { return nil }
             return Representation(
                 variant: SegmentVariant(id: found.id, bandwidth: found.bandwidth), patterns: found.patterns)
         }
-        guard !representations.isEmpty else { return nil }
+        guard !representations.isEmpty else { throw .noRepresentation }
+        return DASHManifest(representations: representations)
     }
 
     /// The representation a segment's URI belongs to; nil when none or more than one matches.
@@ -56,9 +75,9 @@ struct DASHManifest: Sendable {
         return matching.count == 1 ? matching[0].variant : nil
     }
 
-    /// The MPD's elements, read as they come: attributes inherited down period, adaptation set
+    /// The MPD's elements in document order: attributes inherited down period, adaptation set
     /// and representation.
-    private final class Reader: NSObject, XMLParserDelegate {
+    private struct Reader {
         struct Found {
             var id: String
             var bandwidth: Int
@@ -76,65 +95,55 @@ struct DASHManifest: Sendable {
 
         var found: [Found] = []
         private var levels: [Level] = []
-        private var representation: (id: String, bandwidth: Int)?
-        private var text = ""
-        private var inBaseURL = false
+        /// Set at the representation past ``DASHManifest/largestRepresentationCount``: nothing
+        /// more is read.
+        private var stopped = false
 
-        func parser(
-            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-            attributes: [String: String] = [:]
-        ) {
-            let local = name.split(separator: ":").last.map(String.init) ?? name
-            switch local {
+        /// Reads `element` and what is in it (its depth is bounded by ``DASHManifest/limits``).
+        mutating func read(_ element: XMLTreeElement) {
+            guard !stopped else { return }
+            switch element.name {
             case "Period", "AdaptationSet":
                 var level = Level()
-                level.isVideo = Self.saysVideo(attributes)
+                level.isVideo = Self.saysVideo(element.attributes)
                 levels.append(level)
+                readChildren(of: element)
+                levels.removeLast()
             case "Representation":
                 guard found.count < DASHManifest.largestRepresentationCount else {
-                    parser.abortParsing()
+                    stopped = true
                     return
                 }
                 var level = Level()
-                level.isVideo = Self.saysVideo(attributes) || attributes["width"] != nil
+                level.isVideo = Self.saysVideo(element.attributes) || element.attributes["width"] != nil
                 levels.append(level)
-                representation = (attributes["id"] ?? "", Int(attributes["bandwidth"] ?? "") ?? 0)
+                let representation = (element.attributes["id"] ?? "", Int(element.attributes["bandwidth"] ?? "") ?? 0)
+                readChildren(of: element)
+                found.append(Self.found(representation, in: levels))
+                levels.removeLast()
             case "SegmentTemplate":
-                if let media = attributes["media"], !levels.isEmpty { levels[levels.count - 1].media = media }
+                if let media = element.attributes["media"], !levels.isEmpty { levels[levels.count - 1].media = media }
+                readChildren(of: element)
             case "SegmentURL":
-                if let media = attributes["media"], !levels.isEmpty,
+                if let media = element.attributes["media"], !levels.isEmpty,
                     levels[levels.count - 1].segmentURLs.count < DASHManifest.largestSegmentURLCount
                 {
                     levels[levels.count - 1].segmentURLs.append(media)
                 }
+                readChildren(of: element)
             case "BaseURL":
-                inBaseURL = true
-                text = ""
+                if !levels.isEmpty {
+                    let text = String(decoding: element.text.utf8.prefix(SegmentURIPattern.longestPath), as: UTF8.self)
+                    levels[levels.count - 1].baseURL = text.trimmingCharacters(in: .whitespacesAndNewlines)
+                }
             default:
-                break
+                readChildren(of: element)
             }
         }
 
-        func parser(_ parser: XMLParser, foundCharacters string: String) {
-            if inBaseURL && text.utf8.count < SegmentURIPattern.longestPath { text += string }
-        }
-
-        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-            let local = name.split(separator: ":").last.map(String.init) ?? name
-            switch local {
-            case "BaseURL":
-                inBaseURL = false
-                if !levels.isEmpty {
-                    levels[levels.count - 1].baseURL = text.trimmingCharacters(in: .whitespacesAndNewlines)
-                }
-            case "Representation":
-                if let representation { found.append(Self.found(representation, in: levels)) }
-                representation = nil
-                if !levels.isEmpty { levels.removeLast() }
-            case "Period", "AdaptationSet":
-                if !levels.isEmpty { levels.removeLast() }
-            default:
-                break
+        private mutating func readChildren(of element: XMLTreeElement) {
+            for child in element.children {
+                read(child)
             }
         }
 
@@ -177,4 +186,15 @@ struct DASHManifest: Sendable {
                 isVideo: levels.contains(where: \.isVideo), patterns: patterns)
         }
     }
+}
+
+/// Why a DASH manifest was not read (``DASHManifest/read(_:)``): the player then reports no
+/// representation switch for the stream, as before.
+enum DASHManifestError: Error, Equatable {
+    /// The text is not an MPD (an HLS playlist, say).
+    case notAnMPD
+    /// `XMLTree` refused the manifest (a DOCTYPE, a bound) or it is not well-formed XML.
+    case unreadable(XMLTreeError)
+    /// No representation has segments the reader finds.
+    case noRepresentation
 }

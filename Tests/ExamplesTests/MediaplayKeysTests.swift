@@ -293,7 +293,8 @@ struct MediaplayKeysTests {
     }
 
     /// 20 s of bars in MPEG-TS: over HTTP it goes through a download queue whose level the
-    /// player reads (for an MP4 from a web server, `playableDuration` sees no queue: 0 buffered).
+    /// player reads (for an MP4 from a web server, `playableDuration` is the share of the file
+    /// read, BufferingTests).
     static let longTransportStream = TestMedia.Clip(
         fileExtension: "ts",
         pipeline: """

@@ -126,6 +126,53 @@ struct BufferingTests {
         _ = server
     }
 
+    /// Where playback was, and how far it could play.
+    struct Sample: Sendable, CustomStringConvertible {
+        let position: Duration
+        let playable: Duration
+        var description: String { "\(position.inSeconds)/\(playable.inSeconds)" }
+    }
+
+    @Test("with the default buffering, a progressive MP4's playable duration grows ahead of the position as it arrives")
+    func playableDurationGrows() async throws {
+        // About 1 MB at 200 kB/s: five seconds to arrive whole, a little slower than it plays.
+        let (server, folder) = try await Self.heavyMovie(bytesPerSecond: 200_000)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let player = MoviePlayer(
+            source: try HTTPStreamSource(string: server.url("movie.mp4")), videoSink: NullVideoSink(),
+            audioOutput: .discard)
+        player.shouldAutoplay = false
+        try await withDeadline(.seconds(10), "prepareToPlay()") { try await player.prepareToPlay() }
+        let duration = try #require(player.duration)
+        // Paused at the start, the download goes on: what can play grows, the position does not.
+        let first = player.playableDuration
+        #expect(first > .zero && first < duration, "\(first) of \(duration) at once")
+        let seen = try await withDeadline(.seconds(10), "a second more") {
+            var seen = [first]
+            while seen.last! < first + .seconds(1) {
+                try await Task.sleep(for: .milliseconds(100))
+                seen.append(player.playableDuration)
+            }
+            return seen
+        }
+        #expect(zip(seen, seen.dropFirst()).allSatisfy { $0 <= $1 }, "never back: \(seen)")
+        #expect(player.currentPlaybackTime == .zero)
+        // Playing, it stays ahead of the position and reaches the duration once the file is in.
+        try await player.play()
+        let samples = try await withDeadline(.seconds(15), "the whole movie") {
+            var samples: [Sample] = []
+            while samples.last?.playable != duration {
+                try await Task.sleep(for: .milliseconds(100))
+                samples.append(Sample(position: player.currentPlaybackTime, playable: player.playableDuration))
+            }
+            return samples
+        }
+        #expect(samples.allSatisfy { $0.playable >= $0.position }, "\(samples)")
+        #expect(samples.contains { $0.playable > $0.position + .milliseconds(500) }, "ahead: \(samples)")
+        await player.shutdown()
+        _ = server
+    }
+
     @Test("a 404 adds an error-log entry with its status and an event")
     func errorLog() async throws {
         let (server, folder) = try await Self.heavyMovie(bytesPerSecond: nil)

@@ -1,4 +1,5 @@
 import MediaEngine
+import MediaEngineXML
 import MediaTestSupport
 import Testing
 
@@ -55,5 +56,68 @@ struct DASHManifestTests {
         #expect(big.map(\.representations.count).map { $0 <= DASHManifest.largestRepresentationCount } ?? true)
         #expect(big?.variant(ofSegment: "http://h/r17-3.ts")?.id == "r17")
         #expect(big?.variant(ofSegment: String(repeating: "/9", count: 5000)) == nil)
+    }
+
+    /// The ladder with `declaration` between its XML declaration and its `<MPD>`.
+    private static func ladder(declaring declaration: String) -> String {
+        AdaptiveStreamMedia.dashLadder.replacingOccurrences(of: "<MPD ", with: declaration + "\n<MPD ")
+    }
+
+    @Test(
+        "a DOCTYPE (a DTD, an external entity, a billion laughs) is refused with a typed error, nothing read",
+        arguments: [
+            "<!DOCTYPE MPD>",
+            "<!DOCTYPE MPD SYSTEM \"http://127.0.0.1:9/mpd.dtd\">",
+            "<!DOCTYPE MPD [<!ENTITY passwd SYSTEM \"file:///etc/passwd\">]>",
+            "<!DOCTYPE MPD [<!ENTITY a \"aaaaaaaaaa\"><!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;\">"
+                + "<!ENTITY c \"&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;\"><!ENTITY d \"&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;\">]>",
+        ])
+    func documentType(_ declaration: String) throws {
+        let error = #expect(throws: DASHManifestError.self) {
+            try DASHManifest.read(Self.ladder(declaring: declaration))
+        }
+        guard case .unreadable(let reason) = error else {
+            Issue.record("not refused as unreadable: \(String(describing: error))")
+            return
+        }
+        #expect(reason.reason == .documentType)
+        #expect(
+            reason.description == "line 2, column \(reason.column): the document declares a DTD (<!DOCTYPE>), "
+                + "which is refused: no entity is declared, loaded or expanded")
+        #expect(DASHManifest(Self.ladder(declaring: declaration)) == nil)
+    }
+
+    @Test("processing instructions and comments are skipped (FoundationXML crashed on `<?pi?>`); a prefix is dropped")
+    func processingInstructions() throws {
+        let text = Self.ladder(declaring: "<?pi?><!-- a comment -->")
+            .replacingOccurrences(of: "<Period id=\"p0\">", with: "<Period id=\"p0\"><?pi?><?pi data?>")
+        #expect(try DASHManifest.read(text).representations.map(\.variant.id) == ["high", "mid", "low"])
+        let prefixed = AdaptiveStreamMedia.dashLadder.replacingOccurrences(of: "<MPD xmlns=", with: "<MPD xmlns:d=")
+            .replacingOccurrences(of: "<Representation ", with: "<d:Representation ")
+        #expect(try DASHManifest.read(prefixed).representations.count == 3)
+    }
+
+    @Test("not an MPD, not well-formed, larger than 4 MiB or 64 levels deep: each a typed error")
+    func typedErrors() {
+        #expect(throws: DASHManifestError.notAnMPD) { try DASHManifest.read("#EXTM3U\n") }
+        #expect(throws: DASHManifestError.noRepresentation) { try DASHManifest.read("<MPD><Period/></MPD>") }
+        let broken = #expect(throws: DASHManifestError.self) { try DASHManifest.read("<MPD><Period></MPD>") }
+        if case .unreadable(let error) = broken {
+            #expect(error.reason == .malformed)
+            #expect(error.description.contains("Opening and ending tag mismatch"), "\(error)")
+        } else {
+            Issue.record("\(String(describing: broken))")
+        }
+        let large = AdaptiveStreamMedia.dashLadder + "<!--" + String(repeating: " ", count: 4 << 20) + "-->"
+        #expect(throws: DASHManifestError.unreadable(XMLTreeError(.tooLarge, detail: "\(4 << 20)"))) {
+            try DASHManifest.read(large)
+        }
+        let deep = "<MPD>" + String(repeating: "<x>", count: 64) + String(repeating: "</x>", count: 64) + "</MPD>"
+        let tooDeep = #expect(throws: DASHManifestError.self) { try DASHManifest.read(deep) }
+        if case .unreadable(let error) = tooDeep {
+            #expect(error.reason == .tooDeep)
+        } else {
+            Issue.record("\(String(describing: tooDeep))")
+        }
     }
 }

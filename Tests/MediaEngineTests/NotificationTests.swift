@@ -118,6 +118,10 @@ struct NotificationTests {
             (.didEnterFullscreen, .moviePlayerDidEnterFullscreen, []),
             (.willExitFullscreen(animationDuration: .zero), .moviePlayerWillExitFullscreen, [duration, curve]),
             (.didExitFullscreen, .moviePlayerDidExitFullscreen, []),
+            (
+                .fullscreenRefused(MediaError(.unsupportedOperation, "the app's window")),
+                .moviePlayerFullscreenRefused, [error]
+            ),
             (.periodicTime(TimeObserver(id: 1), .seconds(1)), .moviePlayerTimeObserverDidFire, []),
             (.boundaryTimeReached(TimeObserver(id: 2), .seconds(1)), .moviePlayerTimeObserverDidFire, []),
             (.metadataAvailable(["title": "Bars"]), .movieMetadataAvailable, []),
@@ -202,6 +206,7 @@ struct NotificationTests {
         case .didEnterFullscreen: "didEnterFullscreen"
         case .willExitFullscreen: "willExitFullscreen"
         case .didExitFullscreen: "didExitFullscreen"
+        case .fullscreenRefused: "fullscreenRefused"
         case .periodicTime: "periodicTime"
         case .boundaryTimeReached: "boundaryTimeReached"
         case .metadataAvailable: "metadataAvailable"
@@ -232,13 +237,13 @@ struct NotificationTests {
 
     @Test("every case of PlayerEvent is posted under its name, observed through NotificationCenter, with its keys")
     func everyName() async throws {
-        #expect(Set(Self.everyCase.map { Self.caseName($0.event) }).count == 44, "a case without a line in everyCase")
+        #expect(Set(Self.everyCase.map { Self.caseName($0.event) }).count == 45, "a case without a line in everyCase")
         let player = MoviePlayer(
             source: FileSource(url: try await TestMedia.url(for: TestMedia.bars)), videoSink: NullVideoSink())
         let names = Self.everyCase.map(\.name).reduce(into: [Notification.Name]()) {
             if !$0.contains($1) { $0.append($1) }
         }
-        #expect(names.count == 43, "periodic and boundary time observers share one name, every other case has its own")
+        #expect(names.count == 44, "periodic and boundary time observers share one name, every other case has its own")
         let observer = Observer(player, names: names)
         // Through the player's own event hub, which the mirror reads as it reads every event.
         player.core.hub.publish(Self.everyCase.map(\.event))

@@ -7,12 +7,14 @@ import Testing
 /// The window sink on a virtual X server (Xvfb, no window manager), checked by screenshots.
 @Suite("Window sink", .serialized)
 struct WindowSinkTests {
-    /// A player of `clip` in a window of its own on `display`, not playing by itself.
+    /// A player of `clip` in a window of its own on `display`, not playing by itself, without
+    /// the controls such a window shows by default (these tests look at the movie's pixels).
     static func windowPlayer(_ clip: TestMedia.Clip, on display: VirtualDisplay) async throws -> MoviePlayer {
         let player = MoviePlayer(
             source: FileSource(url: try await TestMedia.url(for: clip)),
             videoSink: WindowSink(display: display.name), audioOutput: .discard)
         player.shouldAutoplay = false
+        player.controlStyle = .none
         return player
     }
 
@@ -26,12 +28,8 @@ struct WindowSinkTests {
     @Test("the player's own window shows the movie at its natural size")
     func ownWindow() async throws {
         let display = try await VirtualDisplay()
-        let player = MoviePlayer(
-            source: FileSource(url: try await TestMedia.url(for: TestMedia.bars)),
-            videoSink: WindowSink(display: display.name),
-            audioOutput: .discard)
+        let player = try await Self.windowPlayer(TestMedia.bars, on: display)
         try await withShutdown(of: player) {
-            player.shouldAutoplay = false
             try await player.prepareToPlay()
             let shot = try await display.screenshot()
             expect(shot, 20, 20, .white, "first bar")

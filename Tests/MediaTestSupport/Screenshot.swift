@@ -40,6 +40,22 @@ public struct Screenshot: Sendable {
         self.bytes = bytes
     }
 
+    /// The screen as a PNG file's bytes (a person's look at what a test saw: tests write it to
+    /// /tmp). Decodes every pixel: a second or so for a whole screen in a debug build.
+    public func pngData() throws -> Data {
+        var rgba = [UInt8](repeating: 255, count: width * height * 4)
+        for y in 0..<height {
+            for x in 0..<width {
+                let color = color(atX: x, y: y)
+                let index = (y * width + x) * 4
+                rgba[index] = color.red
+                rgba[index + 1] = color.green
+                rgba[index + 2] = color.blue
+            }
+        }
+        return try VideoImage(width: width, height: height, rgba: rgba).pngData()
+    }
+
     /// The colour at (`x`, `y`).
     public func color(atX x: Int, y: Int) -> RGBAColor {
         let offset = pixelStart + y * bytesPerLine + x * 4

@@ -139,9 +139,8 @@ struct VASTParserTests {
 
     @Test("a DOCTYPE is refused, so no entity, external or internal, is ever loaded or expanded")
     func externalEntities() throws {
-        // Refused since the fuzzing of 2026-12-01: an entity's replacement text can hold markup
-        // (`&#60;?pi?&#62;` is `<?pi?>` once referenced) that FoundationXML's callbacks crash on
-        // (see FoundationXMLInput); a VAST document has no use for a DTD.
+        // A VAST document has no use for a DTD: libxml2 (MediaEngineXML) stops at the DOCTYPE,
+        // before any declaration in it is read.
         let error = #expect(throws: PrerollAdError.self) {
             try VASTParser.parse(
                 Data(
@@ -158,6 +157,107 @@ struct VASTParserTests {
         let hostname = try String(contentsOfFile: "/etc/hostname", encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(!hostname.isEmpty && error?.message.contains(hostname) != true)
+    }
+
+    @Test(
+        "a DTD, an external entity or a billion laughs is malformedVAST (100): nothing is loaded or expanded",
+        arguments: [
+            """
+            <?xml version="1.0"?>
+            <!DOCTYPE VAST [<!ENTITY passwd SYSTEM "file:///etc/passwd">]>
+            <VAST version="3.0"><Ad id="a"><InLine><AdTitle>&passwd;</AdTitle></InLine></Ad></VAST>
+            """,
+            """
+            <!DOCTYPE VAST SYSTEM "http://127.0.0.1:9/vast.dtd"><VAST version="3.0"/>
+            """,
+            """
+            <!DOCTYPE VAST [<!ENTITY % remote SYSTEM "http://127.0.0.1:9/x.dtd"> %remote;]><VAST version="3.0"/>
+            """,
+            """
+            <?xml version="1.0"?>
+            <!DOCTYPE VAST [
+              <!ENTITY a "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa">
+              <!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">
+              <!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">
+              <!ENTITY d "&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;">
+              <!ENTITY e "&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;">
+              <!ENTITY f "&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;">
+            ]>
+            <VAST version="3.0"><Ad id="a"><InLine><AdTitle>&f;&f;&f;&f;&f;&f;&f;&f;</AdTitle></InLine></Ad></VAST>
+            """,
+        ])
+    func documentTypeRefused(_ text: String) throws {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let error = #expect(throws: PrerollAdError.self) { try VASTParser.parse(Data(text.utf8)) }
+        #expect(clock.now - start < .seconds(1), "nothing expanded")
+        #expect(error?.code == .malformedVAST && error?.vastErrorCode == 100)
+        let message = try #require(error?.message)
+        #expect(message.hasPrefix("the VAST document is refused: line "), "\(message)")
+        #expect(message.contains("the document declares a DTD (<!DOCTYPE>)"), "\(message)")
+        #expect(!message.contains("root:") && !message.contains("aaaa"), "\(message)")
+    }
+
+    @Test("an entity no DTD declares is not well-formed XML (100), with where and why")
+    func undeclaredEntity() {
+        let error = #expect(throws: PrerollAdError.self) {
+            try VASTParser.parse(Data("<VAST version=\"3.0\">\n<Error>&xxe;</Error></VAST>".utf8))
+        }
+        #expect(error?.code == .malformedVAST)
+        #expect(
+            error?.message == "the VAST document is not well-formed XML (line 2, column 13: Entity 'xxe' not defined)",
+            "\(error?.message ?? "")")
+    }
+
+    @Test("processing instructions, with or without data, are skipped (FoundationXML crashed on `<?pi?>`)")
+    func processingInstructions() throws {
+        let document = try VASTParser.parse(
+            Data(
+                """
+                <?xml version="1.0"?><?pi?><?xml-stylesheet href="a.xsl"?>
+                <VAST version="3.0"><?pi?><Ad id="a"><InLine><AdTitle>One<?pi?> title</AdTitle>
+                <Impression><![CDATA[http://ads.invalid/i]]></Impression></InLine></Ad><?pi data?></VAST><?pi?>
+                """.utf8))
+        #expect(document.ads.map(\.id) == ["a"])
+        #expect(document.ads.first?.title == "One title")
+        #expect(document.ads.first?.impressions == ["http://ads.invalid/i"])
+    }
+
+    @Test("a name that is not UTF-8 is malformedVAST (FoundationXML trapped); the encoding a declaration names is read")
+    func encodings() throws {
+        let notUTF8 =
+            Data("<VAST version=\"3.0\"><Ad id=\"a\"><InLine><Creatives><Creative><Linea".utf8) + Data([0xCF])
+            + Data("r/></Creative></Creatives></InLine></Ad></VAST>".utf8)
+        let error = #expect(throws: PrerollAdError.self) { try VASTParser.parse(notUTF8) }
+        #expect(error?.code == .malformedVAST)
+        #expect(error?.message.contains("not proper UTF-8") == true, "\(error?.message ?? "")")
+
+        let latin1 =
+            Data(
+                "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><VAST version=\"3.0\"><Ad id=\"a\"><InLine><AdTitle>Caf"
+                    .utf8)
+            + Data([0xE9]) + Data("</AdTitle></InLine></Ad></VAST>".utf8)
+        #expect(try VASTParser.parse(latin1).ads.first?.title == "Caf\u{E9}")
+        let utf16 = try #require("<VAST version=\"3.0\"><Ad id=\"\u{263A}\"><InLine/></Ad></VAST>".data(using: .utf16))
+        #expect(try VASTParser.parse(utf16).ads.first?.id == "\u{263A}")
+    }
+
+    @Test("past 2 MiB, 64 levels or 100,000 elements and attributes is refused (100)")
+    func bounds() throws {
+        let large = "<VAST version=\"3.0\"><Error>" + String(repeating: "x", count: 2 << 20) + "</Error></VAST>"
+        let deep =
+            "<VAST version=\"3.0\"><Extensions>" + String(repeating: "<e>", count: 100)
+            + String(repeating: "</e>", count: 100) + "</Extensions></VAST>"
+        let many = "<VAST version=\"3.0\">" + String(repeating: "<Error/>", count: 100_000) + "</VAST>"
+        for (text, reason) in [
+            (large, "larger than the 2097152 bytes allowed"), (deep, "deeper than the 64 levels allowed"),
+            (many, "more than the 100000 elements and attributes allowed"),
+        ] {
+            let error = #expect(throws: PrerollAdError.self) { try VASTParser.parse(Data(text.utf8)) }
+            #expect(error?.code == .malformedVAST)
+            #expect(error?.message.hasPrefix("the VAST document is refused: ") == true)
+            #expect(error?.message.contains(reason) == true, "\(error?.message ?? "")")
+        }
     }
 
     @Test("versions other than 2, 3 and 4 are configuration errors (102)", arguments: ["1.0", "5.0", "x"])

@@ -26,7 +26,9 @@ struct RefusingSink: VideoSink {
             { type, _ in
                 guard let type else { return }
                 let element = type.assumingMemoryBound(to: GstElementClass.self)
-                gst_element_class_set_static_metadata(
+                // Copied (not _static_: a Swift string handed to C lives only for the call; under
+                // TSan the factory was refused for an author field that no longer held its text).
+                gst_element_class_set_metadata(
                     element, "Refusing sink", "Sink/Video", "Says FLUSHING for one frame outside a flush",
                     "swift-media-engine tests")
                 let caps = UnsafeMutableRawPointer(gst_caps_new_any())

@@ -1,7 +1,7 @@
 /// Where each control goes for a style and an output size: pure geometry, tested without
 /// GStreamer. The controls sit in one or two bars, each drawn as its own overlay in the output's
 /// pixels: the bottom bar (both styles) and, in the fullscreen style, a top bar with Done and the
-/// aspect toggle. Everything scales with the output's height, so the controls keep their look
+/// aspect toggle; the volume-only set is a short bottom bar in the middle with the volume slider. Everything scales with the output's height, so the controls keep their look
 /// from a 320x180 frame to a 4K screen; elements that do not fit a narrow output are left out
 /// (the volume slider first, then the times).
 struct ControlsLayout: Sendable, Hashable {
@@ -31,7 +31,7 @@ struct ControlsLayout: Sendable, Hashable {
         let elements: [Element: ViewRect]
     }
 
-    let style: MovieControlStyle
+    let kind: ControlsKind
     let viewSize: VideoSize
     /// The height of a bar and the side of a button.
     let barHeight: Int
@@ -52,12 +52,18 @@ struct ControlsLayout: Sendable, Hashable {
     /// The layout of `style` over an output of `viewSize`, with time labels of up to
     /// `timeCharacters` characters ("1:23:45" is 7, "-1:23:45" 8).
     init(style: MovieControlStyle, viewSize: VideoSize, timeCharacters: Int = 6) {
-        self.style = style
+        self.init(kind: ControlsKind(style), viewSize: viewSize, timeCharacters: timeCharacters)
+    }
+
+    /// The layout of the controls of `kind` over an output of `viewSize`, with time labels of up
+    /// to `timeCharacters` characters.
+    init(kind: ControlsKind, viewSize: VideoSize, timeCharacters: Int = 6) {
+        self.kind = kind
         self.viewSize = viewSize
         let height = max(viewSize.height, 1)
         barHeight = min(72, max(24, height / 10))
         fontPixels = max(10, barHeight * 2 / 5)
-        guard style != .none, viewSize.width >= barHeight * 4, viewSize.height >= barHeight * 2 else {
+        guard kind != .none, viewSize.width >= barHeight * 4, viewSize.height >= barHeight * 2 else {
             bottom = nil
             topLeading = nil
             topTrailing = nil
@@ -68,12 +74,29 @@ struct ControlsLayout: Sendable, Hashable {
         let margin = max(4, barHeight / 4)
         let side = barHeight
         let stripHeight = barHeight + margin
+        if kind == .volumeOnly {
+            // Room for the speaker and a slider of about four buttons, never wider than the view.
+            let width = min(viewSize.width - 2 * margin, barHeight * 5)
+            let body = ViewRect(x: 0, y: 0, width: width, height: barHeight)
+            // The speaker keeps clear of the body's rounded left end.
+            let inset = barHeight / 4
+            let volume = ViewRect(x: inset, y: 0, width: width - inset, height: barHeight)
+            // The overlay is centred by its placement (anchor bottom): the same rounding here.
+            bottom = Bar(
+                canvas: ViewRect(
+                    x: (viewSize.width - width) / 2, y: viewSize.height - stripHeight, width: width,
+                    height: stripHeight),
+                body: body, elements: [.volume: volume])
+            topLeading = nil
+            topTrailing = nil
+            return
+        }
         bottom = Self.bottomBar(
-            style: style,
+            style: kind.style,
             canvas: ViewRect(x: 0, y: viewSize.height - stripHeight, width: viewSize.width, height: stripHeight),
             body: ViewRect(x: margin, y: 0, width: viewSize.width - 2 * margin, height: barHeight),
             labelWidth: Self.labelWidth(characters: timeCharacters, fontPixels: fontPixels))
-        if style == .fullscreen {
+        if kind == .fullscreen {
             let done = ViewRect(x: margin, y: margin, width: side * 2, height: side)
             topLeading = Bar(
                 canvas: ViewRect(x: 0, y: 0, width: margin + done.width, height: stripHeight), body: done,

@@ -12,8 +12,9 @@ public enum MovieControlStyle: Int, Sendable, Hashable, CaseIterable, CustomStri
     /// stream, the buffered part), and a button that toggles between fullscreen and the window.
     case embedded = 1
     /// The embedded set, plus seek backward and forward buttons (10 seconds each), a volume
-    /// slider, a button that toggles the scaling between aspect fit and aspect fill, and a Done
-    /// button (it pauses and leaves fullscreen, without posting a playback finish).
+    /// slider, a button that toggles the scaling between aspect fit and aspect fill, a track
+    /// menu, and a Done button (``MoviePlayer/doneButtonBehavior``: by default it pauses and
+    /// leaves fullscreen, without posting a playback finish).
     case fullscreen = 2
 
     /// The fullscreen style, as in MPMoviePlayerController (`MPMovieControlStyleDefault` equals
@@ -30,18 +31,20 @@ public enum MovieControlStyle: Int, Sendable, Hashable, CaseIterable, CustomStri
     }
 }
 
-/// MPMoviePlayerController's first control setting (`MPMovieControlMode`, iPhone OS 2), mapped
-/// onto ``MovieControlStyle`` for code ported from then (``MoviePlayer/movieControlMode``).
+/// MPMoviePlayerController's first control setting (`MPMovieControlMode`, iPhone OS 2), for code
+/// ported from then (``MoviePlayer/movieControlMode``).
 public enum MovieControlMode: Int, Sendable, Hashable, CaseIterable {
     /// Standard controls: the ``MovieControlStyle/default`` style.
     case `default` = 0
-    /// Only the volume control. The engine has no volume-only style: the nearest is
-    /// ``MovieControlStyle/embedded`` (play/pause, scrubber, fullscreen), which is what it shows.
+    /// Only the volume control: a short bar at the bottom middle with the speaker and the volume
+    /// slider. No ``MovieControlStyle`` names it; ``MoviePlayer/controlStyle`` then reads
+    /// ``MovieControlStyle/embedded``.
     case volumeOnly = 1
     /// No controls: ``MovieControlStyle/none``.
     case hidden = 2
 
-    /// The style this mode shows.
+    /// The style ``MoviePlayer/controlStyle`` reads while this mode shows: ``MovieControlStyle/default``,
+    /// ``MovieControlStyle/embedded`` for ``volumeOnly`` (which no style names), ``MovieControlStyle/none``.
     public var controlStyle: MovieControlStyle {
         switch self {
         case .default: .default
@@ -50,13 +53,12 @@ public enum MovieControlMode: Int, Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// The mode that shows `style`: ``hidden`` for none, ``volumeOnly`` for embedded, ``default``
-    /// for fullscreen.
+    /// The mode a style shows: ``hidden`` for none, ``default`` for the embedded and the
+    /// fullscreen style (both have the standard controls; ``volumeOnly`` is only ever set).
     public init(_ style: MovieControlStyle) {
         switch style {
         case .none: self = .hidden
-        case .embedded: self = .volumeOnly
-        case .fullscreen: self = .default
+        case .embedded, .fullscreen: self = .default
         }
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Anti-aliased shapes for the engine's own controls: each pixel's coverage is measured on a 4x4
 /// grid of samples and the colour blended over what is there by it, so edges look smooth at
 /// every size. Meant for small shapes drawn when the controls change, not for every frame.
@@ -113,13 +115,26 @@ extension OverlayCanvas {
 
     /// Fills a circle, anti-aliased.
     mutating func fillCircle(centerX: Double, centerY: Double, radius: Double, color: RGBAColor) {
+        fillArc(
+            centerX: centerX, centerY: centerY, innerRadius: 0, outerRadius: radius, from: -.pi, to: .pi, color: color)
+    }
+
+    /// Fills the part of a ring (between `innerRadius` and `outerRadius` round a centre) from
+    /// angle `from` to `to`, in radians (0 points right, angles grow downwards), anti-aliased.
+    mutating func fillArc(
+        centerX: Double, centerY: Double, innerRadius: Double, outerRadius: Double, from: Double, to: Double,
+        color: RGBAColor
+    ) {
         let bounds = ViewRect(
-            x: Int((centerX - radius).rounded(.down)), y: Int((centerY - radius).rounded(.down)),
-            width: Int((2 * radius).rounded(.up)) + 2, height: Int((2 * radius).rounded(.up)) + 2)
+            x: Int((centerX - outerRadius).rounded(.down)), y: Int((centerY - outerRadius).rounded(.down)),
+            width: Int((2 * outerRadius).rounded(.up)) + 2, height: Int((2 * outerRadius).rounded(.up)) + 2)
         fill(bounds: bounds, color: color) { px, py in
             let dx = px - centerX
             let dy = py - centerY
-            return dx * dx + dy * dy <= radius * radius
+            let squared = dx * dx + dy * dy
+            guard squared >= innerRadius * innerRadius, squared <= outerRadius * outerRadius else { return false }
+            let angle = atan2(dy, dx)
+            return angle >= from && angle <= to
         }
     }
 }

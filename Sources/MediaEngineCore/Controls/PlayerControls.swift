@@ -6,7 +6,10 @@ import Dispatch
 /// click asks for goes back to it, which makes the matching API call.
 final class PlayerControls: Sendable {
     private struct State {
-        var style: MovieControlStyle = .none
+        var kind = ControlsKind.none
+        /// Whether the app chose the controls (``MoviePlayer/controlStyle``,
+        /// ``MoviePlayer/movieControlMode``); until it does they follow the output's default.
+        var chosen = false
         var shown: [VideoOverlays.ID] = []
         var lastInput = DispatchTime.now()
         var wasPlaying = false
@@ -44,24 +47,51 @@ final class PlayerControls: Sendable {
         player.withLock { $0.perform }(action)
     }
 
-    var style: MovieControlStyle { state.withLock { $0.style } }
+    /// The controls an output shows until the app chooses: the fullscreen set in a window the
+    /// player opens itself (a sink with ``VideoSinkCapabilities/window`` and no app's window), as
+    /// MPMoviePlayerController shows its default style; none where the frames go to a program or
+    /// into an app's window (frames, image files, a terminal, a network output, `windowHandle`).
+    static func defaultKind(for sink: any VideoSink, windowHandle: UInt?) -> ControlsKind {
+        sink.capabilities.contains(.window) && windowHandle == nil ? ControlsKind(MovieControlStyle.default) : .none
+    }
 
-    /// Shows the bars of `style` in `overlays` (or removes them, for none). They show at once,
+    /// The style shown (the volume-only set reads as ``MovieControlStyle/embedded``).
+    var style: MovieControlStyle { kind.style }
+
+    /// The set of controls shown.
+    var kind: ControlsKind { state.withLock { $0.kind } }
+
+    /// Whether the app chose the controls, rather than the output's default.
+    var isChosen: Bool { state.withLock { $0.chosen } }
+
+    /// The app chose `kind`: its bars show in `overlays` (or none), and stay whatever the output.
+    func choose(_ kind: ControlsKind, in overlays: VideoOverlays) {
+        state.withLock { $0.chosen = true }
+        show(kind, in: overlays)
+    }
+
+    /// The output's default is `kind`: shown, unless the app chose the controls.
+    func setDefault(_ kind: ControlsKind, in overlays: VideoOverlays) {
+        guard state.withLock({ !$0.chosen && $0.kind != kind }) else { return }
+        show(kind, in: overlays)
+    }
+
+    /// Shows the bars of `kind` in `overlays` (or removes them, for none). They show at once,
     /// for the usual few seconds if the movie plays.
-    func setStyle(_ style: MovieControlStyle, in overlays: VideoOverlays) {
+    private func show(_ kind: ControlsKind, in overlays: VideoOverlays) {
         let removed = state.withLock { state -> [VideoOverlays.ID] in
             defer { state.shown = [] }
-            state.style = style
+            state.kind = kind
             state.layout = nil
             state.trackMenuOpen = false
             state.lastInput = .now()
             return state.shown
         }
         for id in removed { overlays.remove(id) }
-        guard style != .none else { return }
+        guard kind != .none else { return }
         var ids: [VideoOverlays.ID] = []
         let bars =
-            style == .fullscreen
+            kind == .fullscreen
             ? [
                 ControlsOverlay(.topLeading, of: self), ControlsOverlay(.topTrailing, of: self),
                 ControlsOverlay(.bottom, of: self),
@@ -74,7 +104,7 @@ final class PlayerControls: Sendable {
                     self.handle(action)
                 })
         }
-        if style == .fullscreen {
+        if kind == .fullscreen {
             let menu = TrackMenuOverlay(of: self)
             ids.append(
                 overlays.add(menu) { [weak self, weak menu] region, _ in
@@ -127,7 +157,7 @@ final class PlayerControls: Sendable {
         return state.withLock { state in
             let characters = duration >= .seconds(3600) ? 8 : 6
             if let layout = state.layout, layout.viewSize == size, state.timeCharacters == characters { return layout }
-            let layout = ControlsLayout(style: state.style, viewSize: size, timeCharacters: characters)
+            let layout = ControlsLayout(kind: state.kind, viewSize: size, timeCharacters: characters)
             state.layout = layout
             state.timeCharacters = characters
             return layout
@@ -139,7 +169,7 @@ final class PlayerControls: Sendable {
     var opacity: Double {
         let playing = player.withLock { $0.isPlaying }()
         return state.withLock { state in
-            guard state.style != .none else { return 0 }
+            guard state.kind != .none else { return 0 }
             let now = DispatchTime.now()
             if playing && !state.wasPlaying { state.lastInput = now }
             state.wasPlaying = playing

@@ -138,6 +138,17 @@ class Element: @unchecked Sendable, CustomStringConvertible {
         return (seekable != 0, start, end)
     }
 
+    /// `gst_element_query_position` and `gst_element_query_duration` in bytes: how far a byte
+    /// source has read, and how many bytes it has in all (an HTTP source: the Content-Length).
+    func queryBytes() -> (position: Int, total: Int)? {
+        var position: gint64 = -1
+        var total: gint64 = -1
+        guard gst_element_query_position(pointer, GST_FORMAT_BYTES, &position) != 0,
+            gst_element_query_duration(pointer, GST_FORMAT_BYTES, &total) != 0, position >= 0, total > 0
+        else { return nil }
+        return (Int(position), Int(total))
+    }
+
     /// Posts an empty application message named `name` on this element's bus.
     @discardableResult
     func postApplicationMessage(_ name: String) -> Bool {

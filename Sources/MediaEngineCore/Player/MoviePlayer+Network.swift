@@ -39,10 +39,13 @@ extension MoviePlayer {
 
     /// How far the movie can play from what has arrived (MPMoviePlayerController's
     /// `playableDuration`): the whole duration for a local file or a finished download (for a
-    /// file cut short, the part its container's tables say is present: ``truncation``); for a
-    /// network movie, the position plus what is buffered ahead of it (the downloaded range in
-    /// ``BufferingPolicy/downloadsToCacheFile`` mode, else the download queue's level, which
-    /// GStreamer estimates from the download rate); the position alone for adaptive streams,
-    /// whose buffer the engine cannot see. Zero before the movie is prepared.
+    /// file cut short, the part its container's tables say is present: ``truncation``). For a
+    /// progressive download (an MP4 from a web server) it grows with what has arrived: the
+    /// share of the file the source has read, as that share of the duration (a movie's bytes are
+    /// spread about evenly over its time), or in ``BufferingPolicy/downloadsToCacheFile`` mode
+    /// the end of the downloaded range. For other network movies, the position plus the
+    /// download queue's level (an MPEG-TS stream's); the position alone for adaptive streams,
+    /// whose buffer the engine cannot see. Never before the position nor past the duration;
+    /// zero before the movie is prepared.
     public var playableDuration: Duration { core.playableDuration }
 }

@@ -404,16 +404,19 @@ public final class MoviePlayer: Sendable {
 
     /// A picture behind the movie (MPMoviePlayerController's `backgroundView`), or nil (the
     /// default) for ``backgroundColor`` alone. Scaled to fill the view and centred, it shows in the
-    /// bars the scaling mode leaves and, for a movie without video, over the whole view (in
-    /// outputs that show one: a window sink's backdrop, a frames sink's frames). It is drawn as
-    /// overlays under every other (at the lowest z-order), so it is among ``overlays`` while set.
-    /// Set it at any time; `nil` removes it.
+    /// bars the scaling mode leaves and, for a movie without video, over the whole view of a
+    /// window sink (its backdrop; frames sinks get no frames for such a movie), under the speaker
+    /// that says the movie is sound. It is drawn as overlays under every other (at the lowest
+    /// z-order), so it is among ``overlays`` while set. Set it at any time; `nil` removes it.
     public var backgroundImage: OverlayBitmap? {
         get { core.background.withLock { $0?.layer.image } }
         set { core.setBackgroundImage(newValue) }
     }
 
-    /// The colour of the bars ``ScalingMode/aspectFit`` and ``ScalingMode/none`` leave (default black).
+    /// The colour of the bars ``ScalingMode/aspectFit`` and ``ScalingMode/none`` leave (default
+    /// black), and of a window sink's whole view for a movie without video, with a speaker in its
+    /// middle that says the movie is sound (a white glyph on a translucent dark disc, which reads
+    /// on any colour).
     public var backgroundColor: RGBAColor {
         get { core.read { $0.presentation.background } }
         set { core.updatePresentation { $0.background = newValue } }
@@ -451,24 +454,30 @@ public final class MoviePlayer: Sendable {
     /// ``PlayerEvent/playbackDidFinish(_:_:)`` (``FinishReason/playbackError``, `invalidWindow`).
     /// Neither is an X error that ends the app: the engine's X error handler keeps the errors of
     /// its window sinks to itself and passes every other one to the handler installed before it.
+    /// An app's window shows no controls unless the app sets ``controlStyle``, and cannot be made
+    /// fullscreen by the player (``setFullscreen(_:animated:)``).
     public var windowHandle: UInt? {
         get { core.read { $0.presentation.windowHandle } }
-        set { core.updatePresentation { $0.windowHandle = newValue } }
+        set {
+            core.updatePresentation { $0.windowHandle = newValue }
+            core.outputChanged()
+        }
     }
 
     /// Whether the player's own window fills the screen, or will when it opens (MPMoviePlayerController's
     /// `fullscreen`). Setting it is ``setFullscreen(_:animated:)`` without animation, started at
-    /// once and finished on its own (errors are not reported: call that method to see them). Set
-    /// before preparation, the window opens fullscreen when the movie is ready, announced as
-    /// ``PlayerEvent/willEnterFullscreen(animationDuration:)`` and ``PlayerEvent/didEnterFullscreen``.
+    /// once and finished on its own. Set before preparation, the window opens fullscreen when the
+    /// movie is ready, announced as ``PlayerEvent/willEnterFullscreen(animationDuration:)`` and
+    /// ``PlayerEvent/didEnterFullscreen``.
+    ///
+    /// Only the player's own window fills the screen. Drawing into an app's window
+    /// (``windowHandle``), or into a sink without ``VideoSinkCapabilities/fullscreen``, setting it
+    /// to true is refused as ``setFullscreen(_:animated:)`` and the controls' toggle refuse it:
+    /// ``PlayerEvent/fullscreenRefused(_:)`` is posted at once with the reason
+    /// (``MediaError/Code/unsupportedOperation``), and it stays false.
     public var isFullscreen: Bool {
         get { core.isFullscreen }
-        set {
-            // Before the window opens the request is kept now, so the getter says so at once.
-            guard !core.keepFullscreenRequest(newValue) else { return }
-            let core = core
-            Task { try? await core.setFullscreen(newValue, animated: false) }
-        }
+        set { core.requestFullscreen(newValue) }
     }
 
     /// Makes the player's own window fill the screen, or gives it back its size
@@ -480,8 +489,12 @@ public final class MoviePlayer: Sendable {
     ///   - animated: Move the window gradually.
     /// Before the player's own window has opened (before preparation), the request is kept and
     /// the window opens fullscreen.
-    /// - Throws: ``MediaError/Code/unsupportedOperation`` for a sink that cannot (not a window
-    ///   sink, or drawing into the app's window).
+    /// Asking to leave fullscreen when not in it does nothing.
+    /// - Throws: ``MediaError/Code/unsupportedOperation`` when the output cannot fill the screen:
+    ///   the video is drawn into the app's window (``windowHandle``: the app makes its window
+    ///   fullscreen), or the sink has no ``VideoSinkCapabilities/fullscreen``. The refusal is also
+    ///   posted as ``PlayerEvent/fullscreenRefused(_:)``, as for the ``isFullscreen`` setter and the
+    ///   controls' toggle.
     public func setFullscreen(_ fullscreen: Bool, animated: Bool) async throws(MediaError) {
         try await core.setFullscreen(fullscreen, animated: animated)
     }

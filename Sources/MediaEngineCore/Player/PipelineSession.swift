@@ -575,6 +575,18 @@ final class PipelineSession: Sendable {
     /// The pipeline's base time, if it has one.
     var baseTime: Duration? { playbin.baseTime }
 
+    /// How far a progressive download has read its file, in bytes of the whole: the source
+    /// element's own position and size (an HTTP source's Content-Length). Nil for an adaptive
+    /// stream (its source reads the manifest), when the size is unknown (a live stream), and
+    /// for a download to a cache file, whose downloaded ranges (``bufferedAhead(of:duration:)``)
+    /// say more.
+    var downloadProgress: PlayableDuration.Download? {
+        guard !buffering.policy.downloadsToCacheFile, !sourceSetup.isAdaptive,
+            let bytes = playbin.element("source")?.queryBytes()
+        else { return nil }
+        return PlayableDuration.Download(received: bytes.position, total: bytes.total)
+    }
+
     /// Recomputes the pipeline's latency after an element asked for it.
     func recalculateLatency() {
         executor.assertCurrent("recalculating latency")

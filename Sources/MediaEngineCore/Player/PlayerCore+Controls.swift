@@ -11,11 +11,21 @@ extension PlayerCore {
             isPlaying: { [weak self] in self?.state.withLock { $0.machine.playbackState == .playing } ?? false },
             perform: { [weak self] action in self?.performControl(action) })
         overlays.watchInput { [controls] in controls.noteInput() }
+        outputChanged()
     }
 
-    /// Shows the controls of `style` (none removes them).
-    func setControlStyle(_ style: MovieControlStyle) {
-        controls.setStyle(style, in: overlays)
+    /// Shows the controls the app chose (none removes them); they stay whatever the output.
+    func chooseControls(_ kind: ControlsKind) {
+        controls.choose(kind, in: overlays)
+    }
+
+    /// The output changed (the sink, or the app's window): until the app chooses the controls,
+    /// they are the new output's default (``PlayerControls/defaultKind(for:windowHandle:)``); a
+    /// window has the sound-only indicator among its overlays, other outputs not.
+    func outputChanged() {
+        let (sink, handle) = read { ($0.videoSink, $0.presentation.windowHandle) }
+        controls.setDefault(PlayerControls.defaultKind(for: sink, windowHandle: handle), in: overlays)
+        showsSoundOnlyIndicator(sink.capabilities.contains(.window))
     }
 
     /// What the controls show over a frame at `frameTime` (or now). On the video thread: the
@@ -75,9 +85,10 @@ extension PlayerCore {
         guard let session else { return .zero }
         guard network, !complete else { return duration ?? .zero }
         let position = session.position ?? .zero
-        let ahead = session.bufferedAhead(of: position, duration: duration) ?? .zero
-        let end = position + ahead
-        return duration.map { min(end, $0) } ?? end
+        return PlayableDuration.estimate(
+            position: position, duration: duration,
+            queuedAhead: session.bufferedAhead(of: position, duration: duration),
+            download: session.downloadProgress)
     }
 
     /// Does what a control asks, as the app's call would; a paused picture is then shown again
@@ -106,7 +117,14 @@ extension PlayerCore {
                         if $0.isMuted { $0.setMuted(false) }
                     }
                 case .done:
-                    try await pause()
+                    // The machine decides what Done does to playback (doneButtonBehavior); the
+                    // window follows: back from fullscreen, or gone with the finished movie.
+                    let (position, finishes) = (currentPosition, read { $0.doneButtonBehavior == .finishPlayback })
+                    try await wait { $0.doneButtonPressed(position: position) }
+                    if finishes {
+                        await dismissOwnWindow()
+                        return
+                    }
                     if isFullscreen { try await setFullscreen(false, animated: true) }
                 case .toggleTrackMenu:
                     break

@@ -13,7 +13,9 @@ extension PlayerCore {
             }
             return chain
         }
-        guard let swap = try apply({ $0.chooseVideoSink(sink) }).get(),
+        let chosen = try apply({ $0.chooseVideoSink(sink) }).get()
+        outputChanged()
+        guard let swap = chosen,
             let session = state.withLock({ $0.session?.id == swap.session ? $0.session : nil })
         else { return }
         let position = try await executor.perform { [self] () throws(MediaError) -> Duration? in

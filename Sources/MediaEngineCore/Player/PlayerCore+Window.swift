@@ -151,35 +151,88 @@ extension PlayerCore {
         for id in old { overlays.remove(id) }
     }
 
+    /// Adds the sound-only indicator (``SoundOnlyIndicator``) to the overlays, or removes it. In
+    /// a window, where the backdrop draws a frame for each step of a movie without video, it
+    /// shows over the background while the prepared movie has no video; elsewhere it is left
+    /// out, so that an output with no overlay of the app's composites nothing.
+    func showsSoundOnlyIndicator(_ shown: Bool) {
+        // Under the indicator's lock, so that two changes of output cannot add it twice.
+        soundOnlyIndicator.withLock { id in
+            if let added = id, !shown {
+                overlays.remove(added)
+                id = nil
+            } else if id == nil, shown {
+                id = overlays.add(SoundOnlyIndicator { [weak self] in self?.isSoundOnly ?? false })
+            }
+        }
+    }
+
+    /// Whether the prepared movie has sound and no video (read for each frame the indicator
+    /// might be drawn on).
+    private var isSoundOnly: Bool {
+        read { $0.phase == .prepared && !$0.mediaTypes.isEmpty && !$0.mediaTypes.contains(.video) }
+    }
+
+    /// Done with ``DoneButtonBehavior/finishPlayback``: the player's own window goes, as the seed's
+    /// movie view controller is dismissed (out of fullscreen first, announced without animation),
+    /// once the stopped pipeline has let go of it; the next movie opens a new one. Nothing when
+    /// another movie has started meanwhile, or for an app's window. On the player's thread, after
+    /// the stop's teardown (a new pipeline waits for the same).
+    func dismissOwnWindow() async {
+        await executor.perform { [self] in
+            teardowns.wait()
+            let window = applyOwned { owned -> PlayerWindow? in
+                guard owned.session == nil, let window = owned.ownWindow else { return nil }
+                if owned.machine.presentation.fullscreenSize != nil {
+                    owned.machine.fullscreenWillChange(entering: false, animationDuration: .zero)
+                    owned.machine.fullscreenDidChange(screenSize: nil)
+                }
+                owned.fullscreenRequested = false
+                owned.ownWindow = nil
+                owned.windowedFrame = nil
+                owned.ownWindowReportsKeys = false
+                return window
+            }
+            // Closed here, on the player's thread, outside the lock.
+            withExtendedLifetime(window) {}
+        }
+    }
+
     /// Whether the player's own window fills the screen, or was asked to before it opened.
     var isFullscreen: Bool {
         state.withLock { $0.machine.presentation.fullscreenSize != nil || $0.fullscreenRequested }
     }
 
-    /// Keeps a fullscreen request for the player's own window when it has not opened yet (and the
-    /// sink could show fullscreen); false when there is a window or the sink cannot.
-    func keepFullscreenRequest(_ fullscreen: Bool) -> Bool {
-        state.withLock { owned in
-            guard owned.ownWindow == nil, owned.machine.videoSink.capabilities.contains(.fullscreen),
-                owned.machine.presentation.windowHandle == nil
-            else { return false }
+    /// The `isFullscreen` setter: a request the output cannot meet is announced as
+    /// ``PlayerEvent/fullscreenRefused(_:)`` at once; before the player's own window has opened
+    /// the request is kept (the getter says so at once, and the window opens fullscreen); else
+    /// the window goes fullscreen or back, without animation, on its own.
+    func requestFullscreen(_ fullscreen: Bool) {
+        let settled = applyOwned { owned -> Bool in
+            if fullscreen, let refusal = owned.machine.fullscreenRefusal {
+                owned.machine.fullscreenRefused(refusal)
+                return true
+            }
+            guard owned.ownWindow == nil else { return false }
             owned.fullscreenRequested = fullscreen
             return true
         }
+        guard !settled else { return }
+        Task { [self] in try? await setFullscreen(fullscreen, animated: false) }
     }
 
     /// Makes the player's own window fill the screen, or gives it back its size, announcing
-    /// will/did enter/exit with the animation's length.
+    /// will/did enter/exit with the animation's length. A request the output cannot meet (an
+    /// app's window, a sink without fullscreen) is announced as ``PlayerEvent/fullscreenRefused(_:)``
+    /// and thrown; asking to leave fullscreen when not in it does nothing.
     func setFullscreen(_ fullscreen: Bool, animated: Bool) async throws(MediaError) {
-        let step = state.withLock { owned -> Result<(PlayerWindow, PipelineSession?, ViewRect?)?, MediaError> in
+        let step = applyOwned { owned -> Result<(PlayerWindow, PipelineSession?, ViewRect?)?, MediaError> in
             let state = owned.machine
-            guard state.videoSink.capabilities.contains(.fullscreen) else {
-                return .failure(MediaError(.unsupportedOperation, "the video sink cannot show fullscreen"))
-            }
-            guard state.presentation.windowHandle == nil else {
-                return .failure(
-                    MediaError(
-                        .unsupportedOperation, "the video is drawn in the app's window: the app makes it fullscreen"))
+            let current = state.presentation.fullscreenSize != nil || owned.fullscreenRequested
+            if !fullscreen, !current { return .success(nil) }
+            if fullscreen, let refusal = state.fullscreenRefusal {
+                owned.machine.fullscreenRefused(refusal)
+                return .failure(refusal)
             }
             guard let window = owned.ownWindow else {
                 // Before the window opens (MPMoviePlayerController's examples set fullscreen, then

@@ -63,6 +63,8 @@ final class PlayerCore: Sendable {
     let captions = SubtitleCaptions()
     /// The on-screen controls (``MoviePlayer/controlStyle``), overlays among ``overlays`` while on.
     let controls = PlayerControls()
+    /// The sound-only indicator's overlay (``SoundOnlyIndicator``), while the output is a window.
+    let soundOnlyIndicator = Locked<VideoOverlays.ID?>(nil)
     /// The background picture (``MoviePlayer/backgroundImage``) and its overlays' ids, while set.
     let background = Locked<(layer: BackgroundImageLayer, ids: [VideoOverlays.ID])?>(nil)
     /// The playable duration the controls last measured for a stream, and when (uptime, ns).

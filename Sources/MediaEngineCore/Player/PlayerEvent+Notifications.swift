@@ -50,6 +50,9 @@ extension Notification.Name {
     /// The window is back to its size (MPMoviePlayerDidExitFullscreenNotification; no userInfo but
     /// the event).
     public static let moviePlayerDidExitFullscreen = Notification.Name("MoviePlayerDidExitFullscreenNotification")
+    /// A request to fill the screen was refused (``PlayerEvent/fullscreenRefused(_:)``, under
+    /// ``MoviePlayer/eventUserInfoKey``; the error under ``MoviePlayer/errorUserInfoKey``).
+    public static let moviePlayerFullscreenRefused = Notification.Name("MoviePlayerFullscreenRefusedNotification")
     /// A time observer fired (periodic or boundary).
     public static let moviePlayerTimeObserverDidFire = Notification.Name("MoviePlayerTimeObserverDidFireNotification")
     /// The movie's metadata became known or grew (``PlayerEvent/metadataAvailable(_:)``).
@@ -182,6 +185,7 @@ extension PlayerEvent {
         case .didEnterFullscreen: .moviePlayerDidEnterFullscreen
         case .willExitFullscreen: .moviePlayerWillExitFullscreen
         case .didExitFullscreen: .moviePlayerDidExitFullscreen
+        case .fullscreenRefused: .moviePlayerFullscreenRefused
         case .periodicTime, .boundaryTimeReached: .moviePlayerTimeObserverDidFire
         case .metadataAvailable: .movieMetadataAvailable
         case .timedMetadataChanged: .moviePlayerTimedMetadataUpdated
@@ -234,6 +238,7 @@ extension PlayerEvent {
         }
         if case .timedMetadataChanged(let items) = self { info[MoviePlayer.timedMetadataUserInfoKey] = items }
         if case .reconnecting(_, _, let error) = self { info[MoviePlayer.errorUserInfoKey] = error as NSError }
+        if case .fullscreenRefused(let error) = self { info[MoviePlayer.errorUserInfoKey] = error as NSError }
         if case .prerollAd(.finished(_, let error?)) = self { info[MoviePlayer.errorUserInfoKey] = error }
         if case .playbackDidFinish(let reason, let error) = self {
             info[MoviePlayer.finishReasonUserInfoKey] = NSNumber(value: reason.rawValue)

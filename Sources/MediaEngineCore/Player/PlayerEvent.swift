@@ -41,6 +41,14 @@ public enum PlayerEvent: Sendable, Hashable, CustomStringConvertible {
     case willExitFullscreen(animationDuration: Duration)
     /// The window is back to its size (MPMoviePlayerDidExitFullscreenNotification).
     case didExitFullscreen
+    /// A request to fill the screen was refused, with why (``MediaError/Code/unsupportedOperation``):
+    /// the output is an app's window (``MoviePlayer/windowHandle``), which the app makes
+    /// fullscreen itself, or a sink that cannot show fullscreen. Announced the same way for
+    /// ``MoviePlayer/setFullscreen(_:animated:)`` (which also throws it), the
+    /// ``MoviePlayer/isFullscreen`` setter and the controls' fullscreen toggle, which have no
+    /// caller to throw to. An app that draws into its own window can make that window fullscreen
+    /// on this event.
+    case fullscreenRefused(MediaError)
     /// A periodic time observer's interval passed during playback; the position then.
     case periodicTime(TimeObserver, Duration)
     /// Playback crossed one of a boundary time observer's times.
@@ -151,6 +159,7 @@ public enum PlayerEvent: Sendable, Hashable, CustomStringConvertible {
         case .didEnterFullscreen: "didEnterFullscreen"
         case .willExitFullscreen(let duration): "willExitFullscreen(\(duration.exactDescription))"
         case .didExitFullscreen: "didExitFullscreen"
+        case .fullscreenRefused(let error): "fullscreenRefused(\(error.code))"
         case .periodicTime(let observer, let time): "periodicTime(\(observer), \(time.exactDescription))"
         case .boundaryTimeReached(let observer, let time): "boundaryTimeReached(\(observer), \(time.exactDescription))"
         case .metadataAvailable(let tags): "metadataAvailable(\(tags.count) tags)"

@@ -32,6 +32,12 @@ final class SourceSetup: Sendable {
     /// Whether the source reads an adaptive stream's manifest (``AdaptiveManifestReading``): only
     /// then is the manifest copied for it.
     private let readsManifest: Locked<Bool>
+    /// Whether an adaptive demuxer (HLS, DASH) reads the movie: then the source element reads
+    /// only the manifest, and its bytes say nothing about how much of the movie has arrived.
+    private let adaptive = Locked(false)
+
+    /// Whether an adaptive demuxer reads the current movie.
+    var isAdaptive: Bool { adaptive.withLock { $0 } }
 
     init(source: any MediaSource) {
         settings = Locked(source.settings)
@@ -46,6 +52,7 @@ final class SourceSetup: Sendable {
         configuring.withLock { $0 = source as? any SourceElementConfiguring }
         countsTransfer.withLock { $0 = source.isNetworkSource }
         readsManifest.withLock { $0 = source is any AdaptiveManifestReading }
+        adaptive.withLock { $0 = false }
         transfer.reset()
     }
 
@@ -84,6 +91,7 @@ final class SourceSetup: Sendable {
                 element.postApplicationMessage(ME_MESSAGE_SOURCE_SETTINGS_FAILED)
             }
         } else if me_is_adaptive_demuxer(element.pointer) != 0 {
+            adaptive.withLock { $0 = true }
             // dashdemux does not report its switches; the source reads its manifest instead.
             if element.factoryName == "dashdemux", readsManifest.withLock({ $0 }),
                 GStreamerWorkaround.dashManifest.isActive

@@ -1,5 +1,6 @@
 import Foundation
 public import MediaEngineCore
+import MediaEngineXML
 
 /// Reads VAST 2.0, 3.0 and 4.x documents into ``VASTDocument``: the ads, inline or wrapper,
 /// with what a linear pre-roll needs (impressions, errors, linear creatives with their media
@@ -19,21 +20,31 @@ public enum VASTParser {
     /// The VAST major versions read: 2, 3 and 4 (4.0 to 4.3).
     public static let supportedMajorVersions: ClosedRange<Int> = 2...4
 
+    /// The bounds a document must keep within: 2 MiB (an ad server's answer is kilobytes), 64
+    /// levels of elements, 100,000 elements and attributes.
+    static let limits = XMLTree.Limits(maximumBytes: 2 << 20, maximumDepth: 64, maximumNodes: 100_000)
+
     /// Parses a VAST document.
-    /// - Parameter data: The document's bytes (UTF-8, or the encoding its XML declaration names).
+    /// - Parameter data: The document's bytes (UTF-8, UTF-16 with a byte order mark, or the
+    ///   encoding its XML declaration names).
     /// - Throws: `PrerollAdError` `PrerollAdError.Code.malformedVAST` (VAST 100) when the
-    ///   bytes are not well-formed XML (or not UTF-8 nor an encoding the declaration names that is
-    ///   converted, or have a DOCTYPE), the root is not `<VAST>`, the `version` attribute is
-    ///   missing, or an `<Ad>` has neither `<InLine>` nor `<Wrapper>` or a wrapper no
-    ///   `<VASTAdTagURI>`; `PrerollAdError.Code.configuration` (VAST 102) for a version
-    ///   other than 2, 3 or 4, VAST 1.0's `<VideoAdServingTemplate>` root included.
+    ///   bytes are not well-formed XML, are refused (a DOCTYPE, so a DTD and entities; more than
+    ///   2 MiB, 64 levels deep, or 100,000 elements and attributes), the root is not `<VAST>`,
+    ///   the `version` attribute is missing, or an `<Ad>` has neither `<InLine>` nor `<Wrapper>`
+    ///   or a wrapper no `<VASTAdTagURI>`; `PrerollAdError.Code.configuration` (VAST 102) for a
+    ///   version other than 2, 3 or 4, VAST 1.0's `<VideoAdServingTemplate>` root included.
     /// - Returns: The document.
     public static func parse(_ data: Data) throws(PrerollAdError) -> VASTDocument {
-        let root: VASTXMLElement
+        let root: XMLTreeElement
         do {
-            root = try VASTXMLElement.parse(data)
+            root = try XMLTree.parse(data, limits: limits)
         } catch {
-            throw PrerollAdError(.malformedVAST, "the VAST document is not well-formed XML (\(error.message))")
+            switch error.reason {
+            case .malformed, .empty:
+                throw PrerollAdError(.malformedVAST, "the VAST document is not well-formed XML (\(error))")
+            case .documentType, .tooLarge, .tooDeep, .tooManyNodes, .outOfMemory:
+                throw PrerollAdError(.malformedVAST, "the VAST document is refused: \(error)")
+            }
         }
         guard root.name != "VideoAdServingTemplate" else {
             // VAST 1.0's root: a document of a version this parser does not read, not a broken one.
@@ -55,11 +66,11 @@ public enum VASTParser {
         return VASTDocument(version: version, ads: ads, errors: uris(root.children(named: "Error")))
     }
 
-    private static func ad(_ element: VASTXMLElement) throws(PrerollAdError) -> VASTAd {
+    private static func ad(_ element: XMLTreeElement) throws(PrerollAdError) -> VASTAd {
         let id = element.attribute("id")
         let name = id.map { "the ad \"\($0)\"" } ?? "an ad"
         let kind: VASTAd.Kind
-        let body: VASTXMLElement
+        let body: XMLTreeElement
         if let inline = element.child(named: "InLine") {
             kind = .inline
             body = inline
@@ -90,7 +101,7 @@ public enum VASTParser {
             }.count)
     }
 
-    private static func linear(creative: VASTXMLElement, _ linear: VASTXMLElement) -> VASTLinearCreative {
+    private static func linear(creative: XMLTreeElement, _ linear: XMLTreeElement) -> VASTLinearCreative {
         let clicks = linear.child(named: "VideoClicks")
         return VASTLinearCreative(
             id: creative.attribute("id"), sequence: creative.attribute("sequence").flatMap { Int($0) },
@@ -111,7 +122,7 @@ public enum VASTParser {
     }
 
     /// A `<MediaFile>`; nil when its text is not a URL (it could not be played).
-    private static func mediaFile(_ element: VASTXMLElement) -> VASTMediaFile? {
+    private static func mediaFile(_ element: XMLTreeElement) -> VASTMediaFile? {
         guard let text = text(element), let url = URL(string: text), url.scheme != nil else { return nil }
         // Sizes and bitrates are not negative: a negative one is unreadable, so missing.
         func number(_ name: String) -> Int? {
@@ -125,12 +136,12 @@ public enum VASTParser {
     }
 
     /// An element's text, trimmed; nil when the element is missing or its text blank.
-    private static func text(_ element: VASTXMLElement?) -> String? {
+    private static func text(_ element: XMLTreeElement?) -> String? {
         guard let text = element?.trimmedText, !text.isEmpty else { return nil }
         return text
     }
 
-    private static func uris(_ elements: [VASTXMLElement]) -> [String] {
+    private static func uris(_ elements: [XMLTreeElement]) -> [String] {
         elements.compactMap(text)
     }
 

@@ -156,12 +156,45 @@ struct ControlsLayoutTests {
         #expect(ControlsVisibility.opacity(idle: .seconds(4), playing: true) == 0)
     }
 
-    @Test("the legacy control modes map onto the styles, and back")
+    @Test("the legacy control modes map onto the controls shown: volume-only is a set of its own, read as embedded")
     func legacyModes() {
         #expect(MovieControlMode.default.controlStyle == .fullscreen)
         #expect(MovieControlMode.hidden.controlStyle == MovieControlStyle.none)
         #expect(MovieControlMode.volumeOnly.controlStyle == .embedded)
-        for mode in MovieControlMode.allCases { #expect(MovieControlMode(mode.controlStyle) == mode) }
+        #expect(MovieControlMode(.fullscreen) == .default && MovieControlMode(.embedded) == .default)
+        #expect(MovieControlMode(MovieControlStyle.none) == .hidden)
+        for mode in MovieControlMode.allCases { #expect(ControlsKind(mode).mode == mode) }
+        #expect(ControlsKind(.volumeOnly) == .volumeOnly && ControlsKind.volumeOnly.style == .embedded)
+        for style in MovieControlStyle.allCases { #expect(ControlsKind(style).style == style) }
         #expect(MovieControlStyle.default == .fullscreen && MovieControlStyle.default.rawValue == 2)
+    }
+
+    @Test("volume only: one short bar in the middle of the bottom with the speaker and the slider, and nothing else")
+    func volumeOnlyLayout() throws {
+        let layout = ControlsLayout(kind: .volumeOnly, viewSize: VideoSize(width: 640, height: 360))
+        #expect(layout.topLeading == nil && layout.topTrailing == nil)
+        let bottom = try #require(layout.bottom)
+        #expect(Set(bottom.elements.keys) == [.volume])
+        #expect(layout.hitRegions(of: bottom).map(\.id) == ["volume"])
+        // 36 px high, five of that wide, centred as the overlay's bottom anchor centres it.
+        #expect(bottom.canvas.width == 180 && bottom.canvas.x == 230 && bottom.canvas.y + bottom.canvas.height == 360)
+        let track = try #require(layout.track(of: .volume, in: bottom))
+        #expect(track.x > bottom.body.x + layout.barHeight / 2 && track.x + track.width < bottom.body.width)
+        let action = ControlAction.of(
+            .volume, atX: Double(track.x) + Double(track.width) / 2, in: bottom, layout: layout,
+            snapshot: Self.snapshot())
+        #expect(action == .setVolume(0.5))
+        // Narrower than five bars: the bar keeps a margin each side.
+        let narrow = try #require(
+            ControlsLayout(kind: .volumeOnly, viewSize: VideoSize(width: 120, height: 240)).bottom)
+        #expect(narrow.canvas.x >= 4 && narrow.canvas.x + narrow.canvas.width <= 116)
+    }
+
+    @Test("unasked, a window of the player's own shows the fullscreen set, every other output none")
+    func defaultControls() {
+        #expect(PlayerControls.defaultKind(for: WindowSink(display: ":9"), windowHandle: nil) == .fullscreen)
+        #expect(PlayerControls.defaultKind(for: WindowSink(display: ":9"), windowHandle: 0x40_0001) == .none)
+        #expect(PlayerControls.defaultKind(for: FrameSink(), windowHandle: nil) == .none)
+        #expect(PlayerControls.defaultKind(for: NullVideoSink(), windowHandle: nil) == .none)
     }
 }

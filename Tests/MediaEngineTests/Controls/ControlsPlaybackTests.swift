@@ -85,6 +85,50 @@ struct ControlsPlaybackTests {
         #expect(player.controlStyle == .fullscreen && player.movieControlMode == .default)
     }
 
+    @Test(
+        "volume only: the speaker and the slider in a short bar at the bottom middle, nothing else; a click sets the volume"
+    )
+    func volumeOnly() async throws {
+        let sink = FrameSink(format: .rgba, size: Self.size)
+        let player = MoviePlayer(
+            source: FileSource(url: try await TestMedia.url(for: TestMedia.longBars)), videoSink: sink,
+            audioOutput: .discard)
+        player.shouldAutoplay = false
+        player.movieControlMode = .volumeOnly
+        player.volume = 0.5
+        let recorder = EventRecorder(player)
+        try await player.prepareToPlay()
+        try await player.pause()
+        let layout = ControlsLayout(kind: .volumeOnly, viewSize: Self.size)
+        let bar = try #require(layout.bottom)
+        let track = try #require(layout.track(of: .volume, in: bar))
+        let y = bar.canvas.y + track.y + track.height / 2
+        // The filled half of the track is white; the other half lighter than the bar's body.
+        try await Self.waitForFrame(sink, "the volume slider") { frame in
+            Self.brightness(frame.color(atX: bar.canvas.x + track.x + track.width / 4, y: y)) > 200
+        }
+        let frame = try #require(sink.latestFrame())
+        try frame.pngData().write(to: URL(fileURLWithPath: "/tmp/controls-volume-only.png"))
+        #expect(Self.brightness(frame.color(atX: bar.canvas.x + track.x + track.width * 7 / 8, y: y)) < 200)
+        // The speaker, left of the track: white pixels in its middle column.
+        let speakerX = bar.canvas.x + layout.barHeight / 4 + layout.barHeight / 3
+        #expect(
+            (bar.canvas.y..<(bar.canvas.y + layout.barHeight)).contains { row in
+                Self.brightness(frame.color(atX: speakerX, y: row)) > 200
+            })
+        // Nothing where the other sets have play/pause and the Done button: the black left of the movie.
+        #expect(Self.brightness(frame.color(atX: 30, y: bar.canvas.y + layout.barHeight / 2)) < 20)
+        #expect(Self.brightness(frame.color(atX: 30, y: 20)) < 20)
+        player.sendPointer(x: Double(bar.canvas.x + track.x) + Double(track.width) / 4, y: Double(y))
+        try await recorder.waitFor("the volume") {
+            if case .volumeChanged(let volume) = $0 { abs(volume - 0.25) < 0.02 } else { false }
+        }
+        try await Self.waitForFrame(sink, "the slider at a quarter") { frame in
+            Self.brightness(frame.color(atX: bar.canvas.x + track.x + track.width * 3 / 8, y: y)) < 200
+        }
+        await player.shutdown()
+    }
+
     /// Waits until the latest frame satisfies `condition`.
     static func waitForFrame(
         _ sink: FrameSink, _ what: String, _ condition: @escaping @Sendable (VideoImage) -> Bool

@@ -99,12 +99,7 @@ extension PlayerMachine.State {
         failWaiters(MediaError(.cancelled, "a new movie replaced this one"))
         publish(.nowPlayingMovieChanged)
         resetMovieInfo()
-        setStage(.preparing)
-        target = wantsPlay ? .playing : .paused
-        setSourceType(expectedSourceType)
-        load(newSource, holdFirstFrame: needsPreparationSeek)
-        perform(.startTimer(.preparation(session: sessionID, epoch: epoch), after: preparationTimeout))
-        startConnectionDeadline()
+        prepareInPipeline(newSource, playing: wantsPlay)
     }
 
     /// `stop()`: the state says stopped at once, at the start of the movie (MPMoviePlayerController:

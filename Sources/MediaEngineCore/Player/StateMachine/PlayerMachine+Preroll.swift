@@ -340,11 +340,6 @@ extension PlayerMachine.State {
 
     /// Loads the content into the pipeline the pre-roll played in.
     private mutating func loadContent(playing: Bool) {
-        setStage(.preparing)
-        target = playing ? .playing : .paused
-        setSourceType(expectedSourceType)
-        load(source, holdFirstFrame: needsPreparationSeek)
-        perform(.startTimer(.preparation(session: sessionID, epoch: epoch), after: preparationTimeout))
-        startConnectionDeadline()
+        prepareInPipeline(source, playing: playing)
     }
 }

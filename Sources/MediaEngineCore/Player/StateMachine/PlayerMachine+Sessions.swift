@@ -45,6 +45,18 @@ extension PlayerMachine.State {
         withMovie { $0 = PlayerMachine.LoadedMovie() }
     }
 
+    /// Prepares `source` in the pipeline there is (a new movie, or the content after its
+    /// pre-roll): loads it, arms the preparation timeout and the connection deadline, and aims
+    /// at playing or paused.
+    mutating func prepareInPipeline(_ source: any MediaSource, playing: Bool) {
+        setStage(.preparing)
+        target = playing ? .playing : .paused
+        setSourceType(expectedSourceType)
+        load(source, holdFirstFrame: needsPreparationSeek)
+        perform(.startTimer(.preparation(session: sessionID, epoch: epoch), after: preparationTimeout))
+        startConnectionDeadline()
+    }
+
     /// Loads `source` into the running pipeline in a new epoch: its preparation's timers start
     /// with it. What was queued to follow the movie before is dropped (the pipeline's reload
     /// clears its gapless gate).

@@ -132,6 +132,8 @@ extension PlayerMachine {
         /// The app's `movieSourceType` hint: when not `.unknown`, the source type every movie reports
         /// from its preparation on, which the stream's detected type does not override.
         var sourceTypeHint = MovieSourceType.unknown
+        /// What the controls' Done button does.
+        var doneButtonBehavior = DoneButtonBehavior.exitFullscreen
 
         init(source: any MediaSource, videoSink: any VideoSink, audioOutput: AudioOutput) {
             self.source = source

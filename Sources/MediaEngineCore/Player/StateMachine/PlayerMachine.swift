@@ -140,6 +140,10 @@ struct PlayerMachine {
     mutating func setShouldAutoplay(_ value: Bool) { state.settings.shouldAutoplay = value }
     /// The `movieSourceType` hint.
     mutating func setSourceTypeHint(_ hint: MovieSourceType) { state.settings.sourceTypeHint = hint }
+    /// The `doneButtonBehavior` setter.
+    mutating func setDoneButtonBehavior(_ behavior: DoneButtonBehavior) { state.settings.doneButtonBehavior = behavior }
+    /// The controls' Done button, at `position` (``DoneButtonBehavior``).
+    mutating func doneButtonPressed(position: Duration?) -> Wait { state.doneButtonPressed(position: position) }
     /// The buffering policy for the next network movie.
     mutating func setBufferingPolicy(_ policy: BufferingPolicy) { state.settings.bufferingPolicy = policy }
     /// `setQueue(_:startingAt:)`.
@@ -216,6 +220,9 @@ struct PlayerMachine {
                 ? .willEnterFullscreen(animationDuration: animationDuration)
                 : .willExitFullscreen(animationDuration: animationDuration))
     }
+    /// A request for fullscreen was refused (``fullscreenRefusal``): announced, for the setter
+    /// and the controls' toggle, which have no caller to throw to.
+    mutating func fullscreenRefused(_ error: MediaError) { state.publish(.fullscreenRefused(error)) }
     /// The player's own window fills a screen of `screenSize`, or (nil) is back to its size.
     mutating func fullscreenDidChange(screenSize: VideoSize?) {
         state.settings.presentation.fullscreenSize = screenSize
