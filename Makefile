@@ -171,6 +171,7 @@ plugins: build
 bench: bench-deps
 	$(SWIFT) build -c release --product engine-bench
 	$(SWIFT) build -c release --product gstmediaengine  # the qos benchmark loads it into gst-launch-1.0
+	$(SWIFT) build -c release --product engine-sync-member  # the sync benchmark's members
 	.build/release/engine-bench $(BENCH_ARGS)
 
 # Sanitizers: the whole suite, the examples and engine-leak-check it runs included, built with

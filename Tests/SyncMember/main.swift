@@ -13,6 +13,8 @@
 //   --poll MS           how often a follower's clock asks the time source (default 500)
 //   --loss MS           how long the time source may be silent (default 2500)
 //   --sync-timeout MS   how long a follower waits for the time source (default 5000)
+//   --clock-port N      a follower's time source is on UDP port N (a delay proxy's), its
+//                       leader's commands on TCP --port
 //
 // Standard input takes one command a line: play, pause, seek SECONDS [exact|keyframe],
 // rate R, stop, silence and answer (the leader stops and resumes answering clocks), quit.
@@ -54,6 +56,7 @@ struct Arguments {
     var poll = 500
     var loss = 2500
     var syncTimeout = 5000
+    var clockPort: Int?
 
     init(_ arguments: [String]) throws {
         var rest = arguments.makeIterator()
@@ -73,6 +76,7 @@ struct Arguments {
             case "--poll": poll = try number(rest.next())
             case "--loss": loss = try number(rest.next())
             case "--sync-timeout": syncTimeout = try number(rest.next())
+            case "--clock-port": clockPort = try number(rest.next())
             case "--tile":
                 let parts = (rest.next() ?? "").split(whereSeparator: { ",/".contains($0) }).compactMap { Int($0) }
                 guard parts.count == 4 else { throw Usage() }
@@ -109,11 +113,19 @@ let options = PlaybackGroup.Options(
     leadTime: .milliseconds(arguments.leadTime), syncTimeout: .milliseconds(arguments.syncTimeout),
     timeSourceLossTimeout: .milliseconds(arguments.loss), pollInterval: .milliseconds(arguments.poll))
 let group: PlaybackGroup
+/// The transport made here (with --clock-port), closed at the end.
+var ownTransport: PlaybackGroupTCPTransport?
 do {
-    group =
-        arguments.leading
-        ? try PlaybackGroup.lead(port: arguments.port, options: options)
-        : try await PlaybackGroup.follow(host: arguments.host, port: arguments.port, options: options)
+    if arguments.leading {
+        group = try PlaybackGroup.lead(port: arguments.port, options: options)
+    } else if let clockPort = arguments.clockPort {
+        let transport = try await PlaybackGroupTCPTransport.connecting(host: arguments.host, port: arguments.port)
+        ownTransport = transport
+        group = try await PlaybackGroup.follow(
+            host: arguments.host, port: clockPort, options: options, transport: transport)
+    } else {
+        group = try await PlaybackGroup.follow(host: arguments.host, port: arguments.port, options: options)
+    }
 } catch {
     out.emit(["event": "failed", "code": error.code.name, "message": error.message])
     exit(1)
@@ -233,6 +245,7 @@ loop: for await line in lines {
     }
 }
 await group.close()
+ownTransport?.close()
 await player.shutdown()
 out.emit(["event": "bye"])
 exit(0)
