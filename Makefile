@@ -340,7 +340,7 @@ fuzz-engine: deps
 # itself. Links inside one catalogue and module (``Symbol``, <doc:Article>) must resolve, like the
 # comments' own. From nothing about a minute of CPU (2 min 20 s on two cores busy with other
 # builds); 20-30 s when little changed.
-DOCS_MODULES := MediaEngineCore FileSource HTTPStreamSource PrerollAdSource TerminalVideoSink NetworkVideoSink MediaEngineTesting
+DOCS_MODULES := MediaEngineCore FileSource HTTPStreamSource PrerollAdSource PlaybackSync TerminalVideoSink NetworkVideoSink MediaEngineTesting
 DOCS_BUILD := .build/docs-build
 DOCS_CATALOG_FOLDERS := Sources Plugins
 DOCS_GRAPHS := $(DOCS_BUILD)/symbol-graphs

@@ -41,7 +41,7 @@ struct GroupLedger: Sendable {
 
     /// The command `intent` makes, to apply at group time `at` (the clock's time plus the lead);
     /// nil when it changes nothing (play while playing at that rate, pause while paused).
-    /// - Throws: ``MediaEngineCore/MediaError/Code/invalidArgument`` for a negative position or
+    /// - Throws: `MediaError.Code.invalidArgument` for a negative position or
     ///   a rate outside 0.25...8 (either way).
     func command(for intent: Intent, at time: Duration) throws(MediaError) -> PlaybackGroupCommand? {
         let now = timeline(now: time)

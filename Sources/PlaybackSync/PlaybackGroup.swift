@@ -138,7 +138,7 @@ public final class PlaybackGroup: Sendable {
     ///   - options: How the group times its commands.
     ///   - transport: The app's channel to the other members; nil for the default transport.
     /// - Returns: The group, with no player yet.
-    /// - Throws: ``MediaEngineCore/MediaError/Code/addressInUse`` when the port is taken (another
+    /// - Throws: `MediaError.Code.addressInUse` when the port is taken (another
     ///   group's time source on it, say).
     public static func lead(
         port: Int = 0, address: String? = nil, options: Options = Options(),
@@ -167,10 +167,10 @@ public final class PlaybackGroup: Sendable {
     ///     replaces this one's).
     ///   - transport: The app's channel to the other members; nil for the default transport.
     /// - Returns: The group, with no player yet.
-    /// - Throws: ``MediaEngineCore/MediaError/Code/timeSourceUnreachable`` when the time source
+    /// - Throws: `MediaError.Code.timeSourceUnreachable` when the time source
     ///   does not answer within ``Options/syncTimeout``; the default transport's connection
-    ///   errors (``MediaEngineCore/MediaError/Code/connectionRefused``, ...);
-    ///   ``MediaEngineCore/MediaError/Code/timedOut`` when the leader's state does not come.
+    ///   errors (`MediaError.Code.connectionRefused`, ...);
+    ///   `MediaError.Code.timedOut` when the leader's state does not come.
     public static func follow(
         host: String, port: Int, options: Options = Options(), transport: (any PlaybackGroupTransport)? = nil
     ) async throws(MediaError) -> PlaybackGroup {
@@ -250,12 +250,12 @@ public final class PlaybackGroup: Sendable {
 
     /// Plays the group from where it is paused, at its rate (1 at first), from
     /// ``Options/leadTime`` ahead of the clock. Nothing when it plays already.
-    /// - Throws: ``MediaEngineCore/MediaError/Code/connectionLost`` when a follower cannot reach
+    /// - Throws: `MediaError.Code.connectionLost` when a follower cannot reach
     ///   the leader.
     public func play() async throws(MediaError) { try await issue(.play) }
 
     /// Pauses the group, every member on the same frame. Nothing when it is paused.
-    /// - Throws: ``MediaEngineCore/MediaError/Code/connectionLost`` when a follower cannot reach
+    /// - Throws: `MediaError.Code.connectionLost` when a follower cannot reach
     ///   the leader.
     public func pause() async throws(MediaError) { try await issue(.pause) }
 
@@ -264,8 +264,8 @@ public final class PlaybackGroup: Sendable {
     ///   - position: Where to go in the movie.
     ///   - option: `.exact` lands every member on the frame at `position`; `.nearestKeyFrame` on
     ///     the keyframe before it (the same one everywhere), faster.
-    /// - Throws: ``MediaEngineCore/MediaError/Code/invalidArgument`` for a negative position;
-    ///   ``MediaEngineCore/MediaError/Code/connectionLost`` when a follower cannot reach the leader.
+    /// - Throws: `MediaError.Code.invalidArgument` for a negative position;
+    ///   `MediaError.Code.connectionLost` when a follower cannot reach the leader.
     public func seek(to position: Duration, option: SeekOption = .exact) async throws(MediaError) {
         try await issue(.seek(position, option))
     }
@@ -273,13 +273,13 @@ public final class PlaybackGroup: Sendable {
     /// Plays the group at `rate` from where it is (a paused group starts playing, as AVPlayer's
     /// rate does).
     /// - Parameter rate: 0.25 to 8, or -8 to -0.25 backwards.
-    /// - Throws: ``MediaEngineCore/MediaError/Code/invalidArgument`` for another rate;
-    ///   ``MediaEngineCore/MediaError/Code/connectionLost`` when a follower cannot reach the leader.
+    /// - Throws: `MediaError.Code.invalidArgument` for another rate;
+    ///   `MediaError.Code.connectionLost` when a follower cannot reach the leader.
     public func setRate(_ rate: Double) async throws(MediaError) { try await issue(.rate(rate)) }
 
     /// Stops every member's players at the same time; a later ``play()`` (or any command)
     /// prepares them again.
-    /// - Throws: ``MediaEngineCore/MediaError/Code/connectionLost`` when a follower cannot reach
+    /// - Throws: `MediaError.Code.connectionLost` when a follower cannot reach
     ///   the leader.
     public func stop() async throws(MediaError) { try await issue(.stop) }
 

@@ -1,7 +1,7 @@
 import MediaEngineCore
 
 /// Something that happened in a playback group, as this member sees it (``PlaybackGroup/events``).
-/// Each player of the group announces its own side too (``MediaEngineCore/PlayerEvent``'s
+/// Each player of the group announces its own side too (`PlayerEvent`'s
 /// `groupTimeSourceLost`, `groupTimeSourceRestored`, `groupMemberTooSlow`).
 public enum PlaybackGroupEvent: Sendable, Hashable, CustomStringConvertible {
     /// The group's command number `sequence` was applied here (each player follows it at its time).
@@ -16,8 +16,8 @@ public enum PlaybackGroupEvent: Sendable, Hashable, CustomStringConvertible {
     /// The time source answers this member again.
     case timeSourceRestored
     /// A message from another member was refused: it could not be read
-    /// (``MediaEngineCore/MediaError/Code/invalidGroupMessage``), or is of a version or kind this
-    /// engine does not know (``MediaEngineCore/MediaError/Code/unsupportedGroupMessage``). The
+    /// (`MediaError.Code.invalidGroupMessage`), or is of a version or kind this
+    /// engine does not know (`MediaError.Code.unsupportedGroupMessage`). The
     /// group goes on.
     case messageRefused(MediaError)
     /// A message could not be sent (a follower not connected to its leader, say); the group goes

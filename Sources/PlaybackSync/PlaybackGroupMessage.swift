@@ -30,9 +30,9 @@ import MediaEngineCore
 ///   `keyframe`.
 ///
 /// Decoding refuses what it does not understand, typed: a version other than 1 or an unknown
-/// `type`, `action`, `report` or `seek` is ``MediaEngineCore/MediaError/Code/unsupportedGroupMessage``
+/// `type`, `action`, `report` or `seek` is `MediaError.Code.unsupportedGroupMessage`
 /// (a newer member's; never guessed at); bytes that are not such an object, or a field missing or
-/// of the wrong type, ``MediaEngineCore/MediaError/Code/invalidGroupMessage``.
+/// of the wrong type, `MediaError.Code.invalidGroupMessage`.
 public enum PlaybackGroupMessage: Sendable, Hashable, Codable, CustomStringConvertible {
     /// A member joined, or came back: the leader answers with its state.
     case hello(member: String)
@@ -75,8 +75,8 @@ public enum PlaybackGroupMessage: Sendable, Hashable, Codable, CustomStringConve
 
     /// Reads a message in the wire format.
     /// - Parameter bytes: One message's bytes (a line, without its end).
-    /// - Throws: ``MediaEngineCore/MediaError/Code/unsupportedGroupMessage`` for another version
-    ///   or an unknown kind; ``MediaEngineCore/MediaError/Code/invalidGroupMessage`` for anything
+    /// - Throws: `MediaError.Code.unsupportedGroupMessage` for another version
+    ///   or an unknown kind; `MediaError.Code.invalidGroupMessage` for anything
     ///   else it cannot read.
     public init(decoding bytes: some Collection<UInt8>) throws(MediaError) {
         guard bytes.count <= Self.maximumSize else {

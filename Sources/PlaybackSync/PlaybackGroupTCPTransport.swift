@@ -10,7 +10,7 @@ import MediaEngineCore
 /// on the same port number as its time source's UDP port by default; each follower connects to
 /// it (``connecting(host:port:timeout:)``). The leader's messages go to every follower connected;
 /// a follower's to the leader. A follower whose connection breaks connects again every second
-/// until it is closed; meanwhile its sends fail with ``MediaEngineCore/MediaError/Code/connectionLost``.
+/// until it is closed; meanwhile its sends fail with `MediaError.Code.connectionLost`.
 ///
 /// Threads: one accepts connections (leader), one reads each connection; writes never block (a
 /// peer that stops reading is dropped). A line that is not a message is refused with a typed
@@ -38,7 +38,7 @@ public final class PlaybackGroupTCPTransport: PlaybackGroupTransport {
     ///   - port: The port to listen on.
     ///   - address: The IPv4 address to listen on; nil for every one.
     /// - Returns: The transport, accepting followers.
-    /// - Throws: ``MediaEngineCore/MediaError/Code/addressInUse`` when the port is taken.
+    /// - Throws: `MediaError.Code.addressInUse` when the port is taken.
     public static func listening(port: Int, address: String? = nil) throws(MediaError) -> PlaybackGroupTCPTransport {
         let (listener, bound) = try Sockets.listen(address: address, port: port)
         let transport = PlaybackGroupTCPTransport(port: bound)
@@ -53,8 +53,8 @@ public final class PlaybackGroupTCPTransport: PlaybackGroupTransport {
     ///   - port: The leader's port.
     ///   - timeout: How long the first connection may take.
     /// - Returns: The transport, connected.
-    /// - Throws: ``MediaEngineCore/MediaError/Code/connectionRefused`` (nothing listens there),
-    ///   ``MediaEngineCore/MediaError/Code/hostNotFound``, ``MediaEngineCore/MediaError/Code/connectionFailed``.
+    /// - Throws: `MediaError.Code.connectionRefused` (nothing listens there),
+    ///   `MediaError.Code.hostNotFound`, `MediaError.Code.connectionFailed`.
     public static func connecting(host: String, port: Int, timeout: Duration = .seconds(5)) async throws(MediaError)
         -> PlaybackGroupTCPTransport
     {
@@ -69,7 +69,7 @@ public final class PlaybackGroupTCPTransport: PlaybackGroupTransport {
 
     /// Sends `message` as one line to every connection.
     /// - Parameter message: The message.
-    /// - Throws: ``MediaEngineCore/MediaError/Code/connectionLost`` on a follower not connected
+    /// - Throws: `MediaError.Code.connectionLost` on a follower not connected
     ///   (or a transport closed); a leader without followers sends to nobody.
     public func send(_ message: PlaybackGroupMessage) async throws(MediaError) {
         let line = message.encoded() + [UInt8(ascii: "\n")]
@@ -93,8 +93,8 @@ public final class PlaybackGroupTCPTransport: PlaybackGroupTransport {
 
     /// The next message from another member; nil once closed or when the task is cancelled.
     /// - Returns: The message, or nil.
-    /// - Throws: ``MediaEngineCore/MediaError/Code/invalidGroupMessage`` or
-    ///   ``MediaEngineCore/MediaError/Code/unsupportedGroupMessage`` for a line it could not read.
+    /// - Throws: `MediaError.Code.invalidGroupMessage` or
+    ///   `MediaError.Code.unsupportedGroupMessage` for a line it could not read.
     public func receive() async throws(MediaError) -> PlaybackGroupMessage? {
         guard let next = await inbox.next() else { return nil }
         return try next.get()

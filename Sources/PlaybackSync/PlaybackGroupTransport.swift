@@ -14,8 +14,8 @@ import MediaEngineCore
 ///   is made up for: the leader sends its state every few seconds.
 /// - ``receive()`` is called by one task at a time, and returns when a message came or the
 ///   transport closed (nil); it honours task cancellation by returning nil. A message that could
-///   not be read is thrown (``MediaEngineCore/MediaError/Code/invalidGroupMessage`` or
-///   ``MediaEngineCore/MediaError/Code/unsupportedGroupMessage``, as
+///   not be read is thrown (`MediaError.Code.invalidGroupMessage` or
+///   `MediaError.Code.unsupportedGroupMessage`, as
 ///   ``PlaybackGroupMessage/init(decoding:)`` throws them); the next call goes on with the next
 ///   message.
 /// - Neither blocks a thread of Swift's cooperative pool: blocking I/O runs on threads of the
@@ -27,14 +27,14 @@ import MediaEngineCore
 public protocol PlaybackGroupTransport: Sendable {
     /// Sends `message` to the other members.
     /// - Parameter message: The message.
-    /// - Throws: A ``MediaEngineCore/MediaError`` when it could not be sent (the channel is
+    /// - Throws: A `MediaError` when it could not be sent (the channel is
     ///   closed, say).
     func send(_ message: PlaybackGroupMessage) async throws(MediaError)
 
     /// The next message from another member, or nil once the transport is closed (or the calling
     /// task is cancelled).
     /// - Returns: The message, or nil.
-    /// - Throws: A ``MediaEngineCore/MediaError`` for a message that could not be read; the next
+    /// - Throws: A `MediaError` for a message that could not be read; the next
     ///   call goes on.
     func receive() async throws(MediaError) -> PlaybackGroupMessage?
 }

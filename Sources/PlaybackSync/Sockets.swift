@@ -10,7 +10,7 @@ import MediaEngineCore
 enum Sockets {
     /// A TCP socket listening on `address`:`port` (nil: every IPv4 address; port 0 picks one),
     /// and the port it got.
-    /// - Throws: ``MediaEngineCore/MediaError/Code/addressInUse`` when the port is taken.
+    /// - Throws: `MediaError.Code.addressInUse` when the port is taken.
     static func listen(address: String?, port: Int) throws(MediaError) -> (descriptor: Int32, port: Int) {
         guard (0...65535).contains(port) else {
             throw MediaError(.invalidArgument, "a port is from 0 to 65535, not \(port)")
@@ -50,8 +50,8 @@ enum Sockets {
 
     /// A TCP connection to `host`:`port`, made within `timeout`. Blocks: call on a thread of
     /// the caller's own.
-    /// - Throws: ``MediaEngineCore/MediaError/Code/hostNotFound``, ``MediaEngineCore/MediaError/Code/connectionRefused``
-    ///   or ``MediaEngineCore/MediaError/Code/connectionFailed``.
+    /// - Throws: `MediaError.Code.hostNotFound`, `MediaError.Code.connectionRefused`
+    ///   or `MediaError.Code.connectionFailed`.
     static func connect(host: String, port: Int, timeout: Duration) throws(MediaError) -> Int32 {
         var hints = addrinfo()
         hints.ai_family = AF_INET

@@ -14,7 +14,7 @@ final class PublishedClock: @unchecked Sendable {
     private let provider: UnsafeMutableRawPointer
 
     /// Publishes a new clock on `address`:`port` (0 picks a port).
-    /// - Throws: ``MediaEngineCore/MediaError/Code/addressInUse`` when the port is taken.
+    /// - Throws: `MediaError.Code.addressInUse` when the port is taken.
     init(address: String?, port: Int) throws(MediaError) {
         try GStreamer.initialize()
         guard (0...65535).contains(port) else {
@@ -73,7 +73,7 @@ final class FollowedClock: Sendable {
     }
 
     /// Waits (on a thread of its own) up to `limit` for the clock to follow its source.
-    /// - Throws: ``MediaEngineCore/MediaError/Code/timeSourceUnreachable`` when it does not.
+    /// - Throws: `MediaError.Code.timeSourceUnreachable` when it does not.
     func waitForSync(within limit: Duration, source: String) async throws(MediaError) {
         let clock = clock
         let synced = try await OwnThread.run { () throws(MediaError) -> Bool in clock.waitForSync(within: limit) }
