@@ -28,6 +28,9 @@ let package = Package(
         .library(name: "TerminalVideoSink", targets: ["TerminalVideoSink"]),
         .library(name: "NetworkVideoSink", targets: ["NetworkVideoSink"]),
         .library(name: "MediaEngineTesting", targets: ["MediaEngineTesting"]),
+        // Playback synchronised across machines: a group's clock over the network (libgstnet),
+        // its commands and their transport.
+        .library(name: "PlaybackSync", targets: ["PlaybackSync"]),
         // The engine's GStreamer elements as a loadable plugin (libgstmediaengine.so), for gst-launch-1.0
         // and gst-inspect-1.0: the elements' target (GST_PLUGIN_DEFINE in its plugin.c) with the libav
         // decoders, which install themselves into its registration.
@@ -114,6 +117,13 @@ let package = Package(
             providers: [.apt(["libglib2.0-dev", "glib-networking"])]),
         // Why an HTTP connection failed (souphttpsrc does not say), with libsoup's own stack.
         .target(name: "CMediaEngineNetworkProbe", dependencies: ["CMediaEngineCGIO"]),
+        // GStreamer's network library (GstNetTimeProvider, GstNetClientClock): a playback group's
+        // clock. CMediaEngineNetClock is the only target that links it, for PlaybackSync alone.
+        .systemLibrary(
+            name: "CMediaEngineCGStreamerNet",
+            pkgConfig: pkgConfigFile(of: "CMediaEngineCGStreamerNet", else: "gstreamer-net-1.0"),
+            providers: [.apt(["libgstreamer1.0-dev"])]),
+        .target(name: "CMediaEngineNetClock", dependencies: ["CMediaEngineCGStreamerNet"]),
         // The core: player, sources, sinks protocol and registry, frames, overlays. GStreamer only.
         .target(
             name: "MediaEngineCore",
@@ -129,6 +139,10 @@ let package = Package(
             dependencies: [
                 "MediaEngineCore", "CMediaEngineX11Window", "CMediaEngineTextRender", "CMediaEngineLibavDecoder",
             ]),
+        // Playback synchronised across machines: the group (its clock, published or followed
+        // over the network, its commands in order, members joining late), on the core's players,
+        // whose machine decides how each follows the group; the default transport (TCP).
+        .target(name: "PlaybackSync", dependencies: ["MediaEngineCore", "CMediaEngineNetClock"]),
         // Hostile XML (VAST answers, DASH manifests) read with libxml2 called directly: no network, no
         // DTD (so no entities), bounded size, depth and node count (CMediaEngineXML, me_xml_parse.h),
         // into a Swift value tree (MediaEngineXML). Only the two sources that read XML link libxml2;
@@ -184,12 +198,22 @@ let package = Package(
             name: "mediathumbs", dependencies: ["MediaEngine", "FileSource"], path: "Examples/mediathumbs",
             exclude: ["README.md"]),
         .executableTarget(
+            name: "mediawall", dependencies: ["MediaEngine", "FileSource", "PlaybackSync", "TerminalVideoSink"],
+            path: "Examples/mediawall", exclude: ["README.md"]),
+        .executableTarget(
             name: "engine-bench",
             // MediaTestSupport: nginx on loopback for the network benchmark.
             dependencies: ["MediaEngine", "FileSource", "HTTPStreamSource", "PrerollAdSource", "MediaTestSupport"],
             path: "Benchmarks/engine-bench"),
         .executableTarget(
             name: "engine-leak-check", dependencies: ["MediaEngine", "FileSource"], path: "Tests/LeakCheck"),
+        // One member of a playback group in a process of its own, for PlaybackSyncTests and
+        // `engine-bench --only sync`: leads or follows, takes commands on standard input and
+        // prints what its frames showed when, one JSON line each.
+        .executableTarget(
+            name: "engine-sync-member",
+            dependencies: ["MediaEngine", "FileSource", "PlaybackSync", "MediaTestSupport"],
+            path: "Tests/SyncMember"),
         // A headless app on the core alone: HeadlessCoreTests checks what it links (no X11, Pango
         // or libavcodec) and that it plays, and refuses windows and text with typed errors.
         .executableTarget(
@@ -238,6 +262,11 @@ let package = Package(
         // Each workaround's bug with the workaround off, and fixed with it on (engine-workaround-check).
         .testTarget(
             name: "WorkaroundReproductionTests", dependencies: ["MediaTestSupport", "engine-workaround-check"]),
+        // Playback groups: the wire format and the ledger, then real processes on loopback
+        // (engine-sync-member), real UDP and TCP, real frames.
+        .testTarget(
+            name: "PlaybackSyncTests", dependencies: ["PlaybackSync", "MediaTestSupport", "engine-sync-member"],
+            path: "Tests/PlaybackSyncTests"),
         .testTarget(
             name: "MediaplayConsoleTests", dependencies: ["MediaplayConsole"], path: "Tests/MediaplayConsoleTests"),
         .testTarget(

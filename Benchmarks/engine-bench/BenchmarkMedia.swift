@@ -121,6 +121,19 @@ enum BenchmarkMedia {
             """)
     }
 
+    /// 320x240, 30 fps, 70 s of SMPTE bars scrolling 4 pixels a frame (the tests' numbered clip,
+    /// longer: each frame's number modulo 80 reads from its pixels), H.264 (a keyframe a second)
+    /// in MP4, no sound: the sync benchmark's movie.
+    static func numberedSeventySeconds() throws -> URL {
+        try make(
+            "numbered-70s-h264.mp4",
+            """
+            videotestsrc num-buffers=2100 pattern=smpte horizontal-speed=4 ! \
+            video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! \
+            x264enc speed-preset=ultrafast key-int-max=30 ! h264parse ! mp4mux faststart=true ! filesink location=OUT
+            """)
+    }
+
     static func smallSilent() throws -> URL {
         try make(
             "small-h264-silent.mp4",

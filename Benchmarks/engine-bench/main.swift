@@ -2,7 +2,7 @@
 //
 //   engine-bench [--only NAME]... [--json]
 //
-// Benchmarks: decode, ttff, seek, loop-gap, rgba, swap, overlays, controls, teardown, thumbnails, stalls, network, preroll, queue-gap, many-players, qos. With --json, one object per line:
+// Benchmarks: decode, ttff, seek, loop-gap, rgba, swap, overlays, controls, teardown, thumbnails, stalls, network, preroll, queue-gap, many-players, qos, sync (run alone: it needs engine-sync-member built beside it). With --json, one object per line:
 // {"benchmark": NAME, "metric": STRING, "value": NUMBER, "unit": STRING, "baseline": NUMBER|null, "ratio": NUMBER|null}
 // where ratio > 1 means the engine is faster than its peer. Build with -c release.
 import Foundation
@@ -25,6 +25,7 @@ let benchmarks: [(name: String, run: () async throws -> [Measurement])] = [
     ("queue-gap", QueueGapBenchmark.run),
     ("many-players", ManyPlayersBenchmark.run),
     ("qos", QoSBenchmark.run),
+    ("sync", SyncBenchmark.run),
 ]
 
 // many-players measures memory in fresh processes of its own: `--child engine|playbin FILE`.

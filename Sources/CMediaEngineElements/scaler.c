@@ -1,7 +1,9 @@
 // mescaler: fits frames of any size into a fixed output size the way a player's scaling mode
 // says (none, aspect fit, aspect fill, fill), in one GstVideoConverter pass: crop, scale, place,
 // and paint the bars in a chosen colour. Same format in and out; a pass-through when the output
-// would equal the input. Registered privately by me_register_elements().
+// would equal the input. As one tile of a video wall ("wall-columns" and its siblings) it fits the
+// picture to the whole wall, bezels included, and outputs its tile's part. Registered privately
+// by me_register_elements().
 //
 // It is also the engine's one compositing step for overlays: with "compositing" on, it asks a
 // callback for each frame's GstVideoOverlayComposition, giving it the geometry it just used
@@ -19,7 +21,8 @@
 
 enum { PROP_0, PROP_WIDTH, PROP_HEIGHT, PROP_MODE, PROP_BACKGROUND, PROP_N_THREADS, PROP_VIEW_X, PROP_VIEW_Y,
        PROP_VIEW_WIDTH, PROP_VIEW_HEIGHT, PROP_COMPOSITING, PROP_FROM_MODE, PROP_PROGRESS, PROP_FRAMES_COPIED,
-       PROP_FRAMES_CLAIMED };
+       PROP_FRAMES_CLAIMED, PROP_WALL_COLUMNS, PROP_WALL_ROWS, PROP_WALL_COLUMN, PROP_WALL_ROW, PROP_BEZEL_WIDTH,
+       PROP_BEZEL_HEIGHT };
 
 typedef struct {
     GstBaseTransform parent;
@@ -32,6 +35,10 @@ typedef struct {
     guint n_threads;
     gint view_x, view_y;             // where in the output the picture is fitted
     guint view_width, view_height;   // 0: the whole output
+    // A tile of a video wall: the picture is fitted to a wall of wall_columns x wall_rows outputs
+    // (each the view's size, bezel_width/bezel_height pixels of frame between two), and this
+    // output shows the one at (wall_column, wall_row). A wall of 1 x 1 is no wall.
+    guint wall_columns, wall_rows, wall_column, wall_row, bezel_width, bezel_height;
     GstVideoInfo in_info, out_info;
     GstVideoConverter *converter;
     gint dirty; // atomic: the mode or colour changed since the converter was made
@@ -81,6 +88,12 @@ static void me_scaler_set_property(GObject *object, guint id, const GValue *valu
     case PROP_VIEW_Y: ME_SCALER_STORE(self->view_y, g_value_get_int(value)); break;
     case PROP_VIEW_WIDTH: ME_SCALER_STORE(self->view_width, g_value_get_uint(value)); break;
     case PROP_VIEW_HEIGHT: ME_SCALER_STORE(self->view_height, g_value_get_uint(value)); break;
+    case PROP_WALL_COLUMNS: ME_SCALER_STORE(self->wall_columns, g_value_get_uint(value)); break;
+    case PROP_WALL_ROWS: ME_SCALER_STORE(self->wall_rows, g_value_get_uint(value)); break;
+    case PROP_WALL_COLUMN: ME_SCALER_STORE(self->wall_column, g_value_get_uint(value)); break;
+    case PROP_WALL_ROW: ME_SCALER_STORE(self->wall_row, g_value_get_uint(value)); break;
+    case PROP_BEZEL_WIDTH: ME_SCALER_STORE(self->bezel_width, g_value_get_uint(value)); break;
+    case PROP_BEZEL_HEIGHT: ME_SCALER_STORE(self->bezel_height, g_value_get_uint(value)); break;
     case PROP_COMPOSITING: {
         gint compositing = g_value_get_boolean(value) ? TRUE : FALSE;
         changed = g_atomic_int_exchange(&self->compositing, compositing) != compositing;
@@ -116,6 +129,12 @@ static void me_scaler_get_property(GObject *object, guint id, GValue *value, GPa
     case PROP_VIEW_Y: g_value_set_int(value, self->view_y); break;
     case PROP_VIEW_WIDTH: g_value_set_uint(value, self->view_width); break;
     case PROP_VIEW_HEIGHT: g_value_set_uint(value, self->view_height); break;
+    case PROP_WALL_COLUMNS: g_value_set_uint(value, self->wall_columns); break;
+    case PROP_WALL_ROWS: g_value_set_uint(value, self->wall_rows); break;
+    case PROP_WALL_COLUMN: g_value_set_uint(value, self->wall_column); break;
+    case PROP_WALL_ROW: g_value_set_uint(value, self->wall_row); break;
+    case PROP_BEZEL_WIDTH: g_value_set_uint(value, self->bezel_width); break;
+    case PROP_BEZEL_HEIGHT: g_value_set_uint(value, self->bezel_height); break;
     case PROP_COMPOSITING: g_value_set_boolean(value, g_atomic_int_get(&self->compositing)); break;
     case PROP_FRAMES_COPIED: g_value_set_uint64(value, __atomic_load_n(&self->frames_copied, __ATOMIC_RELAXED)); break;
     case PROP_FRAMES_CLAIMED: g_value_set_uint64(value, __atomic_load_n(&self->frames_claimed, __ATOMIC_RELAXED)); break;
@@ -252,6 +271,39 @@ static Rects rects_for(gint mode, gint in_w, gint in_h, gint out_w, gint out_h, 
     return rects;
 }
 
+// The part of `whole` (a picture's source and destination on a whole wall) that falls in the
+// tile at (tile_x, tile_y), tile_w x tile_h, in the tile's own coordinates: the destination cut to
+// the tile, the source cut in proportion, both on the 4:2:0 grid. A tile wholly outside the picture
+// (in aspect fit's bars) takes the picture's nearest 2x2 corner of pixels: the converter draws
+// nothing at all for an empty rectangle (not even the background), so the tile shows its
+// background with a speck of the picture's edge where the picture would continue.
+static Rects tile_of(Rects whole, gint in_w, gint in_h, gint tile_x, gint tile_y, gint tile_w, gint tile_h,
+                     gint row_step) {
+    gdouble scale_x = (gdouble)whole.src_w / whole.dst_w, scale_y = (gdouble)whole.src_h / whole.dst_h;
+    gint left = MAX(whole.dst_x, tile_x), right = MIN(whole.dst_x + whole.dst_w, tile_x + tile_w);
+    gint top = MAX(whole.dst_y, tile_y), bottom = MIN(whole.dst_y + whole.dst_h, tile_y + tile_h);
+    if (right - left < 2) {
+        left = CLAMP(tile_x, whole.dst_x, whole.dst_x + whole.dst_w - 2);
+        left = CLAMP(left, tile_x, tile_x + tile_w - 2);
+        right = left + 2;
+    }
+    if (bottom - top < row_step) {
+        top = CLAMP(tile_y, whole.dst_y, whole.dst_y + whole.dst_h - row_step);
+        top = CLAMP(top, tile_y, tile_y + tile_h - row_step);
+        bottom = top + row_step;
+    }
+    Rects rects;
+    rects.dst_w = snap(right - left, 2, 2, tile_w);
+    rects.dst_h = snap(bottom - top, row_step, row_step, tile_h);
+    rects.dst_x = place(left - tile_x, 2, tile_w - rects.dst_w);
+    rects.dst_y = place(top - tile_y, row_step, tile_h - rects.dst_h);
+    rects.src_w = snap((right - left) * scale_x, 2, 2, in_w);
+    rects.src_h = snap((bottom - top) * scale_y, row_step, row_step, in_h);
+    rects.src_x = place(whole.src_x + (left - whole.dst_x) * scale_x, 2, in_w - rects.src_w);
+    rects.src_y = place(whole.src_y + (top - whole.dst_y) * scale_y, row_step, in_h - rects.src_h);
+    return rects;
+}
+
 static gboolean me_scaler_configure(MeScaler *self) {
     GstBaseTransform *trans = GST_BASE_TRANSFORM(self);
     g_atomic_int_set(&self->dirty, FALSE);
@@ -262,6 +314,9 @@ static gboolean me_scaler_configure(MeScaler *self) {
     guint threads = self->n_threads;
     gint view_x = self->view_x, view_y = self->view_y;
     guint view_width = self->view_width, view_height = self->view_height;
+    guint wall_columns = MAX(self->wall_columns, 1), wall_rows = MAX(self->wall_rows, 1);
+    guint wall_column = MIN(self->wall_column, wall_columns - 1), wall_row = MIN(self->wall_row, wall_rows - 1);
+    guint bezel_width = self->bezel_width, bezel_height = self->bezel_height;
     g_mutex_unlock(&self->lock);
     if (self->converter) {
         gst_video_converter_free(self->converter);
@@ -289,7 +344,18 @@ static gboolean me_scaler_configure(MeScaler *self) {
                       ? (gdouble)GST_VIDEO_INFO_PAR_N(&self->in_info) / GST_VIDEO_INFO_PAR_D(&self->in_info)
                       : 1.0;
     Rects rects = rects_for(mode, in_w, in_h, out_w, out_h, par, row_step);
-    if (from_mode >= 0 && from_mode != mode && progress < 1000) {
+    if (wall_columns > 1 || wall_rows > 1) {
+        // The picture fitted to the whole wall (bezels included, so that a line crossing two
+        // screens stays straight), then this tile's part of it. No animation of the mode.
+        gint64 wall_w = (gint64)wall_columns * out_w + (gint64)(wall_columns - 1) * bezel_width;
+        gint64 wall_h = (gint64)wall_rows * out_h + (gint64)(wall_rows - 1) * bezel_height;
+        if (wall_w > G_MAXINT / 2 || wall_h > G_MAXINT / 2) {
+            return refuse(self, in_w, in_h, canvas_w, canvas_h, "a wall too large");
+        }
+        Rects whole = rects_for(mode, in_w, in_h, (gint)wall_w, (gint)wall_h, par, row_step);
+        rects = tile_of(whole, in_w, in_h, (gint)(wall_column * (out_w + bezel_width)),
+                        (gint)(wall_row * (out_h + bezel_height)), out_w, out_h, row_step);
+    } else if (from_mode >= 0 && from_mode != mode && progress < 1000) {
         // A change of mode on its way: every edge moved part of the way, kept on the grid.
         Rects from = rects_for(from_mode, in_w, in_h, out_w, out_h, par, row_step);
         gdouble t = progress / 1000.0;
@@ -710,6 +776,32 @@ static void me_scaler_class_init(MeScalerClass *klass) {
     g_object_class_install_property(object_class, PROP_VIEW_HEIGHT,
                                     g_param_spec_uint("view-height", "View height",
                                                       "Height of the picture's area (0: all)", 0, G_MAXINT, 0, flags));
+    g_object_class_install_property(object_class, PROP_WALL_COLUMNS,
+                                    g_param_spec_uint("wall-columns", "Wall columns",
+                                                      "Screens across the video wall this output is a tile of (1: no "
+                                                      "wall)",
+                                                      1, 1024, 1, flags));
+    g_object_class_install_property(object_class, PROP_WALL_ROWS,
+                                    g_param_spec_uint("wall-rows", "Wall rows",
+                                                      "Screens down the video wall this output is a tile of (1: no "
+                                                      "wall)",
+                                                      1, 1024, 1, flags));
+    g_object_class_install_property(object_class, PROP_WALL_COLUMN,
+                                    g_param_spec_uint("wall-column", "Wall column",
+                                                      "The column of the tile this output shows, from 0 at the left", 0,
+                                                      1023, 0, flags));
+    g_object_class_install_property(object_class, PROP_WALL_ROW,
+                                    g_param_spec_uint("wall-row", "Wall row",
+                                                      "The row of the tile this output shows, from 0 at the top", 0,
+                                                      1023, 0, flags));
+    g_object_class_install_property(object_class, PROP_BEZEL_WIDTH,
+                                    g_param_spec_uint("bezel-width", "Bezel width",
+                                                      "Pixels of the wall hidden between two columns of screens", 0,
+                                                      65535, 0, flags));
+    g_object_class_install_property(object_class, PROP_BEZEL_HEIGHT,
+                                    g_param_spec_uint("bezel-height", "Bezel height",
+                                                      "Pixels of the wall hidden between two rows of screens", 0, 65535,
+                                                      0, flags));
     g_object_class_install_property(object_class, PROP_COMPOSITING,
                                     g_param_spec_boolean("compositing", "Compositing",
                                                          "Blend the compose callback's overlays on every frame", FALSE,
@@ -752,6 +844,8 @@ static void me_scaler_init(MeScaler *self) {
     self->progress = 1000;
     self->background = 0xff000000;
     self->n_threads = 1;
+    self->wall_columns = 1;
+    self->wall_rows = 1;
 }
 
 GType me_scaler_get_type_public(void) { return me_scaler_get_type(); }

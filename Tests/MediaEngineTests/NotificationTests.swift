@@ -175,6 +175,12 @@ struct NotificationTests {
                 .prerollAd(.finished(.failed, PrerollAdError(.noInventory, "empty VAST"))),
                 .moviePlayerPrerollAdDidChange, [error]
             ),
+            (.groupTimeSourceLost, .moviePlayerGroupTimeSourceLost, []),
+            (.groupTimeSourceRestored, .moviePlayerGroupTimeSourceRestored, []),
+            (
+                .groupMemberTooSlow(framesDropped: 12, within: .seconds(2)), .moviePlayerGroupMemberTooSlow,
+                []
+            ),
         ]
     }()
 
@@ -223,18 +229,21 @@ struct NotificationTests {
         case .prerollAd: "prerollAd"
         case .windowKeyPressed: "windowKeyPressed"
         case .teardownStalled: "teardownStalled"
+        case .groupTimeSourceLost: "groupTimeSourceLost"
+        case .groupTimeSourceRestored: "groupTimeSourceRestored"
+        case .groupMemberTooSlow: "groupMemberTooSlow"
         }
     }
 
     @Test("every case of PlayerEvent is posted under its name, observed through NotificationCenter, with its keys")
     func everyName() async throws {
-        #expect(Set(Self.everyCase.map { Self.caseName($0.event) }).count == 42, "a case without a line in everyCase")
+        #expect(Set(Self.everyCase.map { Self.caseName($0.event) }).count == 45, "a case without a line in everyCase")
         let player = MoviePlayer(
             source: FileSource(url: try await TestMedia.url(for: TestMedia.bars)), videoSink: NullVideoSink())
         let names = Self.everyCase.map(\.name).reduce(into: [Notification.Name]()) {
             if !$0.contains($1) { $0.append($1) }
         }
-        #expect(names.count == 41, "periodic and boundary time observers share one name, every other case has its own")
+        #expect(names.count == 44, "periodic and boundary time observers share one name, every other case has its own")
         let observer = Observer(player, names: names)
         // Through the player's own event hub, which the mirror reads as it reads every event.
         player.core.hub.publish(Self.everyCase.map(\.event))
@@ -411,9 +420,13 @@ struct NotificationTests {
             .unsupportedOperation, .notAnImage, .invalidSubtitles, .overlayFailed, .invalidWindow, .noVideo,
             .tooLarge, .diskFull, .unauthorized, .forbidden, .httpError, .tooManyRedirects, .hostNotFound,
             .connectionRefused, .connectionFailed, .connectionLost, .tlsFailure, .invalidPlaylist,
+            .unsupportedScheme, .duplicateSource, .invalidGroupMessage, .unsupportedGroupMessage, .addressInUse,
+            .timeSourceUnreachable,
         ]
         #expect(Set(codes.map(\.number)) == Set(1...codes.count))
         #expect(codes.allSatisfy { MediaError.Code(number: $0.number) == $0 })
+        #expect(MediaError.Code.invalidGroupMessage.number == 39)
+        #expect(MediaError.Code.timeSourceUnreachable.number == 42)
     }
 
     @Test("commands while playing: external playback, the sink, scaling, seek, rate, volume, time observers")

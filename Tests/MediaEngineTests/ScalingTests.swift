@@ -11,14 +11,17 @@ struct ScalingTests {
     static let yellow = RGBAColor(red: 255, green: 255, blue: 0)
     static let magenta = RGBAColor(red: 255, green: 0, blue: 255)
     static let orange = RGBAColor(red: 255, green: 128, blue: 0)
+    static let cyan = RGBAColor(red: 0, green: 255, blue: 255)
 
     private func frame(
-        _ mode: ScalingMode, size: VideoSize, background: RGBAColor = .black, clip: TestMedia.Clip = TestMedia.bars
+        _ mode: ScalingMode, size: VideoSize, background: RGBAColor = .black, clip: TestMedia.Clip = TestMedia.bars,
+        tile: VideoWallTile? = nil
     ) async throws -> VideoImage {
         let sink = FrameSink(format: .rgba, size: size)
         let player = MoviePlayer(source: FileSource(url: try await TestMedia.url(for: clip)), videoSink: sink)
         player.shouldAutoplay = false
         player.scalingMode = mode
+        player.wallTile = tile
         player.backgroundColor = background
         try await player.prepareToPlay()
         let image = try #require(sink.latestFrame())
@@ -62,6 +65,38 @@ struct ScalingTests {
         expect(image, 2, 2, .white, "top left")
         expect(image, 157, 2, .blue, "top right")
         expect(image, 80, 20, .green, "middle")
+    }
+
+    @Test("a video wall's tile shows its part of the picture fitted to the whole wall, the bezels hidden")
+    func wallTiles() async throws {
+        let half = VideoSize(width: 160, height: 240)
+        // Two screens side by side: the left one shows source x 0-160, the right one 160-320.
+        let left = try await frame(.fill, size: half, tile: VideoWallTile(row: 0, column: 0, rows: 1, columns: 2))
+        expect(left, 5, 40, .white, "left tile, source x 5")
+        expect(left, 150, 40, .green, "left tile, source x 150")
+        let right = try await frame(.fill, size: half, tile: VideoWallTile(row: 0, column: 1, rows: 1, columns: 2))
+        expect(right, 20, 40, .green, "right tile, source x 180")
+        expect(right, 40, 40, Self.magenta, "right tile, source x 200")
+        expect(right, 155, 40, .blue, "right tile, source x 315")
+        // 40 pixels of bezel: the wall is 360 wide; what falls behind the frames is not shown.
+        let bezelled = VideoWallTile(row: 0, column: 1, rows: 1, columns: 2, bezelWidth: 40)
+        let behind = try await frame(.fill, size: half, tile: bezelled)
+        expect(behind, 20, 40, Self.magenta, "right tile after the bezel: wall x 220, source x 196")
+        let beforeBezel = try await frame(
+            .fill, size: half, tile: VideoWallTile(row: 0, column: 0, rows: 1, columns: 2, bezelWidth: 40))
+        expect(beforeBezel, 150, 40, Self.cyan, "left tile, wall x 150, source x 133")
+        // Two by two: the bottom row's tiles show the lower half.
+        let quarter = VideoSize(width: 160, height: 120)
+        let bottomRight = try await frame(
+            .fill, size: quarter, tile: VideoWallTile(row: 1, column: 1, rows: 2, columns: 2))
+        expect(bottomRight, 155, 5, .blue, "bottom right tile's top right: source (315, 125)")
+        let bottomLeft = try await frame(
+            .fill, size: quarter, tile: VideoWallTile(row: 1, column: 0, rows: 2, columns: 2))
+        expect(bottomLeft, 5, 5, .white, "bottom left tile's top left: source (5, 125)")
+        // Out of range: the last row and column.
+        #expect(
+            VideoWallTile(row: 9, column: -1, rows: 2, columns: 3)
+                == VideoWallTile(row: 1, column: 0, rows: 2, columns: 3))
     }
 
     @Test("none: the natural size, centred and cropped")

@@ -39,6 +39,17 @@ public enum TestMedia {
             x264enc key-int-max=10 speed-preset=ultrafast ! h264parse ! mp4mux faststart=true ! filesink location=LOCATION
             """)
 
+    /// The numbered bars of ``numbered`` for 10 s (300 frames; ``FrameNumber`` reads their number
+    /// modulo 80), keyframe every 30 frames, no audio: what the playback groups' tests play.
+    public static let numberedLong = Clip(
+        fileExtension: "mp4",
+        pipeline: """
+            videotestsrc num-buffers=300 pattern=smpte horizontal-speed=4 ! \
+            video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! \
+            x264enc key-int-max=30 speed-preset=ultrafast ! h264parse ! mp4mux faststart=true ! \
+            filesink location=LOCATION
+            """)
+
     /// A ball moving over black, 328x184 (neither a multiple of 16 high nor of 64 wide, so
     /// decoders pad and crop), 45 frames with three B-frames between references: decoders
     /// must reorder. H.264 in MP4.
@@ -431,6 +442,7 @@ public enum TestMedia {
     public static let allClips: [Clip] = [
         bars,
         numbered,
+        numberedLong,
         ballWithBFrames,
         interlacedBall,
         ballHEVC,

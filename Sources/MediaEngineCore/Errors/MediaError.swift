@@ -17,6 +17,7 @@ public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
             case unauthorized, forbidden, httpError, tooManyRedirects, hostNotFound, connectionRefused
             case connectionFailed, connectionLost, tlsFailure, invalidPlaylist
             case unsupportedScheme, duplicateSource
+            case invalidGroupMessage, unsupportedGroupMessage, addressInUse, timeSourceUnreachable
         }
 
         private let base: Base
@@ -66,6 +67,10 @@ public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
             .invalidPlaylist: 36,
             .unsupportedScheme: 37,
             .duplicateSource: 38,
+            .invalidGroupMessage: 39,
+            .unsupportedGroupMessage: 40,
+            .addressInUse: 41,
+            .timeSourceUnreachable: 42,
         ]
 
         /// The code's number in ``MediaError/domain``: `fileNotFound` is 1, `permissionDenied` 2, ...
@@ -173,6 +178,18 @@ public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let unsupportedScheme = Code(.unsupportedScheme)
         /// A source is already registered for that scheme (``MediaSourceRegistry``).
         public static let duplicateSource = Code(.duplicateSource)
+        /// A playback group's message could not be read: not the group's wire format, a field
+        /// missing or of the wrong type, a line too long (PlaybackSync's `PlaybackGroupMessage`).
+        public static let invalidGroupMessage = Code(.invalidGroupMessage)
+        /// A playback group's message is well formed but of a version or kind this engine does
+        /// not know (a newer member's): it is refused, not guessed at.
+        public static let unsupportedGroupMessage = Code(.unsupportedGroupMessage)
+        /// The address (a port) is taken by another program: a second group's time source on the
+        /// same port, say.
+        public static let addressInUse = Code(.addressInUse)
+        /// A playback group's time source did not answer (nothing publishes a clock at that
+        /// address, or the network drops its packets), so the group's clock cannot be followed.
+        public static let timeSourceUnreachable = Code(.timeSourceUnreachable)
     }
 
     /// What kind of failure this is.

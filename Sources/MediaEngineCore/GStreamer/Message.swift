@@ -45,14 +45,25 @@ final class Message: @unchecked Sendable {
     }
 
     /// Whether the message comes from an element whose factory's class names video (a video
-    /// decoder, converter or sink).
+    /// decoder, converter or sink), or from a sink inside the player's video output (`appsink`
+    /// and `fakesink` are "Generic/Sink", and the frames they drop are video frames).
     var sourceIsVideoElement: Bool {
         guard let source = me_message_source(pointer),
             g_type_check_instance_is_a(gcast(source, to: GTypeInstance.self), gst_element_get_type()) != 0,
             let factory = gst_element_get_factory(gcast(source)),
             let klass = gst_element_factory_get_metadata(factory, GST_ELEMENT_METADATA_KLASS)
         else { return false }
-        return String(cString: klass).contains("Video")
+        if String(cString: klass).contains("Video") { return true }
+        let object: UnsafeMutablePointer<GstObject> = gcast(source)
+        guard object.pointee.flags & GST_ELEMENT_FLAG_SINK.rawValue != 0 else { return false }
+        // Up the parents (each referenced while looked at) to the video output's bin.
+        var parent = gst_object_get_parent(object)
+        while let current = parent {
+            defer { gst_object_unref(current) }
+            if takeGString(gst_object_get_name(current)) == VideoOutputBin.binName { return true }
+            parent = gst_object_get_parent(current)
+        }
+        return false
     }
 
     /// `gst_message_get_structure`, valid while this message lives.

@@ -438,6 +438,15 @@ public final class MoviePlayer: Sendable {
         set { core.updatePresentation { $0.viewFrame = newValue } }
     }
 
+    /// The tile of a video wall this player shows, or nil (the default) for the whole picture:
+    /// the picture is fitted to the whole wall, bezels included, and the output shows this tile's
+    /// part (see ``VideoWallTile``). Applies to the next frame. Players of a playback group
+    /// (PlaybackSync), one per screen, each with its tile, make a synchronised wall.
+    public var wallTile: VideoWallTile? {
+        get { core.read { $0.presentation.wallTile } }
+        set { core.updatePresentation { $0.wallTile = newValue } }
+    }
+
     /// An X11 window of the app's for a window sink to draw into (inside ``viewFrame`` if set),
     /// instead of a window the player opens. Set it before preparing or swapping to the sink.
     /// A window that does not exist is refused then with ``MediaError/Code/invalidWindow``; one

@@ -535,6 +535,46 @@ final class PipelineSession: Sendable {
         return buffering.queuedAhead
     }
 
+    // MARK: A playback group's clock
+
+    /// How late a grouped member's frame may reach its video sink and still be shown (as
+    /// GStreamer's video sinks have it): later ones are dropped, so a member behind its group
+    /// catches up instead of showing every frame late.
+    static let groupMaxLateness: Duration = .milliseconds(20)
+
+    /// Runs the pipeline on a playback group's clock: `gst_pipeline_use_clock`, the start time
+    /// left to the player (the base time stays as it sets it through pauses and flushing seeks),
+    /// the group's `latency`, and video sinks that drop late frames (`me_drop_late_frames`).
+    func joinGroup(clock: PlaybackClock, latency: Duration) {
+        executor.assertCurrent("putting a pipeline on a group's clock")
+        lifecycle.withLock { closed in
+            guard !closed else { return }
+            playbin.runOnGroupClock(clock, latency: latency)
+            me_drop_late_frames(videoOutput.bin.pointer, gint64(Self.groupMaxLateness.wholeNanoseconds))
+        }
+    }
+
+    /// The pipeline goes back to choosing its clock and base time itself.
+    func leaveGroup() {
+        executor.assertCurrent("taking a pipeline off a group's clock")
+        lifecycle.withLock { closed in
+            guard !closed else { return }
+            playbin.leaveGroupClock()
+        }
+    }
+
+    /// Sets the base time the pipeline plays from (a time of the group's clock), before it plays.
+    func setBaseTime(_ time: Duration) {
+        executor.assertCurrent("setting a base time")
+        lifecycle.withLock { closed in
+            guard !closed else { return }
+            playbin.setBaseTime(time)
+        }
+    }
+
+    /// The pipeline's base time, if it has one.
+    var baseTime: Duration? { playbin.baseTime }
+
     /// How far a progressive download has read its file, in bytes of the whole: the source
     /// element's own position and size (an HTTP source's Content-Length). Nil for an adaptive
     /// stream (its source reads the manifest), when the size is unknown (a live stream), and

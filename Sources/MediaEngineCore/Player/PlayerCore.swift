@@ -47,8 +47,11 @@ final class PlayerCore: Sendable {
         var scalingAnimation = 0
         /// The access and error logs of network movies.
         var networkLog = NetworkLogRecorder()
-        /// Frames each video element dropped (its latest QoS report), for the access log.
+        /// Frames each video element dropped (its latest QoS report), for the access log and a
+        /// grouped player's health checks.
         var droppedFrames: [String: Int] = [:]
+        /// The clock of the playback group the player follows, if any.
+        var groupClock: PlaybackClock?
     }
 
     let state: Locked<Owned>
@@ -214,6 +217,10 @@ final class PlayerCore: Sendable {
         case .build(let build):
             captions.newMovie()
             return { [self] in start(build) }
+        case .readGroupClock:
+            // Read when the player's thread gets to it: after the work decided before.
+            let clock = owned.groupClock
+            return { [self] in applyInline { $0.groupClockRead(now: clock?.now) } }
         case .selectSubtitleTrack(let id, let choice):
             // The overlay at once, whatever the pipeline: the command returns with it shown.
             captions.show(choice, in: overlays)
@@ -232,6 +239,9 @@ final class PlayerCore: Sendable {
         case .withdrawHandOvers(_, let group):
             session.withdrawHandOvers(fromGroup: group)
             return nil
+        case .useGroupClock(_, let latency):
+            guard let clock = owned.groupClock else { return nil }
+            return { session.joinGroup(clock: clock, latency: latency) }
         case .close:
             owned.session = nil
             // Now, not when the pipeline is torn down: no frame callback starts after stop()
@@ -313,8 +323,12 @@ final class PlayerCore: Sendable {
             session.setGain(gain)
         case .selectAudioTrack(_, let index):
             session.selectAudioTrack(index)
+        case .leaveGroupClock:
+            session.leaveGroup()
+        case .setBaseTime(_, let time):
+            session.setBaseTime(time)
         case .build, .close, .resume, .startTimer, .cancelTimer, .reportPreroll, .selectSubtitleTrack,
-            .setNextQueued, .withdrawHandOvers:
+            .setNextQueued, .withdrawHandOvers, .useGroupClock, .readGroupClock:
             break  // Performed under the lock (``perform(_:owned:)``).
         }
     }
@@ -338,15 +352,19 @@ final class PlayerCore: Sendable {
 
     /// A timer fired, on the player's thread.
     private func timerFired(_ timer: PlayerMachine.Timer, generation: UInt64, repeating: Bool) {
-        let (live, session, needsFacts) = state.withLock { owned -> (Bool, PipelineSession?, Bool) in
-            guard owned.timers[timer]?.generation == generation else { return (false, nil, false) }
+        let (live, session, needsFacts, dropped) = state.withLock { owned -> (Bool, PipelineSession?, Bool, Int) in
+            guard owned.timers[timer]?.generation == generation else { return (false, nil, false, 0) }
             if !repeating { owned.timers[timer] = nil }
-            return (true, owned.session, owned.machine.needsFacts(for: timer))
+            return (
+                true, owned.session, owned.machine.needsFacts(for: timer), owned.droppedFrames.values.reduce(0, +)
+            )
         }
         guard live else { return }
         var facts = PlayerMachine.TimerFacts()
         if needsFacts, let session {
             switch timer {
+            case .groupHealth:
+                facts.framesDropped = dropped
             case .seekDeadline:
                 facts = PlayerMachine.TimerFacts(
                     position: session.position, duration: session.duration, mediaTypes: session.mediaTypes)
@@ -497,10 +515,11 @@ extension PlayerMachine.Action {
             .interpret(let session, _, _, _, _), .applyPresentation(let session, _),
             .selectAudioTrack(let session, _), .selectSubtitleTrack(let session, _), .applyGain(let session, _),
             .useResumeThreshold(let session), .openFragmentGates(let session), .setNextQueued(let session, _),
-            .withdrawHandOvers(let session, _), .readPosition(let session):
+            .withdrawHandOvers(let session, _), .readPosition(let session), .useGroupClock(let session, _),
+            .leaveGroupClock(let session), .setBaseTime(let session, _):
             session
         case .build(let build): build.session
-        case .startTimer, .cancelTimer, .reportPreroll, .resume: nil
+        case .startTimer, .cancelTimer, .reportPreroll, .resume, .readGroupClock: nil
         }
     }
 }

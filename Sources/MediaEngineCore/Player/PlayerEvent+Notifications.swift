@@ -111,6 +111,15 @@ extension Notification.Name {
     public static let moviePlayerWindowKeyPressed = Notification.Name("MoviePlayerWindowKeyPressedNotification")
     /// A pipeline the player let go of is stuck on its way to NULL (``PlayerEvent/teardownStalled(element:after:)``).
     public static let moviePlayerTeardownDidStall = Notification.Name("MoviePlayerTeardownDidStallNotification")
+    /// The playback group's time source stopped answering (``PlayerEvent/groupTimeSourceLost``).
+    public static let moviePlayerGroupTimeSourceLost = Notification.Name(
+        "MoviePlayerGroupTimeSourceLostNotification")
+    /// The playback group's time source answers again (``PlayerEvent/groupTimeSourceRestored``).
+    public static let moviePlayerGroupTimeSourceRestored = Notification.Name(
+        "MoviePlayerGroupTimeSourceRestoredNotification")
+    /// The player cannot keep up with its playback group
+    /// (``PlayerEvent/groupMemberTooSlow(framesDropped:within:)``, under ``MoviePlayer/eventUserInfoKey``).
+    public static let moviePlayerGroupMemberTooSlow = Notification.Name("MoviePlayerGroupMemberTooSlowNotification")
 }
 
 extension MoviePlayer {
@@ -198,6 +207,9 @@ extension PlayerEvent {
         case .mutedChanged: .moviePlayerMutedDidChange
         case .windowKeyPressed: .moviePlayerWindowKeyPressed
         case .teardownStalled: .moviePlayerTeardownDidStall
+        case .groupTimeSourceLost: .moviePlayerGroupTimeSourceLost
+        case .groupTimeSourceRestored: .moviePlayerGroupTimeSourceRestored
+        case .groupMemberTooSlow: .moviePlayerGroupMemberTooSlow
         }
     }
 

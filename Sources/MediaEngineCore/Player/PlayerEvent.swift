@@ -123,6 +123,18 @@ public enum PlayerEvent: Sendable, Hashable, CustomStringConvertible {
     /// without waiting for it any longer. Announced once per pipeline; a line on standard error
     /// says the same.
     case teardownStalled(element: String, after: Duration)
+    /// The time source of the player's playback group (PlaybackSync's `PlaybackGroup`) stopped
+    /// answering: the player plays on, on the group clock's last calibration (its own clock,
+    /// in effect), until the source answers again (``groupTimeSourceRestored``).
+    case groupTimeSourceLost
+    /// The group's time source answers again: the group clock recalibrates, and the player's
+    /// frames follow it back into step with the group.
+    case groupTimeSourceRestored
+    /// The player cannot keep up with its playback group: its video elements dropped
+    /// `framesDropped` frames within `within` (decoding, or the sink, too slow for the movie),
+    /// so it shows fewer frames than the others rather than falling behind them. Announced once,
+    /// until it has kept up for a few seconds again.
+    case groupMemberTooSlow(framesDropped: Int, within: Duration)
 
     /// The event in a form for logs, for example `playbackStateChanged(playing)`; times exact to
     /// the nanosecond (`durationAvailable(10.000333333 seconds)`).
@@ -175,6 +187,10 @@ public enum PlayerEvent: Sendable, Hashable, CustomStringConvertible {
         case .mutedChanged(let muted): "mutedChanged(\(muted))"
         case .windowKeyPressed(let key, let shift): "windowKeyPressed(\(shift ? "shift-" : "")\(key))"
         case .teardownStalled(let element, let after): "teardownStalled(\(element), after: \(after.exactDescription))"
+        case .groupTimeSourceLost: "groupTimeSourceLost"
+        case .groupTimeSourceRestored: "groupTimeSourceRestored"
+        case .groupMemberTooSlow(let dropped, let within):
+            "groupMemberTooSlow(\(dropped) frames dropped within \(within.exactDescription))"
         }
     }
 }

@@ -27,6 +27,8 @@ internal import CMediaEngineWorkarounds
 /// output that muxes before its sink (HLS, SRT) would apply the movie's range to the muxer's
 /// timeline and lose what it writes (see `outputbin.c`).
 final class VideoOutputBin: Sendable {
+    /// The bin's name in the pipeline (what a QoS message's source is looked up to).
+    static let binName = "me-video-output"
     /// The elements after the scaler, which a swap replaces.
     struct OutputChain {
         let elements: [Element]
@@ -79,7 +81,7 @@ final class VideoOutputBin: Sendable {
     init(
         output: VideoOutput, overlays: VideoOverlays, presentation: VideoPresentation, holdFirstFrame: Bool
     ) throws(MediaError) {
-        bin = try Bin.makeVideoOutput(name: "me-video-output")
+        bin = try Bin.makeVideoOutput(name: Self.binName)
         let convert = try Element.make("videoconvert", name: "me-input-convert")
         try convert.set("n-threads", .int(ProcessInfoCores.count))
         let flip = try Element.make("videoflip", name: "me-orientation")
@@ -139,6 +141,11 @@ final class VideoOutputBin: Sendable {
             "view-x": .int(view?.x ?? 0), "view-y": .int(view?.y ?? 0), "view-width": .int(view?.width ?? 0),
             "view-height": .int(view?.height ?? 0), "width": .int(canvas?.width ?? 0),
             "height": .int(canvas?.height ?? 0),
+        ])
+        let tile = presentation.wallTile ?? VideoWallTile(row: 0, column: 0, rows: 1, columns: 1)
+        try scaler.set([
+            "wall-columns": .int(tile.columns), "wall-rows": .int(tile.rows), "wall-column": .int(tile.column),
+            "wall-row": .int(tile.row), "bezel-width": .int(tile.bezelWidth), "bezel-height": .int(tile.bezelHeight),
         ])
     }
 

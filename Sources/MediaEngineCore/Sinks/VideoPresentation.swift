@@ -13,6 +13,8 @@ struct VideoPresentation: Sendable, Equatable {
     /// The size of the window a window sink draws in (the whole window is drawn: the picture in
     /// the view frame, the background around it).
     var windowCanvas: VideoSize?
+    /// The tile of a video wall the output shows, if it is one (``MoviePlayer/wallTile``).
+    var wallTile: VideoWallTile?
     /// A change of scaling mode on its way (``MoviePlayer/scalingModeAnimationDuration``): the
     /// picture part of the way from the old mode's place to ``scalingMode``'s.
     var scalingTransition: ScalingTransition?

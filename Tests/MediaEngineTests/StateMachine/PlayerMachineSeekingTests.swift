@@ -39,6 +39,23 @@ struct PlayerMachineSeekingTests {
         #expect(h.take().events.contains(.seekCompleted(.seconds(3))))
     }
 
+    @Test("a pause's preroll that comes after the seek's marker does not land the seek before its frame is in the sink")
+    func staleAsyncDoneAfterMarker() {
+        var h = MachineHarness.whilePlaying()
+        _ = h.feed { $0.pause(position: .seconds(1)) }
+        h.seek(to: .seconds(3), exact: true)
+        _ = h.take()
+        // The pause's preroll (a frame from before the seek), posted once the seek was sent.
+        h.preroll()
+        // The seek's frame enters the video output; the sink has not prerolled it yet.
+        h.firstFrame(seqnum: 101, at: .seconds(3))
+        #expect(h.machine.inFlightSeek != nil, "landed on the pause's ASYNC_DONE")
+        // The seek's own ASYNC_DONE: the sink holds its frame.
+        h.asyncDone()
+        #expect(h.take().events.contains(.seekCompleted(.seconds(3))))
+        #expect(h.machine.inFlightSeek == nil)
+    }
+
     @Test("a frame of an older segment does not land a seek")
     func olderFrame() {
         var h = MachineHarness.whilePlaying()

@@ -27,6 +27,19 @@ extension PlayerMachine {
         /// report where playback got to: ``PlayerMachine/pipelineSettled(session:epoch:position:)``.
         case settle(session: Int, epoch: Int, within: Duration)
 
+        // MARK: Playing in a group
+
+        /// Run the pipeline on the group's clock (which the owner holds), with its start time
+        /// left to the machine (`GST_CLOCK_TIME_NONE`: flushes and pauses keep the base time) and
+        /// the group's `latency`; video sinks drop frames that come too late.
+        case useGroupClock(session: Int, latency: Duration)
+        /// The player left its group: the pipeline takes its base time from its clock again.
+        case leaveGroupClock(session: Int)
+        /// Set the pipeline's base time (a group clock time), before it plays.
+        case setBaseTime(session: Int, Duration)
+        /// Read the group clock and report it: ``PlayerMachine/groupClockRead(now:)``.
+        case readGroupClock
+
         // MARK: Seeks and rates
 
         /// Send this flushing seek (numbered `seqnum`); if the pipeline refuses it, report
@@ -149,6 +162,12 @@ extension PlayerMachine {
         case stalledDemuxer(session: Int, epoch: Int, look: Int)
         /// A time observer's next firing.
         case timeObserver(id: Int)
+        /// The group's pause time (a command numbered `generation` by the machine).
+        case groupPause(generation: Int)
+        /// The group's stop time.
+        case groupStop(generation: Int)
+        /// A look at the frames a grouped player's video elements dropped.
+        case groupHealth
     }
 
     /// What the owner reads from the pipeline when a timer fires, when the timer still matters
@@ -159,15 +178,18 @@ extension PlayerMachine {
         var mediaTypes: MovieMediaTypes = []
         /// The name of a demuxer that gave up without exposing a stream, for ``Timer/stalledDemuxer(session:epoch:look:)``.
         var stalledDemuxer: String?
+        /// The frames the pipeline's video elements have dropped so far, for ``Timer/groupHealth``.
+        var framesDropped: Int?
 
         init(
             position: Duration? = nil, duration: Duration? = nil, mediaTypes: MovieMediaTypes = [],
-            stalledDemuxer: String? = nil
+            stalledDemuxer: String? = nil, framesDropped: Int? = nil
         ) {
             self.position = position
             self.duration = duration
             self.mediaTypes = mediaTypes
             self.stalledDemuxer = stalledDemuxer
+            self.framesDropped = framesDropped
         }
     }
 
@@ -234,6 +256,10 @@ extension PlayerMachine.Action: CustomStringConvertible {
         case .restartClock(let session): "restartClock \(session)"
         case .settle(let session, let epoch, let within):
             "settle \(session) epoch \(epoch) within \(within.formattedSeconds)"
+        case .useGroupClock(let session, let latency): "useGroupClock \(session) latency \(latency.formattedSeconds)"
+        case .leaveGroupClock(let session): "leaveGroupClock \(session)"
+        case .setBaseTime(let session, let time): "setBaseTime \(session) \(time.formattedSeconds)"
+        case .readGroupClock: "readGroupClock"
         case .seek(let session, let plan, let seqnum): "seek \(session) #\(seqnum) \(plan.summary)"
         case .readLoopTiming(let session, let seqnum): "readLoopTiming \(session) #\(seqnum)"
         case .sendLoop(let session, let plan, let seqnum): "sendLoop \(session) #\(seqnum) \(plan.summary)"

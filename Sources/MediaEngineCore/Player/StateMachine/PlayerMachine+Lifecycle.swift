@@ -44,7 +44,8 @@ extension PlayerMachine.State {
         case .preparing:
             return .wait(waiter: addWaiter(.prepared))
         case .idle:
-            beginPreparation(target: settings.shouldAutoplay ? .playing : .paused)
+            // A grouped player never starts by itself: its group says when.
+            beginPreparation(target: settings.shouldAutoplay && !isGrouped ? .playing : .paused)
             return .wait(waiter: addWaiter(.prepared))
         }
     }
@@ -77,7 +78,7 @@ extension PlayerMachine.State {
             publish(.nowPlayingMovieChanged)
             return
         }
-        let wantsPlay = target == .playing || settings.shouldAutoplay
+        let wantsPlay = (target == .playing || settings.shouldAutoplay) && !isGrouped
         if scan != nil {
             scan = nil
             perform(.cancelTimer(.scanStep))
@@ -182,6 +183,11 @@ extension PlayerMachine.State {
         }
         resolveWaiters(.prepared)
         requeueNext()
+        if isGrouped {
+            // The group says what the prepared movie does, from the group clock's time.
+            requestGroupClock()
+            return
+        }
         if target == .playing && scan == nil && playbackState != .interrupted {
             if isStarved {
                 // shouldAutoplay on a network movie: it starts once enough is buffered.

@@ -97,6 +97,10 @@ extension PlayerMachine.State {
         guard var flight = inFlightSeek, flight.seqnum == seqnum else { return }
         let landing = streamTime ?? flight.plan.position
         flight.landing = landing
+        if flight.prerolled && flight.followsPause {
+            // That ASYNC_DONE was the pause's preroll: the seek lands at its own, next.
+            flight.prerolled = false
+        }
         inFlightSeek = flight
         if flight.prerolled { landSeek(seqnum: flight.seqnum, at: landing, facts: facts) }
     }

@@ -1,7 +1,8 @@
 extension PlayerMachine {
     /// A seek in flight and why it was sent.
     struct InFlightSeek {
-        enum Purpose { case user, preparation, loop, rate }
+        /// `group`: a seek the player's group asked for (``PlayerMachine/Membership``).
+        enum Purpose { case user, preparation, loop, rate, group }
         let seqnum: UInt32
         let plan: SeekPlan
         let purpose: Purpose
@@ -19,6 +20,15 @@ extension PlayerMachine {
         var previousSegment: (rate: Double, looping: Bool)
         /// A rate change's seek: the rate asked for before, restored if the pipeline refuses it.
         var rateBefore: Double?
+        /// A pause was on its way when the seek was sent (the app's pause, or a group's pause on
+        /// its frame, then an exact seek at once): the pause's own preroll, of a frame from
+        /// before the seek, can post its ASYNC_DONE after the seek's marker. The seek's own
+        /// ASYNC_DONE always follows its first frame's message (posted on the streaming thread
+        /// on the frame's way to the sink), so an ASYNC_DONE ahead of the frame is then the
+        /// pause's: the seek lands at the next one, once the sink holds the seek's frame (found
+        /// by engine-bench's sync benchmark: a member's picture one frame off when its seek was
+        /// announced).
+        var followsPause = false
     }
 
     /// A seek waiting for the one in flight to land.
@@ -77,7 +87,7 @@ extension PlayerMachine.State {
     mutating func startSeek(
         _ plan: SeekPlan, purpose: PlayerMachine.InFlightSeek.Purpose, revertingRateTo rateBefore: Double? = nil
     ) {
-        if inFlightSeek != nil && (purpose == .user || purpose == .rate) {
+        if inFlightSeek != nil && (purpose == .user || purpose == .rate || purpose == .group) {
             if purpose == .rate, var queued = queuedSeek {
                 queued.plan.rate = plan.rate
                 queued.plan.accuracy = plan.accuracy
@@ -91,7 +101,7 @@ extension PlayerMachine.State {
         let seqnum = makeSeqnum()
         inFlightSeek = PlayerMachine.InFlightSeek(
             seqnum: seqnum, plan: plan, purpose: purpose, previousSegment: (segmentRate, looping),
-            rateBefore: rateBefore)
+            rateBefore: rateBefore, followsPause: target == .paused && playbackState == .playing)
         segmentRate = plan.rate
         looping = plan.looping
         atEnd = false
@@ -198,7 +208,7 @@ extension PlayerMachine.State {
     /// to push): the movie fails with ``MediaError/Code/timedOut``, which fails the seek's waiters too.
     mutating func seekDeadlinePassed(session: Int, seqnum: UInt32, facts: PipelineFacts) {
         guard isCurrent(session), let flight = inFlightSeek, flight.seqnum == seqnum else { return }
-        if flight.prerolled {
+        if flight.prerolled || (flight.followsPause && flight.landing != nil) {
             // What the preroll told, with where the pipeline is now.
             var landing = flight.prerolledFacts ?? facts
             landing.position = facts.position
@@ -229,13 +239,14 @@ extension PlayerMachine.State {
             completePreparation(facts)
             return
         }
-        if flight.purpose == .user { publish(.seekCompleted(landed)) }
+        if flight.purpose == .user || flight.purpose == .group { publish(.seekCompleted(landed)) }
         if let queued = queuedSeek {
             queuedSeek = nil
             startSeek(queued.plan, purpose: queued.purpose, revertingRateTo: queued.rateBefore)
             return
         }
         resolveSeekWaiters()
+        if flight.purpose == .group { groupSeekLanded(at: landed) }
     }
 
     // MARK: Range and repeat

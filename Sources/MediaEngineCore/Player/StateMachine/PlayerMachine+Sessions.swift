@@ -26,6 +26,7 @@ extension PlayerMachine.State {
         perform(.startTimer(.preparation(session: session, epoch: epoch), after: preparationTimeout))
         perform(.startTimer(.fragmentGates(session: session, epoch: epoch), after: PlayerMachine.fragmentGateLimit))
         startConnectionDeadline()
+        if let group { perform(.useGroupClock(session: session, latency: group.latency)) }
         return true
     }
 
@@ -37,6 +38,7 @@ extension PlayerMachine.State {
         }
         if facts.timedMetadata.reset() { publish(.timedMetadataChanged([])) }
         facts = PlayerMachine.MovieFacts()
+        forgetGroupSetup()
         shown.lastError = nil
         shown.lastPosition = .zero
         atEnd = false

@@ -53,6 +53,8 @@ extension PlayerMachine {
         var queue = MovieQueue()
         var waiters = Waiters()
         var observers = TimeObserverTable()
+        /// The playback group the player follows, if any (``PlayerMachine/Membership``).
+        var group: PlayerMachine.Membership?
         /// The timed metadata timer is armed (so a playback change that leaves nothing waiting
         /// cancels it).
         var timedMetadataArmed = false

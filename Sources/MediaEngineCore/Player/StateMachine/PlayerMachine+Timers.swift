@@ -16,7 +16,9 @@ extension PlayerMachine.State {
             isCurrent(session)
         case .timeObserver(let id):
             observers.armed(id) != nil && hasSession && playbackState == .playing
-        case .preparation, .reconnect, .connectionDeadline, .prerollTimeout, .fragmentGates:
+        case .groupHealth:
+            isGrouped && hasSession
+        case .preparation, .reconnect, .connectionDeadline, .prerollTimeout, .fragmentGates, .groupPause, .groupStop:
             false
         }
     }
@@ -51,6 +53,12 @@ extension PlayerMachine.State {
             stalledDemuxerLooked(session: session, epoch: epoch, demuxer: facts.stalledDemuxer)
         case .timeObserver(let id):
             timeObserverFired(id, position: facts.position)
+        case .groupPause(let generation):
+            groupPauseTimeCame(generation: generation)
+        case .groupStop(let generation):
+            groupStopTimeCame(generation: generation)
+        case .groupHealth:
+            groupHealthChecked(framesDropped: facts.framesDropped)
         }
     }
 

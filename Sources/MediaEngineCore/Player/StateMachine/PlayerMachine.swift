@@ -66,24 +66,40 @@ struct PlayerMachine {
 
     /// `prepareToPlay()`.
     mutating func prepare() -> Wait { state.prepare() }
-    /// `play()`.
-    mutating func play() -> Wait { state.play() }
-    /// `pause()`, at `position` (the current one, for a scan that ends).
-    mutating func pause(position: Duration?) -> Wait { state.pause(position: position) }
+    /// `play()`; refused while the player follows a group.
+    mutating func play() -> Wait {
+        if state.isGrouped { return .done(.failure(State.refusedInGroup("play"))) }
+        return state.play()
+    }
+    /// `pause()`, at `position` (the current one, for a scan that ends); refused while the player
+    /// follows a group.
+    mutating func pause(position: Duration?) -> Wait {
+        if state.isGrouped { return .done(.failure(State.refusedInGroup("pause"))) }
+        return state.pause(position: position)
+    }
     /// `stop()`.
     mutating func stop() { state.stop() }
     /// The owner let go.
     mutating func release() { state.release() }
     /// The `contentURL`/`source` setters.
     mutating func replaceSource(with source: any MediaSource) { state.replaceSource(with: source) }
-    /// `seek(to:option:)`.
-    mutating func seek(to position: Duration, exact: Bool) -> Wait { state.seek(to: position, exact: exact) }
-    /// The `currentPlaybackTime` setter.
-    mutating func requestSeek(to position: Duration) { state.requestSeek(to: position) }
+    /// `seek(to:option:)`; refused while the player follows a group.
+    mutating func seek(to position: Duration, exact: Bool) -> Wait {
+        if state.isGrouped { return .done(.failure(State.refusedInGroup("seek"))) }
+        return state.seek(to: position, exact: exact)
+    }
+    /// The `currentPlaybackTime` setter; ignored while the player follows a group.
+    mutating func requestSeek(to position: Duration) {
+        guard !state.isGrouped else { return }
+        state.requestSeek(to: position)
+    }
     /// Shows the frame at `position` again in a new output (after a swap while paused).
     mutating func repaint(session: Int, at position: Duration) -> Wait { state.repaint(session: session, at: position) }
-    /// `setRate(_:)` with a valid rate, from `position`.
-    mutating func setRate(_ rate: Double, position: Duration?) -> Wait { state.setRate(rate, position: position) }
+    /// `setRate(_:)` with a valid rate, from `position`; refused while the player follows a group.
+    mutating func setRate(_ rate: Double, position: Duration?) -> Wait {
+        if state.isGrouped { return .done(.failure(State.refusedInGroup("change the rate of"))) }
+        return state.setRate(rate, position: position)
+    }
     /// `setPlaybackRange(initial:end:)`, validated, from `position`.
     mutating func setPlaybackRange(initial: Duration?, end: Duration?, position: Duration?) {
         state.setPlaybackRange(initial: initial, end: end, position: position)
@@ -92,9 +108,10 @@ struct PlayerMachine {
     mutating func setRepeatMode(_ mode: RepeatMode, position: Duration?) {
         state.setRepeatMode(mode, position: position)
     }
-    /// `beginSeekingForward()`/`beginSeekingBackward()`.
+    /// `beginSeekingForward()`/`beginSeekingBackward()`; refused while the player follows a group.
     mutating func beginScan(forward: Bool, position: Duration?) -> Result<Void, MediaError> {
-        state.beginScan(forward: forward, position: position)
+        if state.isGrouped { return .failure(State.refusedInGroup("scan with")) }
+        return state.beginScan(forward: forward, position: position)
     }
     /// `endSeeking()`.
     mutating func endScan(position: Duration?) { state.endScan(position: position) }
@@ -171,6 +188,26 @@ struct PlayerMachine {
     }
     /// The pre-roll ad's own events (its tracking, its clicks), from the ad source.
     mutating func prerollAdEventOccurred(_ event: PrerollAdEvent) { state.publish(.prerollAd(event)) }
+
+    // MARK: - Playing in a group
+
+    /// The player joins a playback group: its pipelines use the group's clock (held by the
+    /// owner) with `latency`; a start it cannot make on time it plans `joinLead` ahead.
+    mutating func joinGroup(latency: Duration, joinLead: Duration) {
+        state.joinGroup(latency: latency, joinLead: joinLead)
+    }
+    /// The player leaves its group.
+    mutating func leaveGroup() { state.leaveGroup() }
+    /// The group's timeline changed: the member follows it.
+    mutating func followGroup(_ timeline: PlaybackTimeline, accuracy: SeekPlan.Accuracy) {
+        state.followGroup(timeline, accuracy: accuracy)
+    }
+    /// The group stops at group time `time`.
+    mutating func stopWithGroup(at time: Duration) { state.stopWithGroup(at: time) }
+    /// The group's time source stopped answering, or answers again.
+    mutating func timeSourceReachabilityChanged(_ reachable: Bool) { state.timeSourceReachabilityChanged(reachable) }
+    /// ``Action/readGroupClock``: the group clock's time (nil: the player has no group clock).
+    mutating func groupClockRead(now: Duration?) { state.groupClockRead(now: now) }
 
     // MARK: - The player's own window
 
