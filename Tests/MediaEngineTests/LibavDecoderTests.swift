@@ -216,15 +216,21 @@ struct LibavDecoderTests {
         #expect(sizes == Array(repeating: "160x120", count: 20) + Array(repeating: "320x240", count: 20))
     }
 
-    @Test("damaged access units are skipped or reported, never a crash or a hang")
-    func damagedStream() async throws {
+    /// The ball with B-frames with the middle of the file (the mdat's pictures) scrambled and the
+    /// moov at the start intact, written into `scratch`: pictures libavcodec conceals, saying so.
+    static func damagedMovie(in scratch: URL) async throws -> URL {
         var bytes = try Data(contentsOf: try await TestMedia.url(for: TestMedia.ballWithBFrames))
-        // Scramble the middle of the file (the mdat's pictures), leaving the moov at the start intact.
         for offset in stride(from: bytes.count * 2 / 5, to: bytes.count * 3 / 5, by: 7) { bytes[offset] ^= 0x5A }
-        let scratch = try TestMedia.scratchDirectory()
-        defer { try? FileManager.default.removeItem(at: scratch) }
         let damaged = scratch.appendingPathComponent("damaged.mp4")
         try bytes.write(to: damaged)
+        return damaged
+    }
+
+    @Test("damaged access units are skipped or reported, never a crash or a hang")
+    func damagedStream() async throws {
+        let scratch = try TestMedia.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let damaged = try await Self.damagedMovie(in: scratch)
         let frames = PackedFrames()
         let player = MoviePlayer(source: FileSource(url: damaged), videoSink: frames.sink(), audioOutput: .discard)
         let recorder = EventRecorder(player)

@@ -87,10 +87,18 @@ struct OverlayCompositingTests {
 
     @Test("a timed caption shows only inside its time range")
     func timedCaption() async throws {
-        // A green box behind the text: easy to find, and no green in the bottom rows of the bars.
-        let style = TextStyle(font: "Sans Bold 16", color: .white, outline: nil, background: .green)
         let caption = try TextOverlay(
-            cues: [TextCue(start: .milliseconds(500), end: .seconds(1), text: "CAPTION")], style: style)
+            cues: [TextCue(start: .milliseconds(500), end: .seconds(1), text: "CAPTION")],
+            style: Self.captionStyle)
+        try await Self.expectCaptionShownFromHalfToOneSecond(caption)
+    }
+
+    /// A green box behind the text: easy to find, and no green in the bottom rows of the bars.
+    static let captionStyle = TextStyle(font: "Sans Bold 16", color: .white, outline: nil, background: .green)
+
+    /// Plays the numbered clip (60 frames) with `caption`, drawn in ``captionStyle``, and expects
+    /// its green box in the bottom rows of the frames from 0.5 s to 1 s and of no other frame.
+    static func expectCaptionShownFromHalfToOneSecond(_ caption: TextOverlay) async throws {
         let log = ColorLog { frame in
             (0..<32).contains { column in
                 frame.color(atX: column * 10, y: 215).isClose(to: .green, tolerance: 40)
@@ -105,6 +113,7 @@ struct OverlayCompositingTests {
         _ = try await recorder.waitForFinish()
         let frames = log.all
         #expect(frames.count == 60)
+        #expect(frames.contains { $0.hit })
         for frame in frames {
             let time = try #require(frame.time)
             let inside = time >= .milliseconds(500) && time < .seconds(1)

@@ -129,27 +129,7 @@ struct SubparseFallbackTests {
             """.utf8
         ).write(to: url)
         // A green box behind the text, as in OverlayCompositingTests' timed caption.
-        let style = TextStyle(font: "Sans Bold 16", color: .white, outline: nil, background: .green)
-        let caption = try TextOverlay(subtitlesAt: url, style: style)
-        let log = OverlayCompositingTests.ColorLog { frame in
-            (0..<32).contains { column in
-                frame.color(atX: column * 10, y: 215).isClose(to: .green, tolerance: 40)
-            }
-        }
-        let player = MoviePlayer(
-            source: FileSource(url: try await TestMedia.url(for: TestMedia.numbered)),
-            videoSink: log.sink(synchronized: false), audioOutput: .discard)
-        player.overlays.add(caption)
-        let recorder = EventRecorder(player)
-        try await player.play()
-        _ = try await recorder.waitForFinish()
-        let frames = log.all
-        #expect(frames.count == 60)
-        #expect(frames.contains { $0.hit })
-        for frame in frames {
-            let time = try #require(frame.time)
-            let inside = time >= .milliseconds(500) && time < .seconds(1)
-            #expect(frame.hit == inside, "frame at \(time): caption \(frame.hit ? "shown" : "hidden")")
-        }
+        let caption = try TextOverlay(subtitlesAt: url, style: OverlayCompositingTests.captionStyle)
+        try await OverlayCompositingTests.expectCaptionShownFromHalfToOneSecond(caption)
     }
 }

@@ -62,12 +62,9 @@ struct MediaEngineLogTests {
     @Test("libav's messages, when asked, come in category libav at their levels")
     func libavForwarding() async throws {
         // Damaged pictures: libavcodec says so (errors) while it conceals them.
-        var bytes = try Data(contentsOf: try await TestMedia.url(for: TestMedia.ballWithBFrames))
-        for offset in stride(from: bytes.count * 2 / 5, to: bytes.count * 3 / 5, by: 7) { bytes[offset] ^= 0x5A }
         let scratch = try TestMedia.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let damaged = scratch.appendingPathComponent("damaged.mp4")
-        try bytes.write(to: damaged)
+        let damaged = try await LibavDecoderTests.damagedMovie(in: scratch)
         let (_, capture) = try await LogCapture.capture(level: .critical, forwarding: .init(libav: .warning)) { _ in
             try await play(damaged)
         }
