@@ -108,7 +108,7 @@ public final class PlaybackGroup: Sendable {
     /// The default transport, when the group made it (it closes it).
     private let ownTransport: PlaybackGroupTCPTransport?
     private let state: Locked<State>
-    private let hub = GroupEventHub()
+    private let hub = EventHub<PlaybackGroupEvent>(bufferLimit: 256)
 
     private init(
         role: Role, port: Int, options: Options, clock: PlaybackClock, published: PublishedClock?,
@@ -502,52 +502,5 @@ public final class PlaybackGroup: Sendable {
         } else {
             await broadcast(.report(member: memberID, report))
         }
-    }
-}
-
-/// Fans the group's events out to every subscriber.
-final class GroupEventHub: Sendable {
-    private struct Subscribers {
-        var next = 0
-        var continuations: [Int: AsyncStream<PlaybackGroupEvent>.Continuation] = [:]
-        var finished = false
-    }
-
-    private let subscribers = Locked(Subscribers())
-
-    func subscribe() -> AsyncStream<PlaybackGroupEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(
-            of: PlaybackGroupEvent.self, bufferingPolicy: .bufferingNewest(256))
-        let id: Int? = subscribers.withLock { state in
-            guard !state.finished else { return nil }
-            defer { state.next += 1 }
-            state.continuations[state.next] = continuation
-            return state.next
-        }
-        guard let id else {
-            continuation.finish()
-            return stream
-        }
-        continuation.onTermination = { [weak self] _ in
-            // Not under the task's status lock with ours: on a thread of its own.
-            Thread { [weak self] in _ = self?.subscribers.withLock { $0.continuations.removeValue(forKey: id) } }
-                .start()
-        }
-        return stream
-    }
-
-    func publish(_ event: PlaybackGroupEvent) {
-        subscribers.withLock { state in
-            for continuation in state.continuations.values { continuation.yield(event) }
-        }
-    }
-
-    func finish() {
-        let continuations = subscribers.withLock { state in
-            state.finished = true
-            defer { state.continuations.removeAll() }
-            return Array(state.continuations.values)
-        }
-        for continuation in continuations { continuation.finish() }
     }
 }

@@ -1,20 +1,26 @@
 import Dispatch
 
-/// Fans events out to every subscriber's stream, in the order they are published.
-final class EventHub: Sendable {
+/// Fans events out to every subscriber's stream, in the order they are published: a player's
+/// events, and a playback group's (`PlaybackSync`).
+package final class EventHub<Event: Sendable>: Sendable {
     private struct Subscribers {
         var next = 0
-        var continuations: [Int: AsyncStream<PlayerEvent>.Continuation] = [:]
+        var continuations: [Int: AsyncStream<Event>.Continuation] = [:]
         var finished = false
     }
 
     private let subscribers = Locked(Subscribers())
+    private let bufferLimit: Int
 
-    /// A new subscription that receives every event published from now on, keeping at most
-    /// ``PlayerEvents/bufferLimit`` unread ones (the newest).
-    func subscribe() -> PlayerEvents {
+    /// A hub whose subscriptions keep at most `bufferLimit` unread events each (the newest).
+    package init(bufferLimit: Int) {
+        self.bufferLimit = bufferLimit
+    }
+
+    /// A new subscription that receives every event published from now on.
+    package func subscribe() -> AsyncStream<Event> {
         let (stream, continuation) = AsyncStream.makeStream(
-            of: PlayerEvent.self, bufferingPolicy: .bufferingNewest(PlayerEvents.bufferLimit))
+            of: Event.self, bufferingPolicy: .bufferingNewest(bufferLimit))
         let id: Int? = subscribers.withLock { state in
             guard !state.finished else { return nil }
             let id = state.next
@@ -35,12 +41,12 @@ final class EventHub: Sendable {
         } else {
             continuation.finish()
         }
-        return PlayerEvents(stream: stream)
+        return stream
     }
 
-    /// Delivers `events` to every subscriber. Callers publish while holding the player's state
-    /// lock, which is what keeps the order the same for every subscriber.
-    func publish(_ events: [PlayerEvent]) {
+    /// Delivers `events` to every subscriber. A player publishes while holding its state lock,
+    /// which is what keeps the order the same for every subscriber.
+    package func publish(_ events: [Event]) {
         guard !events.isEmpty else { return }
         subscribers.withLock { state in
             for continuation in state.continuations.values {
@@ -49,8 +55,13 @@ final class EventHub: Sendable {
         }
     }
 
+    /// Delivers one event to every subscriber.
+    package func publish(_ event: Event) {
+        publish([event])
+    }
+
     /// Ends every subscription; later subscriptions end at once.
-    func finish() {
+    package func finish() {
         let continuations = subscribers.withLock { state in
             state.finished = true
             defer { state.continuations.removeAll() }

@@ -66,7 +66,7 @@ public final class MoviePlayer: Sendable {
         }
         core = PlayerCore(
             source: source, videoSink: sink, audioOutput: audioOutput, preparationTimeout: preparationTimeout)
-        notifications.start(forwarding: core.hub.subscribe(), from: self)
+        notifications.start(forwarding: PlayerEvents(stream: core.hub.subscribe()), from: self)
     }
 
     /// The player's decision state in one line (phase, target, session, seeks, waiters), for
@@ -93,7 +93,7 @@ public final class MoviePlayer: Sendable {
     /// keeps at most ``PlayerEvents/bufferLimit`` (1024) events it has not read yet; a subscriber
     /// that falls further behind loses the oldest of them, never the newest, and neither the
     /// player nor other subscriptions wait for it.
-    public var events: PlayerEvents { core.hub.subscribe() }
+    public var events: PlayerEvents { PlayerEvents(stream: core.hub.subscribe()) }
 
     // MARK: What is playing
 

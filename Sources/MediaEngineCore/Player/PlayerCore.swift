@@ -55,7 +55,7 @@ final class PlayerCore: Sendable {
     }
 
     let state: Locked<Owned>
-    let hub: EventHub
+    let hub: EventHub<PlayerEvent>
     let overlays: VideoOverlays
     /// How long a change of scaling mode takes in a window (``MoviePlayer/scalingModeAnimationDuration``).
     let scalingAnimationLength = Locked(Duration.milliseconds(250))
@@ -84,7 +84,7 @@ final class PlayerCore: Sendable {
             source: source, videoSink: videoSink, audioOutput: audioOutput, preparationTimeout: preparationTimeout,
             workarounds: workarounds, seqnums: SeekEvents.nextSeqnum)
         state = Locked(Owned(machine: machine))
-        let hub = EventHub()
+        let hub = EventHub<PlayerEvent>(bufferLimit: PlayerEvents.bufferLimit)
         self.hub = hub
         overlays = VideoOverlays { events in hub.publish(events) }
         connectControls()
