@@ -25,6 +25,8 @@ public final class PlaybackGroupTCPTransport: PlaybackGroupTransport {
     }
 
     private let state = Locked(State())
+    /// Signalled by ``close()``: a follower waiting to connect again stops waiting at once.
+    private let closing = DispatchSemaphore(value: 0)
     private let inbox = Mailbox<Result<PlaybackGroupMessage, MediaError>>()
     /// The TCP port: the leader's own, or the one a follower connects to.
     public let port: Int
@@ -110,6 +112,7 @@ public final class PlaybackGroupTCPTransport: PlaybackGroupTransport {
         if let listener { shutdown(listener, Int32(SHUT_RDWR)) }
         for fd in peers { shutdown(fd, Int32(SHUT_RDWR)) }
         inbox.close()
+        closing.signal()
     }
 
     deinit {
@@ -157,7 +160,8 @@ public final class PlaybackGroupTCPTransport: PlaybackGroupTransport {
                 fd = nil
                 continue
             }
-            usleep(1_000_000)
+            // A second between tries, cut short by close().
+            if closing.wait(timeout: .now() + 1) == .success { break }
             guard let again = try? Sockets.connect(host: host, port: port, timeout: .seconds(1)) else { continue }
             let open = state.withLock { state -> Bool in
                 guard !state.closed else { return false }

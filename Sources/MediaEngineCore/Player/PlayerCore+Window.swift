@@ -218,6 +218,8 @@ extension PlayerCore {
             return true
         }
         guard !settled else { return }
+        // A setter cannot throw: setFullscreen announces its refusal itself (fullscreenRefused),
+        // and the window's will/did events tell the rest.
         Task { [self] in try? await setFullscreen(fullscreen, animated: false) }
     }
 
