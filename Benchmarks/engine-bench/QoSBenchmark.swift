@@ -8,10 +8,11 @@ import Foundation
 ///
 /// **Decoders.** The 1080p H.264 movie (B-frames, 30 fps) plays to a display-like sink
 /// (`fakesink sync=true qos=true max-lateness=20ms`: a picture later than that is not shown) with
-/// the decoder kept to a fraction of one core: the whole pipeline pinned to core 1, at a lower
-/// priority than a busy loop on the same core. At nice 8 it gets about a seventh of the core (CFS
-/// weights 172 and 1024), the edge where a decoder just keeps up on this box; at nice 10 about a
-/// tenth (110), where neither does. The engine's decoder (`meh264dec`, from the build's
+/// the decoder kept to a fraction of one core: the whole pipeline pinned to core 1 in a CPU
+/// cgroup allowed a seventh of it (the edge where a decoder just keeps up on this box) and a tenth
+/// (where neither does), as the players below (``CPUQuota``; where no cgroup can be made, at nice
+/// 8 and nice 10 beside a busy loop on the same core, a share that moves with the machine's other
+/// load). The engine's decoder (`meh264dec`, from the build's
 /// `libgstmediaengine.so`) and `avdec_h264` run the same gst-launch-1.0 line, turn about, in the
 /// same run. Pictures shown (of 300), medians; ratio = ours / avdec_h264's, 1 or more meets the
 /// goal. (No queue in that line: the sink's wait for each picture's time holds up the decoder.)
@@ -23,8 +24,10 @@ import Foundation
 enum QoSBenchmark {
     static let rounds = 3
     static let core = "1"
-    static let fractions: [(niceness: String, name: String)] = [
-        ("8", "1080p-seventh-core-shown"), ("10", "1080p-tenth-core-shown"),
+    /// The shares of the core: a cgroup quota (microseconds of every 10 ms), or where no cgroup
+    /// can be made the niceness that leaves about as much beside a busy loop.
+    static let shares: [(quota: Int, niceness: String, name: String)] = [
+        (1429, "8", "seventh-core-shown"), (1000, "10", "tenth-core-shown"),
     ]
 
     static func run() async throws -> [Measurement] {
@@ -32,22 +35,31 @@ enum QoSBenchmark {
         return try decoders(pluginFolder: pluginFolder) + players()
     }
 
-    /// The decoders, `meh264dec` against `avdec_h264`, in a gst-launch-1.0 line each.
+    /// The decoders, `meh264dec` against `avdec_h264`, in a gst-launch-1.0 line each, pinned to
+    /// the core in a CPU cgroup allowed a seventh and a tenth of it (``CPUQuota``), as the players
+    /// below; where no cgroup can be made, by niceness beside a busy loop (the metric is then named
+    /// `decoder-nice-*`: that share moved with the rest of the machine's load, from 238 against
+    /// 290 pictures in one run to 10 against 4 in the next).
     static func decoders(pluginFolder: URL) throws -> [Measurement] {
         let movie = try BenchmarkMedia.fullHD()
         let registry = FileManager.default.temporaryDirectory.appendingPathComponent("engine-bench-qos-registry.bin")
         defer { try? FileManager.default.removeItem(at: registry) }
         // The registry scan happens once, before anything is measured.
-        _ = try shown(movie, decoder: "meh264dec", plugins: pluginFolder, registry: registry, niceness: nil)
-        let busy = try Self.busyLoop()
-        defer {
-            // SIGKILL: a shell started by Process may not act on SIGTERM (seen here: the loops
-            // of earlier runs were still busy long after their terminate()).
-            kill(busy.processIdentifier, SIGKILL)
-            busy.waitUntilExit()
-        }
+        _ = try shown(movie, decoder: "meh264dec", plugins: pluginFolder, registry: registry, starvation: .none)
         var results: [Measurement] = []
-        for fraction in fractions {
+        for share in shares {
+            let group = CPUQuota(quota: share.quota)
+            defer { group?.remove() }
+            let busy = group == nil ? try Self.busyLoop() : nil
+            defer {
+                if let busy {
+                    // SIGKILL: a shell started by Process may not act on SIGTERM (seen here: the
+                    // loops of earlier runs were still busy long after their terminate()).
+                    kill(busy.processIdentifier, SIGKILL)
+                    busy.waitUntilExit()
+                }
+            }
+            let starvation = group.map { QoSPlayback.Starvation.quota($0) } ?? .niceness(share.niceness)
             var ours: [Double] = []
             var peer: [Double] = []
             for _ in 0..<rounds {
@@ -55,17 +67,19 @@ enum QoSBenchmark {
                     Double(
                         try shown(
                             movie, decoder: "meh264dec", plugins: pluginFolder, registry: registry,
-                            niceness: fraction.niceness)))
+                            starvation: starvation)))
                 peer.append(
                     Double(
                         try shown(
                             movie, decoder: "avdec_h264", plugins: pluginFolder, registry: registry,
-                            niceness: fraction.niceness)))
+                            starvation: starvation)))
             }
+            FileHandle.standardError.write(
+                Data("qos decoders \(share.name): meh264dec \(ours), avdec_h264 \(peer)\n".utf8))
             let value = ours.median
             let baseline = peer.median
-            results.append(
-                Measurement("qos", fraction.name, value, "frames", baseline: baseline, ratio: value / baseline))
+            let name = (group == nil ? "decoder-nice-" : "decoder-quota-") + share.name
+            results.append(Measurement("qos", name, value, "frames", baseline: baseline, ratio: value / baseline))
         }
         return results
     }
@@ -80,9 +94,6 @@ enum QoSBenchmark {
         // Unstarved first: caches filled, and a check that both play the whole movie.
         _ = try QoSPlayback.run(kind: "engine", movie: movie, core: core, starvation: .none)
         _ = try QoSPlayback.run(kind: "playbin", movie: movie, core: core, starvation: .none)
-        let shares: [(quota: Int, fraction: (niceness: String, name: String))] = [
-            (1429, fractions[0]), (1000, fractions[1]),
-        ]
         var results: [Measurement] = []
         for share in shares {
             let group = CPUQuota(quota: share.quota)
@@ -94,17 +105,14 @@ enum QoSBenchmark {
                     busy.waitUntilExit()
                 }
             }
-            let starvation = group.map { QoSPlayback.Starvation.quota($0) } ?? .niceness(share.fraction.niceness)
+            let starvation = group.map { QoSPlayback.Starvation.quota($0) } ?? .niceness(share.niceness)
             var ours: [QoSPlayback.Result] = []
             var peer: [QoSPlayback.Result] = []
             for _ in 0..<rounds {
                 ours.append(try QoSPlayback.run(kind: "engine", movie: movie, core: core, starvation: starvation))
                 peer.append(try QoSPlayback.run(kind: "playbin", movie: movie, core: core, starvation: starvation))
             }
-            let fraction = share.fraction
-            let name =
-                (group == nil ? "player-nice-" : "player-quota-")
-                + fraction.name.replacingOccurrences(of: "1080p-", with: "")
+            let name = (group == nil ? "player-nice-" : "player-quota-") + share.name
             let shown = ours.map { Double($0.shown) }.median
             let peerShown = peer.map { Double($0.shown) }.median
             results.append(Measurement("qos", name, shown, "frames", baseline: peerShown, ratio: shown / peerShown))
@@ -158,7 +166,9 @@ enum QoSBenchmark {
 
     /// How many pictures the sink showed: fakesink's `last-message` says "chain" for each picture
     /// it rendered, never for one it dropped as too late.
-    static func shown(_ movie: URL, decoder: String, plugins: URL, registry: URL, niceness: String?) throws -> Int {
+    static func shown(
+        _ movie: URL, decoder: String, plugins: URL, registry: URL, starvation: QoSPlayback.Starvation
+    ) throws -> Int {
         let line = [
             "gst-launch-1.0", "--gst-plugin-path=\(plugins.path)", "-v", "filesrc", "location=\(movie.path)", "!",
             "qtdemux", "!", "h264parse", "!", decoder, "!", "fakesink", "sync=true", "qos=true",
@@ -166,7 +176,11 @@ enum QoSBenchmark {
         ]
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = niceness.map { ["taskset", "-c", core, "nice", "-n", $0] + line } ?? line
+        switch starvation {
+        case .none: process.arguments = line
+        case .niceness(let niceness): process.arguments = ["taskset", "-c", core, "nice", "-n", niceness] + line
+        case .quota(let quota): process.arguments = quota.command(["taskset", "-c", core] + line)
+        }
         var environment = ProcessInfo.processInfo.environment
         environment["GST_REGISTRY"] = registry.path
         process.environment = environment

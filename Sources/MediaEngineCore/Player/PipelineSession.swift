@@ -150,6 +150,7 @@ final class PipelineSession: Sendable {
         self.nextMovie = nextMovie
         sourceSetup.connect(to: playbin)
         me_shorten_audio_queue(playbin.pointer)
+        me_schedule_audio_threads_first(playbin.pointer)
         me_watch_timed_metadata_in(playbin.pointer)
         if GStreamerWorkaround.keyframeFlags.isActive { me_mark_keyframes_in(playbin.pointer) }
         me_watch_stream_types(playbin.pointer)
