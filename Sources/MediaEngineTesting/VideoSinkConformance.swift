@@ -166,9 +166,13 @@ public enum VideoSinkConformance {
         var failure: String?
         do {
             try await player.play()
-            try await waitUntil(within: timeout) { kitFrames.withLock { $0.count } >= clipFrames / 3 }
+            try await waitUntil("a third of the frames in the kit's sink", within: timeout, player: player) {
+                kitFrames.withLock { $0.count } >= clipFrames / 3
+            }
             try await player.setVideoSink(watched)
-            try await waitUntil(within: timeout) { player.currentPlaybackTime >= .seconds(4) / 3 }
+            try await waitUntil("two thirds of the movie, in the sink checked", within: timeout, player: player) {
+                player.currentPlaybackTime >= .seconds(4) / 3
+            }
             try await player.setVideoSink(own)
             failure = await finish(events, within: timeout)
         } catch {
@@ -213,10 +217,19 @@ public enum VideoSinkConformance {
         return result
     }
 
-    static func waitUntil(within timeout: Duration, _ condition: @Sendable () -> Bool) async throws {
+    /// Polls `condition` until it holds; after `timeout`, fails naming `what` and where the
+    /// player was.
+    static func waitUntil(
+        _ what: String, within timeout: Duration, player: MoviePlayer, _ condition: @Sendable () -> Bool
+    ) async throws {
         let deadline = ContinuousClock.now + timeout
         while !condition() {
-            guard ContinuousClock.now < deadline else { throw MediaError(.timedOut, "the movie did not get there") }
+            guard ContinuousClock.now < deadline else {
+                throw MediaError(
+                    .timedOut,
+                    "the movie did not get to \(what) within \(timeout): at \(player.currentPlaybackTime), "
+                        + "\(player.playbackState), \(player.loadState)")
+            }
             try await Task.sleep(for: .milliseconds(10))
         }
     }
