@@ -129,6 +129,18 @@ struct ControlsPlaybackTests {
         await player.shutdown()
     }
 
+    /// Clicks as a pointer does: it moves there first, which brings back controls that faded (3 s
+    /// without input while playing: a busy machine held this test up that long between two
+    /// clicks, and the second only brought the controls back), and clicks once a frame has drawn
+    /// them there.
+    static func click(_ player: MoviePlayer, x: Double, y: Double) async throws {
+        player.pointerMoved()
+        try await withDeadline(.seconds(5), "the controls under the pointer") {
+            while player.overlays.hitTest(viewX: x, y: y) == nil { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        player.sendPointer(x: x, y: y)
+    }
+
     /// Waits until the latest frame satisfies `condition`.
     static func waitForFrame(
         _ sink: FrameSink, _ what: String, _ condition: @escaping @Sendable (VideoImage) -> Bool
@@ -144,13 +156,13 @@ struct ControlsPlaybackTests {
         let recorder = EventRecorder(player)
         let play = try Self.center(of: "play-pause", style: .fullscreen)
         let centre = (x: Int(play.x), y: Int(play.y))
-        player.sendPointer(x: play.x, y: play.y)
+        try await Self.click(player, x: play.x, y: play.y)
         try await recorder.waitFor("playing") { $0.playbackState == .playing }
         // While playing, the button is a pause sign: dark between its two bars.
         try await Self.waitForFrame(sink, "the pause sign") {
             Self.brightness($0.color(atX: centre.x, y: centre.y)) < 120
         }
-        player.sendPointer(x: play.x, y: play.y)
+        try await Self.click(player, x: play.x, y: play.y)
         try await recorder.waitFor("paused") { $0.playbackState == .paused }
         // Paused, the frame is shown again with the play sign: white in its middle.
         try await Self.waitForFrame(sink, "the play sign") {
@@ -158,7 +170,7 @@ struct ControlsPlaybackTests {
         }
 
         let scrubber = try Self.center(of: "scrubber", style: .fullscreen)
-        player.sendPointer(x: scrubber.x, y: scrubber.y)
+        try await Self.click(player, x: scrubber.x, y: scrubber.y)
         try await recorder.waitFor("a seek to the middle") {
             if case .seekCompleted(let time) = $0 {
                 time.isClose(to: .seconds(30), within: .milliseconds(700))
@@ -167,7 +179,7 @@ struct ControlsPlaybackTests {
             }
         }
         let forward = try Self.center(of: "seek-forward", style: .fullscreen)
-        player.sendPointer(x: forward.x, y: forward.y)
+        try await Self.click(player, x: forward.x, y: forward.y)
         try await recorder.waitFor("a seek 10 s on") {
             if case .seekCompleted(let time) = $0 {
                 time.isClose(to: .seconds(40), within: .milliseconds(800))
@@ -179,19 +191,20 @@ struct ControlsPlaybackTests {
         let layout = ControlsLayout(style: .fullscreen, viewSize: Self.size)
         let bottom = try #require(layout.bottom)
         let volume = try #require(layout.track(of: .volume, in: bottom))
-        player.sendPointer(x: Double(volume.x) + Double(volume.width) / 4, y: Double(bottom.canvas.y + volume.y))
+        try await Self.click(
+            player, x: Double(volume.x) + Double(volume.width) / 4, y: Double(bottom.canvas.y + volume.y))
         try await recorder.waitFor("the volume") {
             if case .volumeChanged(let volume) = $0 { abs(volume - 0.25) < 0.02 } else { false }
         }
         #expect(abs(player.volume - 0.25) < 0.02)
 
         let aspect = try Self.center(of: "aspect", style: .fullscreen)
-        player.sendPointer(x: aspect.x, y: aspect.y)
+        try await Self.click(player, x: aspect.x, y: aspect.y)
         try await recorder.waitFor("aspect fill") { $0 == .scalingModeChanged(.aspectFill) }
         #expect(player.scalingMode == .aspectFill)
 
         let done = try Self.center(of: "done", style: .fullscreen)
-        player.sendPointer(x: done.x, y: done.y)
+        try await Self.click(player, x: done.x, y: done.y)
         try await Task.sleep(for: .milliseconds(300))
         #expect(player.playbackState == .paused)
         let events = recorder.events
