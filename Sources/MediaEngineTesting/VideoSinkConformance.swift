@@ -228,7 +228,7 @@ public enum VideoSinkConformance {
                 throw MediaError(
                     .timedOut,
                     "the movie did not get to \(what) within \(timeout): at \(player.currentPlaybackTime), "
-                        + "\(player.playbackState), \(player.loadState)")
+                        + "\(player.playbackState), \(player.loadState), error: \(String(describing: player.error))")
             }
             try await Task.sleep(for: .milliseconds(10))
         }
