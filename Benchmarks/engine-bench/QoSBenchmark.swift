@@ -48,40 +48,53 @@ enum QoSBenchmark {
         _ = try shown(movie, decoder: "meh264dec", plugins: pluginFolder, registry: registry, starvation: .none)
         var results: [Measurement] = []
         for share in shares {
-            let group = CPUQuota(quota: share.quota)
-            defer { group?.remove() }
-            let busy = group == nil ? try Self.busyLoop() : nil
-            defer {
-                if let busy {
-                    // SIGKILL: a shell started by Process may not act on SIGTERM (seen here: the
-                    // loops of earlier runs were still busy long after their terminate()).
-                    kill(busy.processIdentifier, SIGKILL)
-                    busy.waitUntilExit()
+            try Self.starved(share) { starvation in
+                var ours: [Double] = []
+                var peer: [Double] = []
+                for _ in 0..<rounds {
+                    ours.append(
+                        Double(
+                            try shown(
+                                movie, decoder: "meh264dec", plugins: pluginFolder, registry: registry,
+                                starvation: starvation)))
+                    peer.append(
+                        Double(
+                            try shown(
+                                movie, decoder: "avdec_h264", plugins: pluginFolder, registry: registry,
+                                starvation: starvation)))
                 }
+                FileHandle.standardError.write(
+                    Data("qos decoders \(share.name): meh264dec \(ours), avdec_h264 \(peer)\n".utf8))
+                let value = ours.median
+                let baseline = peer.median
+                let name = (starvation.isQuota ? "decoder-quota-" : "decoder-nice-") + share.name
+                results.append(Measurement("qos", name, value, "frames", baseline: baseline, ratio: value / baseline))
             }
-            let starvation = group.map { QoSPlayback.Starvation.quota($0) } ?? .niceness(share.niceness)
-            var ours: [Double] = []
-            var peer: [Double] = []
-            for _ in 0..<rounds {
-                ours.append(
-                    Double(
-                        try shown(
-                            movie, decoder: "meh264dec", plugins: pluginFolder, registry: registry,
-                            starvation: starvation)))
-                peer.append(
-                    Double(
-                        try shown(
-                            movie, decoder: "avdec_h264", plugins: pluginFolder, registry: registry,
-                            starvation: starvation)))
-            }
-            FileHandle.standardError.write(
-                Data("qos decoders \(share.name): meh264dec \(ours), avdec_h264 \(peer)\n".utf8))
-            let value = ours.median
-            let baseline = peer.median
-            let name = (group == nil ? "decoder-nice-" : "decoder-quota-") + share.name
-            results.append(Measurement("qos", name, value, "frames", baseline: baseline, ratio: value / baseline))
         }
         return results
+    }
+
+    /// Runs `body` with the core starved to `share`: in a CPU cgroup of that quota, or where none
+    /// can be made, at the share's niceness beside a busy loop; removes the group, or kills the
+    /// loop, after.
+    static func starved(
+        _ share: (quota: Int, niceness: String, name: String), _ body: (QoSPlayback.Starvation) throws -> Void
+    )
+        throws
+    {
+        if let group = CPUQuota(quota: share.quota) {
+            defer { group.remove() }
+            try body(.quota(group))
+            return
+        }
+        let busy = try Self.busyLoop()
+        defer {
+            // SIGKILL: a shell started by Process may not act on SIGTERM (seen here: the loops of
+            // earlier runs were still busy long after their terminate()).
+            kill(busy.processIdentifier, SIGKILL)
+            busy.waitUntilExit()
+        }
+        try body(.niceness(share.niceness))
     }
 
     /// The players, starved: the engine (`MoviePlayer`) against a bare playbin, on the 1080p movie
@@ -96,47 +109,39 @@ enum QoSBenchmark {
         _ = try QoSPlayback.run(kind: "playbin", movie: movie, core: core, starvation: .none)
         var results: [Measurement] = []
         for share in shares {
-            let group = CPUQuota(quota: share.quota)
-            defer { group?.remove() }
-            let busy = group == nil ? try Self.busyLoop() : nil
-            defer {
-                if let busy {
-                    kill(busy.processIdentifier, SIGKILL)
-                    busy.waitUntilExit()
+            try Self.starved(share) { starvation in
+                var ours: [QoSPlayback.Result] = []
+                var peer: [QoSPlayback.Result] = []
+                for _ in 0..<rounds {
+                    ours.append(try QoSPlayback.run(kind: "engine", movie: movie, core: core, starvation: starvation))
+                    peer.append(try QoSPlayback.run(kind: "playbin", movie: movie, core: core, starvation: starvation))
                 }
-            }
-            let starvation = group.map { QoSPlayback.Starvation.quota($0) } ?? .niceness(share.niceness)
-            var ours: [QoSPlayback.Result] = []
-            var peer: [QoSPlayback.Result] = []
-            for _ in 0..<rounds {
-                ours.append(try QoSPlayback.run(kind: "engine", movie: movie, core: core, starvation: starvation))
-                peer.append(try QoSPlayback.run(kind: "playbin", movie: movie, core: core, starvation: starvation))
-            }
-            let name = (group == nil ? "player-nice-" : "player-quota-") + share.name
-            let shown = ours.map { Double($0.shown) }.median
-            let peerShown = peer.map { Double($0.shown) }.median
-            results.append(Measurement("qos", name, shown, "frames", baseline: peerShown, ratio: shown / peerShown))
-            results.append(
-                Measurement(
-                    "qos", name.replacingOccurrences(of: "-shown", with: "-audio-late"),
-                    ours.map { Double($0.audioLate) }.median, "buffers",
-                    baseline: peer.map { Double($0.audioLate) }.median, ratio: nil))
-            results.append(
-                Measurement(
-                    "qos", name.replacingOccurrences(of: "-shown", with: "-audio-gaps"),
-                    ours.map { Double($0.audioGaps) }.median, "buffers",
-                    baseline: peer.map { Double($0.audioGaps) }.median, ratio: nil))
-            results.append(
-                Measurement(
-                    "qos", name.replacingOccurrences(of: "-shown", with: "-worst-audio-late"),
-                    ours.map { $0.worstAudioLateness.milliseconds }.median, "ms",
-                    baseline: peer.map { $0.worstAudioLateness.milliseconds }.median, ratio: nil))
-            for (kind, runs) in [("engine", ours), ("playbin", peer)] {
-                let each = runs.map {
-                    "\($0.shown) shown, \($0.audioLate)/\($0.audioBuffers) late, \($0.audioGaps) gaps, "
-                        + "worst \(Int($0.worstAudioLateness.milliseconds)) ms"
+                let name = (starvation.isQuota ? "player-quota-" : "player-nice-") + share.name
+                let shown = ours.map { Double($0.shown) }.median
+                let peerShown = peer.map { Double($0.shown) }.median
+                results.append(Measurement("qos", name, shown, "frames", baseline: peerShown, ratio: shown / peerShown))
+                results.append(
+                    Measurement(
+                        "qos", name.replacingOccurrences(of: "-shown", with: "-audio-late"),
+                        ours.map { Double($0.audioLate) }.median, "buffers",
+                        baseline: peer.map { Double($0.audioLate) }.median, ratio: nil))
+                results.append(
+                    Measurement(
+                        "qos", name.replacingOccurrences(of: "-shown", with: "-audio-gaps"),
+                        ours.map { Double($0.audioGaps) }.median, "buffers",
+                        baseline: peer.map { Double($0.audioGaps) }.median, ratio: nil))
+                results.append(
+                    Measurement(
+                        "qos", name.replacingOccurrences(of: "-shown", with: "-worst-audio-late"),
+                        ours.map { $0.worstAudioLateness.milliseconds }.median, "ms",
+                        baseline: peer.map { $0.worstAudioLateness.milliseconds }.median, ratio: nil))
+                for (kind, runs) in [("engine", ours), ("playbin", peer)] {
+                    let each = runs.map {
+                        "\($0.shown) shown, \($0.audioLate)/\($0.audioBuffers) late, \($0.audioGaps) gaps, "
+                            + "worst \(Int($0.worstAudioLateness.milliseconds)) ms"
+                    }
+                    FileHandle.standardError.write(Data("qos \(name) \(kind): \(each.joined(separator: "; "))\n".utf8))
                 }
-                FileHandle.standardError.write(Data("qos \(name) \(kind): \(each.joined(separator: "; "))\n".utf8))
             }
         }
         return results
@@ -176,11 +181,7 @@ enum QoSBenchmark {
         ]
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        switch starvation {
-        case .none: process.arguments = line
-        case .niceness(let niceness): process.arguments = ["taskset", "-c", core, "nice", "-n", niceness] + line
-        case .quota(let quota): process.arguments = quota.command(["taskset", "-c", core] + line)
-        }
+        process.arguments = starvation.command(line, core: core)
         var environment = ProcessInfo.processInfo.environment
         environment["GST_REGISTRY"] = registry.path
         process.environment = environment

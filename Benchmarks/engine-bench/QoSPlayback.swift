@@ -80,6 +80,20 @@ enum QoSPlayback {
         /// Pinned to the core, in a CPU cgroup allowed this many microseconds of every 10 ms
         /// (``CPUQuota``).
         case quota(CPUQuota)
+
+        /// Whether the share is a cgroup's quota.
+        var isQuota: Bool {
+            if case .quota = self { true } else { false }
+        }
+
+        /// `command`, run starved this way on `core`.
+        func command(_ command: [String], core: String) -> [String] {
+            switch self {
+            case .none: command
+            case .niceness(let niceness): ["taskset", "-c", core, "nice", "-n", niceness] + command
+            case .quota(let quota): quota.command(["taskset", "-c", core] + command)
+            }
+        }
     }
 
     /// Runs one child of `kind` on `movie`, starved as `starvation` says on `core`, and reads
@@ -90,11 +104,7 @@ enum QoSPlayback {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         let child = [CommandLine.arguments[0], "--qos-child", kind, movie.path]
-        switch starvation {
-        case .none: process.arguments = child
-        case .niceness(let niceness): process.arguments = ["taskset", "-c", core, "nice", "-n", niceness] + child
-        case .quota(let quota): process.arguments = quota.command(["taskset", "-c", core] + child)
-        }
+        process.arguments = starvation.command(child, core: core)
         var environment = ProcessInfo.processInfo.environment
         environment["GST_DEBUG"] = "basesink:5"
         environment["GST_DEBUG_NO_COLOR"] = "1"

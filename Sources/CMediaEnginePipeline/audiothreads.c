@@ -65,6 +65,9 @@ static void audio_threads_unref(gpointer record) { g_atomic_rc_box_release_full(
 // The player whose sound this thread carries with the short slice, or NULL: the slice is given
 // back as the thread leaves its task.
 static __thread me_audio_threads *me_audio_slice_holder = NULL;
+// Whether this thread asked already, in its current task (whatever the answer): the probes run
+// on every sound buffer, and ask the kernel once per task.
+static __thread gboolean me_audio_slice_asked = FALSE;
 
 static gboolean read_attributes(pid_t thread, me_sched_attr *attributes) {
     *attributes = (me_sched_attr){0};
@@ -84,7 +87,9 @@ static gboolean set_slice(guint64 slice) {
 }
 
 static void take_short_slice(me_audio_threads *record) {
-    if (me_audio_slice_holder != NULL || !set_slice(ME_AUDIO_SLICE_NS)) return;
+    if (me_audio_slice_asked) return;
+    me_audio_slice_asked = TRUE;
+    if (!set_slice(ME_AUDIO_SLICE_NS)) return;
     me_audio_slice_holder = audio_threads_ref(record);
     pid_t self = (pid_t)syscall(SYS_gettid);
     g_mutex_lock(&record->lock);
@@ -93,6 +98,7 @@ static void take_short_slice(me_audio_threads *record) {
 }
 
 static void give_slice_back(void) {
+    me_audio_slice_asked = FALSE;
     me_audio_threads *record = me_audio_slice_holder;
     if (record == NULL) return;
     set_slice(0);
@@ -189,6 +195,8 @@ static GstBusSyncReply on_message(GstBus *bus, GstMessage *message, gpointer dat
 }
 
 void me_schedule_audio_threads_first(GstElement *playbin) {
+    // A kernel that keeps no thread's slice (before 6.12): nothing to ask, no probe on the sound.
+    if (!me_thread_slices_supported()) return;
     me_audio_threads *record = audio_threads_new();
     g_signal_connect_data(playbin, "element-setup", G_CALLBACK(on_element_setup), audio_threads_ref(record),
                           (GClosureNotify)audio_threads_unref, 0);

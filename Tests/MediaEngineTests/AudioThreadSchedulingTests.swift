@@ -17,7 +17,8 @@ struct AudioThreadSchedulingTests {
             .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// Polls `condition` every 20 ms until it holds, failing after `limit`.
+    /// Polls `condition` every 20 ms until it holds, failing after `limit`: for what the kernel
+    /// holds after the pipeline has gone, when no message of the player's is left to wait on.
     static func waitUntil(_ what: String, within limit: Duration = .seconds(10), _ condition: () -> Bool) async throws {
         let deadline = ContinuousClock.now + limit
         while !condition() {
@@ -37,21 +38,23 @@ struct AudioThreadSchedulingTests {
             source: FileSource(url: try await TestMedia.url(for: TestMedia.longBarsWithAudio)),
             videoSink: NullVideoSink(),
             audioOutput: .element(ElementDescription(factory: "fakesink", properties: ["sync": true])))
+        let recorder = EventRecorder(player)
+        _ = try player.addBoundaryTimeObserver(at: [.milliseconds(500)])
         try await player.play()
         let playbin = try #require(player.core.state.withLock { $0.session?.playbin })
+        // Half a second played: the thread that decodes the sound (decodebin's multiqueue) and
+        // the one that hands it to the sink (playsink's audio queue) have each carried buffers.
+        try await recorder.waitFor("half a second played") {
+            if case .boundaryTimeReached = $0 { true } else { false }
+        }
+        let threads = AudioThreads.identifiers(in: playbin)
         guard AudioThreads.slicesSupported else {
-            // A kernel before 6.12 keeps no slice a thread asks for: nothing is recorded as held.
-            try await Task.sleep(for: .milliseconds(500))
-            #expect(AudioThreads.identifiers(in: playbin).isEmpty)
+            // A kernel before 6.12 keeps no slice a thread asks for: nothing is asked or held.
+            #expect(threads.isEmpty)
             await player.shutdown()
             return
         }
-        // The thread that decodes the sound (decodebin's multiqueue) and the one that hands it to
-        // the sink (playsink's audio queue), once each has carried a buffer.
-        try await Self.waitUntil("both sound threads hold the slice") {
-            AudioThreads.identifiers(in: playbin).count >= 2
-        }
-        let threads = AudioThreads.identifiers(in: playbin)
+        #expect(threads.count >= 2, "the sound's decoding and queue threads")
         for thread in threads {
             #expect(
                 AudioThreads.slice(ofThread: thread) == AudioThreads.shortSlice, "\(Self.name(ofThread: thread) ?? "?")"

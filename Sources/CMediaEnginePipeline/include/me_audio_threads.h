@@ -8,8 +8,8 @@
 /// keeps its weight (its niceness): it gets no more of the CPU, only sooner after it wakes, which
 /// on a starved CPU keeps the sound's buffers in time while the video decoder takes the rest. A
 /// thread gets its default slice back when it leaves its task (task threads are pooled and may
-/// carry video next). Needs Linux 6.12 or later (EEVDF's per-thread slice); older kernels
-/// ignore the request. Installs a bus sync handler on `playbin`'s bus, which must have none.
+/// carry video next). Needs Linux 6.12 or later (EEVDF's per-thread slice): on an older kernel
+/// it installs nothing. Installs a bus sync handler on `playbin`'s bus, which must have none.
 void me_schedule_audio_threads_first(GstElement *playbin);
 
 /// The Linux thread ids of `playbin`'s threads that hold the short slice now, up to `capacity`
